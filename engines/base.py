@@ -1,0 +1,451 @@
+"""The engine contract every game implements (see ``shared/design/architecture.md``).
+
+An engine is a stateless object with pure functions over immutable states:
+
+* ``new_game(players, options, seed) -> state``
+* ``to_move(state) -> tuple[int, ...]`` (empty once the game is over; ``(CHANCE,)`` at a
+  chance node)
+* ``legal_moves / parse_move / format_move`` (text <-> move objects, one canonical string each)
+* ``apply(state, seat, move) -> Transition(state, events)`` (never mutates ``state``)
+* ``outcome(state) -> Outcome | None``
+* ``view(state, viewer) -> view`` (what a seat, or a spectator ``None``, may see)
+* ``position(state) / from_position(text, options)`` (the spec's position notation)
+* ``dump_state / load_state`` (JSON text with a format version, for the database)
+
+Errors a player can cause while moving are the five :class:`MoveError` subclasses. Errors a
+caller causes while *setting up* a game (bad option, malformed position, wrong player count) are
+:class:`UsageError`. Nothing in this package touches the clock, the network or global randomness.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+__all__ = [
+    "CHANCE",
+    "AmbiguousMoveError",
+    "ChanceOutcome",
+    "Engine",
+    "Event",
+    "GameInfo",
+    "GameOverError",
+    "IllegalMoveError",
+    "MoveError",
+    "NotYourTurnError",
+    "NotationError",
+    "OptionSpec",
+    "Outcome",
+    "Preset",
+    "Transition",
+    "UsageError",
+]
+
+#: Pseudo-seat that acts at a chance node (a die roll, a shuffle). The service samples it.
+CHANCE = -1
+
+S = TypeVar("S")  # an engine's state type
+M = TypeVar("M")  # an engine's move type
+
+OptionValue = bool | int | str
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+
+
+class UsageError(ValueError):
+    """The call itself is wrong: unknown option or value, bad player count, malformed position.
+
+    The CLI maps it to exit status 2; the bot shows its message to the challenger.
+    """
+
+
+class MoveError(Exception):
+    """Base of the five errors a submitted move can raise. ``kind`` is the CLI's error kind."""
+
+    kind: ClassVar[str] = "move"
+
+    def __init__(self, message: str, *, text: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+
+
+class NotationError(MoveError):
+    """The text is not a move in this game's notation at all (it quotes the input)."""
+
+    kind = "notation"
+
+
+class IllegalMoveError(MoveError):
+    """The text is well formed but the move is not allowed here; the message says why."""
+
+    kind = "illegal"
+
+
+class AmbiguousMoveError(MoveError):
+    """Several legal moves match the text; ``candidates`` holds their canonical strings."""
+
+    kind = "ambiguous"
+
+    def __init__(self, message: str, *, text: str = "", candidates: Sequence[str] = ()) -> None:
+        super().__init__(message, text=text)
+        self.candidates = tuple(candidates)
+
+
+class NotYourTurnError(MoveError):
+    """The seat that submitted the move may not act now."""
+
+    kind = "not_your_turn"
+
+
+class GameOverError(MoveError):
+    """The game has ended; no move is accepted."""
+
+    kind = "game_over"
+
+
+# --------------------------------------------------------------------------------------------
+# Metadata
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option, as the spec's options table lists it.
+
+    ``type`` is ``"bool"``, ``"int"`` (with ``minimum``/``maximum``) or ``"choice"`` (with
+    ``choices``). ``default`` is the value when neither the player nor a preset sets it; an
+    engine may derive a default from other options in :meth:`Engine.resolve_options`.
+    """
+
+    name: str
+    type: str
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+
+    def parse(self, text: str) -> OptionValue:
+        """Parse a typed value (``"true"``, ``"20"``, ``"all"``) into this option's type.
+
+        Raises :class:`UsageError` naming the option and the allowed values.
+        """
+        raw = text.strip()
+        if self.type == "bool":
+            low = raw.lower()
+            if low in ("true", "false"):
+                return low == "true"
+        elif self.type == "int":
+            if raw.isascii() and raw.isdigit():
+                value = int(raw)
+                if self.minimum <= value <= self.maximum:
+                    return value
+        elif raw.lower() in self.choices:
+            return raw.lower()
+        raise UsageError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}")
+
+    def allowed(self) -> str:
+        """A short human description of the allowed values, e.g. ``"true or false"``."""
+        if self.type == "bool":
+            return "true or false"
+        if self.type == "int":
+            return f"an integer {self.minimum}–{self.maximum}"
+        return " or ".join(self.choices)
+
+    def format(self, value: OptionValue) -> str:
+        """The value as typed in ``key=value`` form (``true``, ``20``, ``all``)."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named bundle of options offered by the bot (``/challenge preset:``)."""
+
+    id: str
+    label: str
+    options: Mapping[str, str]
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What an engine says about itself; the bot builds menus and help from this only."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: tuple[OptionSpec, ...]
+    presets: tuple[Preset, ...]
+    rules_version: str
+    seat_names: tuple[str, ...]
+    rules_summary: str
+    notation_help: str
+    has_chance: bool = False
+    has_hidden_information: bool = False
+    has_simultaneous_moves: bool = False
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name``; raises :class:`UsageError` listing the known ones."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.options)
+        raise UsageError(f"unknown option {name!r} for {self.id}; options are: {known}")
+
+    def preset(self, preset_id: str) -> Preset:
+        """The preset called ``preset_id``; raises :class:`UsageError` listing the known ones."""
+        for preset in self.presets:
+            if preset.id == preset_id:
+                return preset
+        known = ", ".join(p.id for p in self.presets)
+        raise UsageError(f"unknown preset {preset_id!r} for {self.id}; presets are: {known}")
+
+
+# --------------------------------------------------------------------------------------------
+# Results of play
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in one ply, for summaries and highlights.
+
+    ``kind`` is a short word (``moved``, ``captured``, ``merged``, ``refilled``, ``passed``,
+    ``ended``…); ``seat`` is the acting seat (or ``None``); ``cells`` are the cells involved in
+    notation order; ``text`` is a short English phrase without the player's name (the bot adds
+    it). ``visible_to`` is ``None`` for a public event, else the seats that may see it.
+    """
+
+    kind: str
+    seat: int | None
+    text: str
+    cells: tuple[str, ...] = ()
+    visible_to: frozenset[int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transition(Generic[S]):
+    """What :meth:`Engine.apply` returns: the new state and the events of that ply."""
+
+    state: S
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    ``termination`` is one of the names in the game's spec (``core``, ``resignation``…);
+    ``winners`` the winning seats (empty for a draw); ``ranking`` groups of tied seats, best
+    first; ``scores`` maps seat -> score for games that score, else ``None``.
+    """
+
+    termination: str
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    scores: Mapping[int, float] | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``outcome`` object (engine-cli.md)."""
+        scores = None
+        if self.scores is not None:
+            scores = {str(seat): value for seat, value in sorted(self.scores.items())}
+        return {
+            "termination": self.termination,
+            "winners": list(self.winners),
+            "ranking": [list(group) for group in self.ranking],
+            "scores": scores,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            termination=str(data["termination"]),
+            winners=tuple(int(s) for s in data["winners"]),
+            ranking=tuple(tuple(int(s) for s in group) for group in data["ranking"]),
+            scores=None if scores is None else {int(k): float(v) for k, v in scores.items()},
+        )
+
+    @classmethod
+    def win(cls, termination: str, winner: int, players: int) -> Outcome:
+        """One winner; every other seat tied second."""
+        rest = tuple(s for s in range(players) if s != winner)
+        return cls(termination, (winner,), ((winner,), rest) if rest else ((winner,),))
+
+    @classmethod
+    def draw(cls, termination: str, players: int) -> Outcome:
+        """Nobody wins; every seat tied."""
+        return cls(termination, (), (tuple(range(players)),))
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceOutcome:
+    """One outcome of a chance node: its notation (``roll:G``) and probability."""
+
+    text: str
+    probability: float
+
+
+# --------------------------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------------------------
+
+
+class Engine(ABC, Generic[S, M]):
+    """Rules of one game as pure functions over immutable states of type ``S``.
+
+    Subclasses set :attr:`info` and implement the abstract methods. Helpers defined here
+    (:meth:`resolve_options`, :meth:`play`, :meth:`legal_move_texts`) are generic.
+    """
+
+    info: ClassVar[GameInfo]
+    #: version of the JSON written by :meth:`dump_state`; bump when its shape changes.
+    state_format: ClassVar[int] = 1
+
+    # ---- options -----------------------------------------------------------------------
+
+    def resolve_options(self, raw: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
+        """Validate typed options and fill in defaults, presets applied first.
+
+        ``raw`` maps option names to typed text (``"true"``) or already-typed values.
+        Returns every option of :attr:`info` in its declared order with its effective value.
+        Raises :class:`UsageError` for an unknown key or a bad value.
+        """
+        given: dict[str, OptionValue] = {}
+        for key, value in raw.items():
+            spec = self.info.option(key)
+            given[key] = spec.parse(value) if isinstance(value, str) else value
+        preset_value = given.get("preset")
+        merged: dict[str, OptionValue] = {}
+        if isinstance(preset_value, str) and preset_value != "none":
+            preset = self.info.preset(preset_value)
+            for key, text in preset.options.items():
+                merged[key] = self.info.option(key).parse(text)
+        merged.update(given)
+        return self.complete_options(merged)
+
+    def complete_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """Fill options the caller did not give; override to derive defaults from others."""
+        return {spec.name: given.get(spec.name, spec.default) for spec in self.info.options}
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`UsageError` unless ``players`` is allowed for this game."""
+        low, high = self.info.min_players, self.info.max_players
+        if not low <= players <= high:
+            allowed = str(low) if low == high else f"{low}–{high}"
+            raise UsageError(f"{self.info.name} is played by {allowed} players, not {players}")
+
+    # ---- the contract ------------------------------------------------------------------
+
+    @abstractmethod
+    def new_game(self, players: int, options: Mapping[str, OptionValue], seed: int) -> S:
+        """The initial state. ``options`` as returned by :meth:`resolve_options`."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """Seats that may act now; ``(CHANCE,)`` at a chance node; ``()`` once over."""
+
+    def chance_outcomes(self, state: S) -> tuple[ChanceOutcome, ...]:
+        """Outcomes of the chance node ``state`` is at; empty for games without chance."""
+        return ()
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> Sequence[M]:
+        """Every legal move of ``seat`` (empty if it may not act)."""
+
+    @abstractmethod
+    def parse_move(self, state: S, seat: int, text: str) -> M:
+        """The legal move ``text`` denotes for ``seat``.
+
+        Raises exactly one of :class:`NotationError`, :class:`IllegalMoveError`,
+        :class:`AmbiguousMoveError`, :class:`NotYourTurnError`, :class:`GameOverError`.
+        """
+
+    @abstractmethod
+    def format_move(self, state: S, move: M) -> str:
+        """The one canonical string of ``move`` in ``state`` (format∘parse is the identity)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: M) -> Transition[S]:
+        """Play a legal ``move`` (from :meth:`parse_move` or :meth:`legal_moves`).
+
+        Never mutates ``state``. Behaviour for a move that is not legal is undefined.
+        """
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abstractmethod
+    def view(self, state: S, viewer: int | None) -> Any:
+        """What ``viewer`` (a seat, or ``None`` for a spectator) may see of ``state``."""
+
+    @abstractmethod
+    def position(self, state: S) -> str:
+        """The canonical position string (the spec's position notation)."""
+
+    @abstractmethod
+    def from_position(self, text: str, options: Mapping[str, OptionValue]) -> S:
+        """A state from position notation; raises :class:`UsageError` if malformed."""
+
+    @abstractmethod
+    def dump_state(self, state: S) -> dict[str, Any]:
+        """A JSON-ready dict with everything needed to continue the game (``load_state``)."""
+
+    @abstractmethod
+    def load_state(self, data: Mapping[str, Any]) -> S:
+        """Inverse of :meth:`dump_state`."""
+
+    # ---- generic helpers ---------------------------------------------------------------
+
+    def dumps(self, state: S) -> str:
+        """:meth:`dump_state` as compact JSON text with the format version."""
+        body = {"format": self.state_format, "game": self.info.id, **self.dump_state(state)}
+        return json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+    def loads(self, text: str) -> S:
+        """Inverse of :meth:`dumps`; raises :class:`UsageError` for another game or format."""
+        data = json.loads(text)
+        if data.get("game") != self.info.id or data.get("format") != self.state_format:
+            raise UsageError(
+                f"stored state is {data.get('game')!r} format {data.get('format')!r}, "
+                f"expected {self.info.id!r} format {self.state_format}"
+            )
+        return self.load_state(data)
+
+    def legal_move_texts(self, state: S, seat: int) -> list[str]:
+        """Canonical strings of :meth:`legal_moves`, sorted by code point, no duplicates."""
+        return sorted({self.format_move(state, m) for m in self.legal_moves(state, seat)})
+
+    def play(self, state: S, seat: int, text: str) -> tuple[S, str, tuple[Event, ...]]:
+        """Parse and apply ``text`` for ``seat``: ``(new state, canonical text, events)``.
+
+        Raises the :class:`MoveError` subclasses of :meth:`parse_move`.
+        """
+        move = self.parse_move(state, seat, text)
+        canonical = self.format_move(state, move)
+        transition = self.apply(state, seat, move)
+        return transition.state, canonical, transition.events
+
+    def apply_chance(self, state: S, text: str) -> Transition[S]:
+        """Apply a chance outcome given in the game's chance notation (``roll:G``).
+
+        Games with chance override this; the default raises :class:`IllegalMoveError`.
+        """
+        raise IllegalMoveError(f"{self.info.name} has no chance nodes", text=text)
