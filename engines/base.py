@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engines.rng import Rng
+
 __all__ = [
     "CHANCE",
     "AmbiguousMoveError",
@@ -38,6 +40,7 @@ __all__ = [
     "NotYourTurnError",
     "NotationError",
     "OptionSpec",
+    "OptionValue",
     "Outcome",
     "Preset",
     "Transition",
@@ -320,25 +323,25 @@ class Engine(ABC, Generic[S, M]):
 
     # ---- options -----------------------------------------------------------------------
 
-    def resolve_options(self, raw: Mapping[str, str | OptionValue]) -> dict[str, OptionValue]:
-        """Validate typed options and fill in defaults, presets applied first.
+    def resolve_options(
+        self, raw: Mapping[str, str | OptionValue], *, preset: str | None = None
+    ) -> dict[str, OptionValue]:
+        """Validate typed options and fill in defaults.
 
         ``raw`` maps option names to typed text (``"true"``) or already-typed values.
-        Returns every option of :attr:`info` in its declared order with its effective value.
-        Raises :class:`UsageError` for an unknown key or a bad value.
+        ``preset`` names one of :attr:`GameInfo.presets` (the bot's menu of option bundles);
+        options given in ``raw`` override the preset's. Returns every option of :attr:`info` in
+        its declared order with its effective value. Raises :class:`UsageError` for an unknown
+        key, a bad value or an unknown preset.
         """
         given: dict[str, OptionValue] = {}
+        if preset is not None:
+            for key, text in self.info.preset(preset).options.items():
+                given[key] = self.info.option(key).parse(text)
         for key, value in raw.items():
             spec = self.info.option(key)
             given[key] = spec.parse(value) if isinstance(value, str) else value
-        preset_value = given.get("preset")
-        merged: dict[str, OptionValue] = {}
-        if isinstance(preset_value, str) and preset_value != "none":
-            preset = self.info.preset(preset_value)
-            for key, text in preset.options.items():
-                merged[key] = self.info.option(key).parse(text)
-        merged.update(given)
-        return self.complete_options(merged)
+        return self.complete_options(given)
 
     def complete_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         """Fill options the caller did not give; override to derive defaults from others."""
@@ -442,6 +445,32 @@ class Engine(ABC, Generic[S, M]):
         canonical = self.format_move(state, move)
         transition = self.apply(state, seat, move)
         return transition.state, canonical, transition.events
+
+    def rng_state(self, state: S) -> tuple[int, int]:
+        """``(seed, draw counter)`` of the game's generator in ``state`` (see engines/rng.py).
+
+        Games with chance override this; the default ``(0, 0)`` is never drawn from, because
+        :meth:`chance_outcomes` is empty for games without chance.
+        """
+        return (0, 0)
+
+    def sample_chance(self, state: S) -> str:
+        """The outcome the game's own seeded generator picks at this chance node (its notation).
+
+        Used by the service and the CLI alike, so a replay is exact. Draws one 53-bit number
+        from ``Rng(*rng_state(state))``; the engine's :meth:`apply_chance` advances the counter.
+        Raises :class:`IllegalMoveError` when ``state`` is not at a chance node.
+        """
+        outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise IllegalMoveError("there is nothing to roll or shuffle now")
+        point = Rng(*self.rng_state(state)).below(1 << 53) / (1 << 53)
+        total = 0.0
+        for outcome in outcomes:
+            total += outcome.probability
+            if point < total:
+                return outcome.text
+        return outcomes[-1].text
 
     def apply_chance(self, state: S, text: str) -> Transition[S]:
         """Apply a chance outcome given in the game's chance notation (``roll:G``).
