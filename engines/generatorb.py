@@ -131,7 +131,7 @@ def _globe_may_stand(board: Sequence[int], cell: int, origin: int) -> bool:
     """
     if IS_CORE[cell]:
         return False
-    for n in ORTHOGONAL[cell]:
+    for n in ORTHOGONAL[cell]:  # noqa: SIM110 (a plain loop is faster on this hot path)
         if n != origin and (board[n] == 3 or board[n] == -3):
             return False
     return True
@@ -444,9 +444,12 @@ def _refill(
         return tuple(filled)
     if move.refill >= 0:
         cell = move.refill
-    elif not move.split and move.origin >= 0 and move.origin in GENERATORS[seat] and not board[
-        move.origin
-    ]:
+    elif (
+        not move.split
+        and move.origin >= 0
+        and move.origin in GENERATORS[seat]
+        and not board[move.origin]
+    ):
         cell = move.origin
     else:
         cell = next((c for c in GENERATORS[seat] if board[c] == 0), -1)
@@ -468,9 +471,9 @@ def _occurrences(seen: _Seen) -> int:
     return count
 
 
-def _events(before: GeneratorbState, seat: int, move: GeneratorbMove, after: GeneratorbState) -> (
-    tuple[Event, ...]
-):
+def _events(
+    before: GeneratorbState, seat: int, move: GeneratorbMove, after: GeneratorbState
+) -> tuple[Event, ...]:
     """Public events of one ply, with short English phrases for the chat summary."""
     events: list[Event] = []
     if move.is_pass:
@@ -487,12 +490,15 @@ def _events(before: GeneratorbState, seat: int, move: GeneratorbMove, after: Gen
             )
         elif move.merged:
             made = HEIGHT_NAMES[move.merged]
-            events.append(Event("merged", seat, f"{piece} on {o} stacks onto {d}, making a {made}",
-                                cells))
+            events.append(
+                Event("merged", seat, f"{piece} on {o} stacks onto {d}, making a {made}", cells)
+            )
         else:
             verb = "splits off to" if move.split else "moves to"
-            text = f"the spheroid on {o} splits: its top orb moves to {d}" if move.split else (
-                f"{piece} on {o} {verb} {d}"
+            text = (
+                f"the spheroid on {o} splits: its top orb moves to {d}"
+                if move.split
+                else (f"{piece} on {o} {verb} {d}")
             )
             events.append(Event("moved", seat, text, cells))
     assert after.last is not None
@@ -500,8 +506,13 @@ def _events(before: GeneratorbState, seat: int, move: GeneratorbMove, after: Gen
         where = ", ".join(NAMES[c] for c in after.last.refilled)
         count = len(after.last.refilled)
         events.append(
-            Event("refilled", seat, f"{'an orb enters' if count == 1 else f'{count} orbs enter'} "
-                  f"{where} from the supply", tuple(NAMES[c] for c in after.last.refilled))
+            Event(
+                "refilled",
+                seat,
+                f"{'an orb enters' if count == 1 else f'{count} orbs enter'} "
+                f"{where} from the supply",
+                tuple(NAMES[c] for c in after.last.refilled),
+            )
         )
     if after.outcome is not None:
         events.append(Event("ended", None, _ending_text(after.outcome)))
@@ -663,7 +674,9 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
     """Parse section 7 notation into (board, supply, turn, ply, passes); UsageError if bad."""
     fields = text.split()
     prefixes = ("s:", "n:", "supply:", "turn:", "ply:", "passes:")
-    if len(fields) != 6 or not all(f.lower().startswith(p) for f, p in zip(fields, prefixes)):
+    if len(fields) != 6 or not all(
+        f.lower().startswith(p) for f, p in zip(fields, prefixes, strict=True)
+    ):
         raise UsageError(
             "malformed position: expected 'S:<pieces> N:<pieces> supply:<s>/<n> turn:<S|N> "
             f"ply:<n> passes:<0-2>', got {text!r}"
@@ -746,6 +759,13 @@ def _explain(board: Sequence[int], seat: int, origin: int, dest: int, split: boo
             return "a globe may never be made on a core (G21)"
         if not _globe_may_stand(board, dest, origin):
             return f"a globe made on {d} would stand orthogonally next to another globe (G21)"
+    if abs(ox - dx) in (0, 2) and abs(oy - dy) in (0, 2):  # one jump away: what is jumped?
+        over = board[GRID.index((ox + dx) // 2, (oy + dy) // 2)]
+        if over * sign == -3:
+            return (
+                f"the enemy globe on {NAMES[GRID.index((ox + dx) // 2, (oy + dy) // 2)]} "
+                "cannot be jumped (G12)"
+            )
     return f"{piece} cannot reach {d}: no step or jump sequence leads there (G11–G13)"
 
 
@@ -802,7 +822,8 @@ Cells are a1–h8 (file a–h, rank 1–8; a1 is South's core at the bottom, h8 
 • `c3~e5` split: the top orb of a spheroid moves; `c3*d4` split capture
 • `a3-c5=2`, `c3~e5=3` a merge, with the height it makes
 • jump paths may be typed: `c1-c3-c5`; `@b1` chooses which empty generator cell is refilled
-• `pass` only when you have no move. Abstract Play (`+ / #`) and Super Duper Games notation work too."""
+• `pass` only when you have no move.
+Abstract Play (`+ / #`) and Super Duper Games notation are accepted too."""
 
 INFO = GameInfo(
     id="generatorb",
@@ -811,22 +832,43 @@ INFO = GameInfo(
     max_players=2,
     default_players=2,
     options=(
-        OptionSpec("preset", "choice", "none", "abstractplay = Abstract Play's rules "
-                   "(supply 20, refill all)", choices=("none", "abstractplay")),
+        OptionSpec(
+            "preset",
+            "choice",
+            "none",
+            "abstractplay = Abstract Play's rules (supply 20, refill all)",
+            choices=("none", "abstractplay"),
+        ),
         OptionSpec("start_globes", "bool", True, "start with a globe on d4 and e5"),
-        OptionSpec("start_supply", "int", 17, "orbs in each supply at the start "
-                   "(default 17 with globes, 20 without)", minimum=0, maximum=24),
-        OptionSpec("refill", "choice", "one", "one orb per turn, or fill all empty "
-                   "generator cells", choices=("one", "all")),
-        OptionSpec("move_limit", "int", 400, "ply cap for a draw (0 = none)",
-                   minimum=0, maximum=100000),
+        OptionSpec(
+            "start_supply",
+            "int",
+            17,
+            "orbs in each supply at the start (default 17 with globes, 20 without)",
+            minimum=0,
+            maximum=24,
+        ),
+        OptionSpec(
+            "refill",
+            "choice",
+            "one",
+            "one orb per turn, or fill all empty generator cells",
+            choices=("one", "all"),
+        ),
+        OptionSpec(
+            "move_limit", "int", 400, "ply cap for a draw (0 = none)", minimum=0, maximum=100000
+        ),
         OptionSpec("repetition_draw", "bool", True, "third occurrence of a position draws"),
     ),
     presets=(
         Preset("standard", "Standard", {}, "all defaults"),
         Preset("no_globes", "No globes", {"start_globes": "false"}, "the source's variant"),
-        Preset("abstractplay", "Abstract Play", {"preset": "abstractplay"},
-               "supply 20, refill every empty generator cell"),
+        Preset(
+            "abstractplay",
+            "Abstract Play",
+            {"preset": "abstractplay"},
+            "supply 20, refill every empty generator cell",
+        ),
     ),
     rules_version="1",
     seat_names=SEAT_NAMES,
@@ -941,8 +983,10 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
             if origin == dest:
                 raise illegal("a move must end on another cell (G22)")
             if parsed.split and height != 2:
-                raise illegal(f"only a spheroid can split; {NAMES[origin]} holds "
-                              f"a{'n' if height == 1 else ''} {HEIGHT_NAMES[height]} (G19)")
+                raise illegal(
+                    f"only a spheroid can split; {NAMES[origin]} holds "
+                    f"a{'n' if height == 1 else ''} {HEIGHT_NAMES[height]} (G19)"
+                )
             if path:
                 if height == 3:
                     raise illegal("a globe slides; it never jumps (G20)")
@@ -958,11 +1002,13 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
                 raise illegal(_explain(board, seat, origin, dest, parsed.split))
             move = found[0]._replace(path=path)
             if parsed.claim == "capture" and not move.capture:
-                raise illegal(f"{text.strip()} marks a capture, but nothing is captured "
-                              f"on {NAMES[dest]}")
+                raise illegal(
+                    f"{text.strip()} marks a capture, but nothing is captured on {NAMES[dest]}"
+                )
             if parsed.claim == "merge" and not move.merged:
-                raise illegal(f"{text.strip()} marks a merge, but nothing is merged on "
-                              f"{NAMES[dest]}")
+                raise illegal(
+                    f"{text.strip()} marks a merge, but nothing is merged on {NAMES[dest]}"
+                )
             if parsed.height and parsed.height != move.merged:
                 raise illegal(f"this merge makes height {move.merged}, not {parsed.height}")
         if parsed.refill >= 0:
@@ -1039,8 +1085,9 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
         elif 0 < rules.move_limit <= ply:
             outcome = Outcome.draw("move_limit", 2)
         if outcome is not None:
-            state = GeneratorbState(board, supply, turn, ply, passes, rules, outcome, None,
-                                    state.seen)
+            state = GeneratorbState(
+                board, supply, turn, ply, passes, rules, outcome, None, state.seen
+            )
         return state
 
     def dump_state(self, state: GeneratorbState) -> dict[str, Any]:

@@ -1,0 +1,121 @@
+"""Contract tests over the whole engine registry (architecture.md, "Tests").
+
+Every registered engine gets the same checks, so a new game is covered the day it is added:
+metadata is coherent, options validate, canonical strings round-trip, positions and stored
+states round-trip, ``apply`` never mutates, and finished games accept no move.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from engines import ENGINES, get_engine
+from engines.__main__ import run
+from engines.base import CHANCE, Engine, GameOverError, UsageError
+from engines.rng import Rng
+
+GAMES = sorted(ENGINES)
+
+
+def random_game(engine: Engine[Any, Any], seed: int, plies: int) -> list[Any]:
+    """States of a seeded random game (chance nodes sampled as the service would)."""
+    state = engine.new_game(engine.info.default_players, engine.resolve_options({}), seed)
+    states = [state]
+    rng = Rng(seed)
+    for _ in range(plies):
+        seats = engine.to_move(state)
+        if not seats:
+            break
+        if seats == (CHANCE,):
+            state = engine.apply_chance(state, engine.sample_chance(state)).state
+        else:
+            seat = seats[rng.below(len(seats))]
+            moves = engine.legal_moves(state, seat)
+            state = engine.apply(state, seat, moves[rng.below(len(moves))]).state
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_info_is_coherent(game: str) -> None:
+    info = get_engine(game).info
+    assert info.id == game
+    assert 1 <= info.min_players <= info.default_players <= info.max_players
+    assert len(info.seat_names) >= info.max_players
+    assert info.rules_summary
+    assert info.notation_help
+    assert info.rules_version
+    names = [o.name for o in info.options]
+    assert len(set(names)) == len(names)
+    engine = get_engine(game)
+    defaults = engine.resolve_options({})
+    assert list(defaults) == names
+    for preset in info.presets:
+        engine.resolve_options({}, preset=preset.id)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_options_are_usage_errors(game: str) -> None:
+    engine = get_engine(game)
+    with pytest.raises(UsageError, match="unknown option"):
+        engine.resolve_options({"no_such_option": "1"})
+    for option in engine.info.options:
+        with pytest.raises(UsageError, match=option.name):
+            engine.resolve_options({option.name: "not-a-value"})
+    with pytest.raises(UsageError):
+        engine.check_players(engine.info.max_players + 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", range(5))
+def test_round_trips_along_a_game(game: str, seed: int) -> None:
+    engine = get_engine(game)
+    options = engine.resolve_options({})
+    for state in random_game(engine, seed, 120):
+        position = engine.position(state)
+        assert engine.position(engine.from_position(position, options)) == position
+        assert engine.loads(engine.dumps(state)) == state
+        json.loads(engine.dumps(state))
+        for seat in engine.to_move(state):
+            if seat == CHANCE:
+                continue
+            texts = engine.legal_move_texts(state, seat)
+            assert texts == sorted(set(texts))
+            for text in texts:
+                move = engine.parse_move(state, seat, text)
+                assert engine.format_move(state, move) == text
+                frozen = copy.deepcopy(state)
+                engine.apply(state, seat, move)
+                assert state == frozen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finished_games_take_no_moves(game: str) -> None:
+    engine = get_engine(game)
+    for seed in range(20):
+        final = random_game(engine, seed, 100_000)[-1]
+        assert engine.to_move(final) == ()
+        assert engine.outcome(final) is not None
+        with pytest.raises(GameOverError):
+            engine.parse_move(final, 0, "pass")
+        view = engine.view(final, None)
+        assert "seed" not in repr(view)
+
+
+def test_cli_lists_every_game() -> None:
+    status, output = run(["--list"])
+    assert status == 0
+    assert [g["id"] for g in output["games"]] == list(ENGINES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cli_usage_errors(game: str) -> None:
+    assert run([game, "--option", "nonsense"])[0] == 2
+    assert run([game, "--position", "@/nonexistent/file"])[0] == 2
+    assert run(["no_such_game"])[1] == {
+        "error": {"kind": "usage", "message": run(["no_such_game"])[1]["error"]["message"]}
+    }
