@@ -1,0 +1,116 @@
+"""Engine creation and transactions: the only place that knows which database is behind a URL.
+
+SQLite (the default, ``sqlite+aiosqlite:///data/gameroom.db``) gets, on every new connection:
+
+* ``PRAGMA busy_timeout = 5000``: a writer waits up to 5 s for another writer (another
+  connection or process) instead of failing at once with "database is locked";
+* ``PRAGMA foreign_keys = ON``: SQLite ignores foreign keys otherwise;
+* ``PRAGMA journal_mode = WAL``: readers never block the writer and vice versa;
+
+and the pysqlite/aiosqlite driver's own transaction handling is switched off
+(``isolation_level = None``) so that SQLAlchemy's ``begin`` event emits the ``BEGIN`` itself:
+``BEGIN IMMEDIATE`` for a write transaction, taking the write lock up front so that two
+writers queue on ``busy_timeout`` rather than deadlock on a lock upgrade, and a plain
+(deferred) ``BEGIN`` for a read, which sees one consistent snapshot. This is the workaround
+SQLAlchemy documents under "Serializable isolation / Savepoints / Transactional DDL"; it also
+makes DDL transactional, so a migration is all-or-nothing.
+
+PostgreSQL (``postgresql+asyncpg://...``) needs no hook: its default READ COMMITTED isolation
+re-checks an ``UPDATE ... WHERE version = :expected`` after a concurrent commit, which is all
+the repositories' compare-and-set relies on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import URL, Connection, Engine, event, make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = [
+    "DEFAULT_URL",
+    "SQLITE_BUSY_TIMEOUT_MS",
+    "Transactions",
+    "create_engine",
+]
+
+#: Where the bot keeps its data unless configured otherwise (relative to the working directory).
+DEFAULT_URL: Final = "sqlite+aiosqlite:///data/gameroom.db"
+
+#: How long (milliseconds) a SQLite connection waits for another writer before failing.
+SQLITE_BUSY_TIMEOUT_MS: Final = 5000
+
+# Execution option marking connections that only read; see Transactions.read().
+_READ_ONLY: Final = "gameroom_read_only"
+
+
+def create_engine(url: str | URL) -> AsyncEngine:
+    """An async engine for ``url``, with the SQLite set-up above when the URL is SQLite.
+
+    For a SQLite file the parent directory is created if missing. Raises
+    :class:`sqlalchemy.exc.ArgumentError` for a malformed URL.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        _ensure_parent_directory(parsed)
+        engine = create_async_engine(parsed)
+        _install_sqlite_hooks(engine.sync_engine)
+        return engine
+    # A long-running bot keeps pooled connections for days; check them before use.
+    return create_async_engine(parsed, pool_pre_ping=True)
+
+
+def _ensure_parent_directory(url: URL) -> None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _install_sqlite_hooks(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
+        # Let SQLAlchemy, not the driver, decide when transactions begin (see _on_begin).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            # busy_timeout first: switching to WAL needs a lock another process may hold.
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA journal_mode = WAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        if connection.get_execution_options().get(_READ_ONLY, False):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Transactions:
+    """Hands out connections inside one transaction each; repositories use nothing else.
+
+    ``write()`` commits when its block ends and rolls back if the block raises, so a write is
+    always all-or-nothing. ``read()`` always rolls back: nothing written there is kept.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._reader = engine.execution_options(**{_READ_ONLY: True})
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a write transaction (``BEGIN IMMEDIATE`` on SQLite)."""
+        async with self._engine.begin() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a read transaction: one consistent snapshot, no write lock."""
+        async with self._reader.connect() as connection:
+            yield connection

@@ -1,0 +1,80 @@
+"""Errors the repositories raise. Every one of them means the write was rolled back."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ChallengeClosedError",
+    "ChallengeNotFoundError",
+    "ChannelBusyError",
+    "GameNotActiveError",
+    "GameNotFoundError",
+    "PersistenceError",
+    "StaleVersionError",
+]
+
+
+class PersistenceError(Exception):
+    """Base of the errors below; nothing was written when one is raised."""
+
+
+class ChannelBusyError(PersistenceError):
+    """The channel or thread already has an active game.
+
+    Raised when the partial unique index ``uq_games_channel_id_active`` refuses a second
+    active game in ``channel_id``.
+    """
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an active game")
+        self.channel_id = channel_id
+
+
+class GameNotFoundError(PersistenceError, LookupError):
+    """No game has id ``game_id``."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class StaleVersionError(PersistenceError):
+    """Compare-and-set on ``games.version`` failed: someone committed a change first.
+
+    ``expected_version`` is the version the caller quoted, ``actual_version`` the one the
+    database holds now. The caller should reload the game and tell the player it moved on.
+    """
+
+    def __init__(self, game_id: int, expected_version: int, actual_version: int) -> None:
+        super().__init__(f"game {game_id} is at version {actual_version}, not {expected_version}")
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+
+class GameNotActiveError(PersistenceError):
+    """The game is finished or aborted, so it takes no moves, draw offers or results."""
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is {status}, not active")
+        self.game_id = game_id
+        self.status = status
+
+
+class ChallengeClosedError(PersistenceError):
+    """The challenge is no longer open (answered, cancelled or expired) or does not exist.
+
+    Raised by :meth:`db.GamesRepo.create` when asked to accept a challenge atomically with
+    the game's creation; another accept won the race, or the challenge ran out.
+    """
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} is no longer open")
+        self.challenge_id = challenge_id
+
+
+class ChallengeNotFoundError(PersistenceError, LookupError):
+    """No challenge has id ``challenge_id``."""
+
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"no challenge with id {challenge_id}")
+        self.challenge_id = challenge_id

@@ -1,0 +1,221 @@
+"""The tables, declared once with SQLAlchemy Core; Alembic migrations must match them.
+
+``tests/db`` compares this :data:`metadata` with the database the migrations build
+(``alembic.autogenerate.compare_metadata``), so a column added here without a migration fails
+the tests. Everything here is portable between SQLite and PostgreSQL: Discord ids (snowflakes,
+64-bit) are ``BigInteger``, timestamps are timezone-aware UTC, and the one partial index carries
+both ``sqlite_where`` and ``postgresql_where``.
+
+Engine data (options, state, events, outcome) is JSON *text* the database never parses.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "ACTIVE_GAME_PER_CHANNEL_INDEX",
+    "ChallengeStatus",
+    "GameStatus",
+    "UTCDateTime",
+    "challenges",
+    "games",
+    "metadata",
+    "moves",
+    "seats",
+]
+
+
+class GameStatus(StrEnum):
+    """Lifecycle of a row in ``games``. Only ``ACTIVE`` games accept moves."""
+
+    ACTIVE = "active"
+    """Being played; at most one per channel or thread."""
+    FINISHED = "finished"
+    """Ended by the rules, a resignation or an agreed draw; ``outcome`` says how."""
+    ABORTED = "aborted"
+    """Stopped without a result (abandoned, cancelled by a moderator)."""
+
+
+class ChallengeStatus(StrEnum):
+    """Lifecycle of a row in ``challenges``. Every status but ``OPEN`` is final."""
+
+    OPEN = "open"
+    """Waiting for the opponent (or, for an open challenge, anyone) to answer."""
+    ACCEPTED = "accepted"
+    """Accepted; ``game_id`` names the game it became."""
+    DECLINED = "declined"
+    """Refused by the challenged player."""
+    CANCELLED = "cancelled"
+    """Withdrawn by the challenger."""
+    EXPIRED = "expired"
+    """Nobody answered before ``expires_at``."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every backend.
+
+    PostgreSQL stores ``timestamp with time zone``. SQLite has no such type: SQLAlchemy stores
+    ISO text without an offset, so values are converted to UTC before they are written (which
+    also keeps text comparisons such as ``expires_at <= now`` correct) and marked UTC again when
+    read. Naive datetimes are refused with :class:`ValueError`: a timestamp without a zone is a
+    bug in the caller.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware datetime (UTC)")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime):  # pragma: no cover - drivers always give datetimes
+            raise TypeError(f"expected a datetime from the database, got {value!r}")
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+#: Constraint names follow one convention so later migrations (and SQLite batch migrations,
+#: which recreate tables) can refer to them by name.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # Where the game lives. guild_id is NULL in a direct message; channel_id is the channel or
+    # thread the game is played in; parent_channel_id the channel a thread hangs off.
+    Column("guild_id", BigInteger, nullable=True),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("parent_channel_id", BigInteger, nullable=True),
+    # What is played: the engine id ("generatorb"), its options as JSON, the rules version the
+    # state was made with and the seed of the game's random generator.
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("rules_version", String(32), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    # Where it stands. version is the compare-and-set token: 1 at creation, +1 on every
+    # committed change. to_move is the comma-separated seats that may act ("" once over).
+    Column("status", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("to_move", String(64), nullable=False),
+    Column("state", Text, nullable=False),
+    Column("outcome", Text, nullable=True),
+    Column("termination", String(32), nullable=True),
+    Column("draw_offer_seat", Integer, nullable=True),
+    Column("board_message_id", BigInteger, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime, nullable=True),
+    # AUTOINCREMENT: SQLite never reuses the id of a deleted game, so a stale button
+    # ("gr:<game_id>:...") can never reach a different game. PostgreSQL sequences never reuse.
+    sqlite_autoincrement=True,
+)
+
+#: Name of the partial unique index that allows one active game per channel or thread.
+ACTIVE_GAME_PER_CHANNEL_INDEX = "uq_games_channel_id_active"
+
+Index(
+    ACTIVE_GAME_PER_CHANNEL_INDEX,
+    games.c.channel_id,
+    unique=True,
+    sqlite_where=games.c.status == GameStatus.ACTIVE.value,
+    postgresql_where=games.c.status == GameStatus.ACTIVE.value,
+)
+Index(None, games.c.guild_id, games.c.status)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", BigInteger, nullable=False, index=True),
+    Column("team", Integer, nullable=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    # Plies count from 1: the first logged move is ply 1.
+    Column("ply", Integer, primary_key=True),
+    # NULL at a chance node (a die roll, a shuffle sampled by the service).
+    Column("seat", Integer, nullable=True),
+    Column("text", String(255), nullable=False),
+    Column("events", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", BigInteger, nullable=True),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger, nullable=True),
+    Column("challenger_id", BigInteger, nullable=False),
+    # NULL for an open challenge that anyone may accept.
+    Column("opponent_id", BigInteger, nullable=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="SET NULL"),
+        nullable=True,
+    ),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("resolved_at", UTCDateTime, nullable=True),
+    sqlite_autoincrement=True,
+)
+
+Index(None, challenges.c.status, challenges.c.expires_at)
+Index(None, challenges.c.channel_id)
