@@ -1,0 +1,107 @@
+"""Time the board renderer: ``python bench/render.py [--views N]``.
+
+Builds N varied Generatorb views deterministically (SplitMix64 from ``engines.rng``, so every
+run draws the same boards), renders each to PNG bytes through ``render.render_png`` and prints
+the median and 99th-percentile time of render + encode, the first (cold-cache) render, and the
+median PNG size. The views are random boards, not reachable positions: the renderer does not
+care, and random boards are busier than most real ones. A benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# This script is itself named render.py and Python puts its folder first on the path, so
+# ``import render`` would find the script: look in the repository root first.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engines.base import Outcome
+from engines.generatorb import GRID, GeneratorbView, LastMove
+from engines.rng import Rng
+from render import render_png
+
+TERMINATIONS = ("core", "front_line", "no_moves", "repetition", "move_limit", "resignation")
+LABELS = ("Zoë the Orbmaster 🐉", "bob", "北の王", "a_very_long_discord_display_name_32")
+
+
+def random_view(rng: Rng) -> GeneratorbView:
+    """A board with 8–40 stacks, a last move (sometimes with a path, capture or refill, or a
+    pass), and sometimes a finished game."""
+    cells = list(GRID.cells)
+    board = [0] * len(cells)
+    for cell in rng.shuffled(cells)[: 8 + rng.below(33)]:
+        board[cell] = (1 if rng.below(2) else -1) * (1 + rng.below(3))
+    seat = rng.below(2)
+    if rng.below(10) == 0:
+        last = LastMove(seat, None, None)
+    else:
+        origin, *path, destination = rng.shuffled(cells)[: 2 + rng.below(4)]
+        refilled = tuple(rng.shuffled(cells)[: rng.below(3)])
+        last = LastMove(
+            seat,
+            origin,
+            destination,
+            split=rng.below(4) == 0,
+            path=tuple(path),
+            captured=rng.below(3) == 0,
+            merged=rng.choice((0, 0, 2, 3)),
+            refilled=refilled,
+        )
+    outcome = None
+    if rng.below(8) == 0:
+        termination = rng.choice(TERMINATIONS)
+        outcome = (
+            Outcome.win(termination, seat, 2)
+            if termination in ("core", "front_line", "resignation")
+            else Outcome.draw(termination, 2)
+        )
+    return GeneratorbView(
+        board=tuple(board),
+        supply=(rng.below(25), rng.below(25)),
+        to_move=None if outcome else 1 - seat,
+        ply=rng.below(400),
+        passes=rng.below(2),
+        outcome=outcome,
+        last=last,
+        viewer=None,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--views", type=int, default=300, help="how many views (default 300)")
+    args = parser.parse_args()
+
+    rng = Rng(20240611)
+    views = [random_view(rng) for _ in range(args.views)]
+    labels = [(rng.choice(LABELS), rng.choice(LABELS)) for _ in views]
+    flips = [rng.below(4) == 0 for _ in views]
+
+    start = time.perf_counter()
+    render_png("generatorb", views[0], seat_labels=labels[0], flip=flips[0])
+    cold = time.perf_counter() - start
+
+    times: list[float] = []
+    sizes: list[int] = []
+    for view, label, flip in zip(views, labels, flips, strict=True):
+        start = time.perf_counter()
+        data = render_png("generatorb", view, seat_labels=label, flip=flip)
+        times.append(time.perf_counter() - start)
+        sizes.append(len(data))
+
+    times.sort()
+    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+    print(f"generatorb: {len(views)} views, render + PNG encode")
+    print(f"  first render (cold caches): {cold * 1000:7.1f} ms")
+    print(f"  median:                     {statistics.median(times) * 1000:7.2f} ms")
+    print(f"  p99:                        {p99 * 1000:7.2f} ms")
+    print(f"  PNG size median:            {statistics.median(sizes) / 1000:7.1f} KB")
+    print(f"  PNG size max:               {max(sizes) / 1000:7.1f} KB")
+
+
+if __name__ == "__main__":
+    main()
