@@ -1,4 +1,4 @@
-"""Time the board renderer: ``python bench/render.py [--views N]``.
+"""Time the board renderer: ``python bench/render_board.py [--views N]``.
 
 Builds N varied Generatorb views deterministically (SplitMix64 from ``engines.rng``, so every
 run draws the same boards), renders each to PNG bytes through ``render.render_png`` and prints
@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
-
-# This script is itself named render.py and Python puts its folder first on the path, so
-# ``import render`` would find the script: look in the repository root first.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines.base import Outcome
 from engines.generatorb import GRID, GeneratorbView, LastMove

@@ -1,0 +1,152 @@
+"""``GameroomBot``: the one Bot subclass; ``setup_hook`` is the single wiring point.
+
+Start-up order (``setup_hook`` runs after login, before the gateway connects): open the
+database and migrate it, build the :class:`~bot.service.GameService`, load the cogs, register
+the persistent buttons, sync the slash commands (to the dev guild instantly, else globally).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot import presenters
+from bot.service import GameService, GameSnapshot
+from bot.settings import Settings
+from bot.ui.buttons import ChallengeButton, GameButton
+from bot.ui.replies import describe, send_ephemeral
+from db import Database
+
+__all__ = ["EXTENSIONS", "GameroomBot", "intents", "point_at_discord"]
+
+log = logging.getLogger(__name__)
+
+#: The cogs, loaded in this order.
+EXTENSIONS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.game")
+
+#: How many users' display names the board labels remember.
+_NAME_CACHE_SIZE = 1024
+
+
+def intents() -> discord.Intents:
+    """The gateway intents: the defaults, and explicitly none of the privileged ones.
+
+    Slash commands and buttons arrive as interactions, so the bot never reads messages or
+    member lists.
+    """
+    wanted = discord.Intents.default()
+    wanted.members = False
+    wanted.presences = False
+    wanted.message_content = False
+    return wanted
+
+
+def point_at_discord(settings: Settings) -> None:
+    """Send REST calls and the gateway connection where the settings say (tests use a fake).
+
+    REST routes, interaction callbacks and webhook follow-ups are all built from
+    ``discord.http.Route.BASE`` (``discord/webhook/async_.py`` uses ``Route`` too); the
+    gateway URL comes from ``DiscordWebSocket.DEFAULT_GATEWAY``. Unset settings leave
+    discord.py's defaults alone.
+    """
+    if settings.discord_api_base is not None:
+        discord.http.Route.BASE = settings.discord_api_base
+    if settings.discord_gateway is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway)
+
+
+class GameroomTree(app_commands.CommandTree["GameroomBot"]):
+    """The command tree, with a last-resort error handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[GameroomBot], error: app_commands.AppCommandError
+    ) -> None:
+        """Errors the cogs did not answer (checks, option conversion, bugs): log, apologise."""
+        log.error("unhandled error in %s", describe(interaction), exc_info=error)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        try:
+            await send_ephemeral(interaction, presenters.APOLOGY)
+        except discord.HTTPException:
+            log.warning("could not apologise for %s", describe(interaction))
+
+
+class GameroomBot(commands.Bot):
+    """The Gameroom bot. ``service`` and ``database`` exist once ``setup_hook`` has run."""
+
+    service: GameService
+    database: Database
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            # Nobody is pinged unless a message names them explicitly (see allowed_users).
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=GameroomTree,
+        )
+        self.settings = settings
+        self._names: OrderedDict[int, str] = OrderedDict()
+
+    async def setup_hook(self) -> None:
+        self.database = Database(self.settings.db_url)
+        await self.database.migrate()
+        self.service = GameService(self.database, challenge_ttl=self.settings.challenge_ttl)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(ChallengeButton, GameButton)
+        await self._sync_commands()
+        log.info("set up: database %r, %d extensions", self.database, len(EXTENSIONS))
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is None:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+            return
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands to dev guild %d", len(synced), guild_id)
+
+    async def close(self) -> None:
+        await super().close()
+        if hasattr(self, "database"):
+            await self.database.close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s)", self.user, getattr(self.user, "id", "?"))
+
+    # ---- display names for board labels -------------------------------------------------
+
+    def remember_name(self, user: discord.abc.User) -> None:
+        """Note a user's display name (from an interaction) for later board labels."""
+        self._names[user.id] = user.display_name
+        self._names.move_to_end(user.id)
+        while len(self._names) > _NAME_CACHE_SIZE:
+            self._names.popitem(last=False)
+
+    async def display_name(self, user_id: int) -> str:
+        """A user's display name: remembered, cached by discord.py, or fetched once."""
+        name = self._names.get(user_id)
+        if name is not None:
+            return name
+        user = self.get_user(user_id)
+        if user is None:
+            user = await self.fetch_user(user_id)
+        self.remember_name(user)
+        return user.display_name
+
+    async def seat_labels(self, snapshot: GameSnapshot) -> tuple[str, ...] | None:
+        """The players' names in seat order for the board, or ``None`` if one is unknown."""
+        try:
+            return tuple([await self.display_name(p.user_id) for p in snapshot.players])
+        except discord.HTTPException:
+            log.warning("game %d: could not look up player names", snapshot.game_id)
+            return None

@@ -1,0 +1,149 @@
+"""Playing: ``/move``, ``/board``, ``/resign``, ``/draw`` and the draw-offer buttons.
+
+Each handler is defer → service → present. Commands defer ephemerally (errors go to the
+caller only); what everyone should see — the board after a move, a resignation, a draw
+offer — is posted in the channel once the change is committed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, TypeAlias
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import presenters
+from bot.service import StaleActionError
+from bot.ui.board import post_board, render_file
+from bot.ui.buttons import PLAY_COG, draw_offer_view
+from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.replies import answer_errors, channel_id_of, post_in_channel
+
+if TYPE_CHECKING:
+    from bot.client import GameroomBot
+
+log = logging.getLogger(__name__)
+
+Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+
+
+class PlayCog(commands.Cog, name=PLAY_COG):
+    """Moves, boards and the ways a game ends by agreement or surrender."""
+
+    def __init__(self, bot: GameroomBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="move", description="Play a move in this channel's game")
+    @app_commands.describe(text="Your move, e.g. a1-a3 (/game rules explains the notation)")
+    async def move(self, interaction: Interaction, text: app_commands.Range[str, 1, 100]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            self.bot.remember_name(interaction.user)
+            result = await self.bot.service.play(
+                channel_id_of(interaction), interaction.user.id, text
+            )
+            snapshot = result.snapshot
+            mentions = snapshot.user_ids if result.outcome else result.next_user_ids
+            posted = await post_board(
+                self.bot, snapshot, presenters.turn_text(result), mention_ids=mentions
+            )
+            await interaction.followup.send(
+                presenters.move_ack_text(result, posted=posted is not None), ephemeral=True
+            )
+
+    @move.autocomplete("text")
+    async def move_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        moves = await self.bot.service.autocomplete_moves(
+            interaction.channel_id, interaction.user.id, current
+        )
+        return [app_commands.Choice(name=m, value=m) for m in moves]
+
+    @app_commands.command(name="board", description="Show the board of this channel's game")
+    @app_commands.describe(public="Show it to everyone (default: only you)")
+    async def board(self, interaction: Interaction, public: bool = False) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            snapshot = await self.bot.service.snapshot(channel_id_of(interaction))
+            caption = presenters.board_caption(snapshot)
+            if public:
+                posted = await post_board(self.bot, snapshot, caption, mention_ids=())
+                ack = "Board posted." if posted else "I could not post in this channel."
+                await interaction.followup.send(ack, ephemeral=True)
+                return
+            file = await render_file(self.bot, snapshot)
+            if file is None:
+                await interaction.followup.send(caption, ephemeral=True)
+            else:
+                await interaction.followup.send(caption, file=file, ephemeral=True)
+
+    @app_commands.command(name="resign", description="Resign this channel's game")
+    async def resign(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            user_id = interaction.user.id
+            snapshot = await self.bot.service.resign(channel_id_of(interaction), user_id)
+            text = presenters.resign_text(snapshot, user_id)
+            await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
+            await interaction.followup.send("You resigned.", ephemeral=True)
+
+    @app_commands.command(name="draw", description="Offer your opponent a draw")
+    async def draw(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            offer = await self.bot.service.offer_draw(
+                channel_id_of(interaction), interaction.user.id
+            )
+            posted = await post_in_channel(
+                self.bot,
+                channel_id_of(interaction),
+                presenters.draw_offer_text(offer),
+                guild_id=interaction.guild_id,
+                mention_ids=offer.opponent_user_ids,
+                view=draw_offer_view(offer.game_id, offer.version),
+            )
+            if posted is None:
+                await interaction.followup.send(
+                    "Draw offered, but I could not post it here; your opponent can see it "
+                    "in `/game info`.",
+                    ephemeral=True,
+                )
+                return
+            await interaction.followup.send("Draw offered.", ephemeral=True)
+
+    async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
+        """A draw offer's Accept or Decline was pressed."""
+        await interaction.response.defer()
+        async with answer_errors(interaction, game_id=button.game_id):
+            accept = button.action is GameAction.DRAW_ACCEPT
+            try:
+                snapshot = await self.bot.service.answer_draw(
+                    button.game_id, interaction.user.id, accept=accept, version=button.version
+                )
+            except StaleActionError:
+                await _edit_post(interaction, presenters.DRAW_OFFER_CLOSED)
+                raise
+            text = presenters.draw_answer_text(
+                snapshot, accepted=accept, by_user_id=interaction.user.id
+            )
+            await _edit_post(interaction, text)
+            if not snapshot.is_active:
+                await post_board(
+                    self.bot, snapshot, presenters.outcome_text(snapshot), mention_ids=()
+                )
+
+
+async def _edit_post(interaction: Interaction, content: str) -> None:
+    try:
+        await interaction.edit_original_response(content=content, view=None)
+    except discord.HTTPException:
+        log.warning("could not edit the post of %s", interaction.id, exc_info=True)
+
+
+async def setup(bot: GameroomBot) -> None:
+    await bot.add_cog(PlayCog(bot))

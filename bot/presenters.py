@@ -1,0 +1,324 @@
+"""Message text for snapshots, turns, challenges and errors.
+
+No rules live here: the engine says what happened (its events' ``text``) and how the game
+ended; presenters only add names, mentions and Discord markdown. Every function is pure, so
+tests check the text without a Discord connection. Moves are shown as inline code, because
+notation such as ``c3*d4`` would otherwise turn into markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from bot.service import (
+    ChallengeInfo,
+    DrawOffer,
+    GameSnapshot,
+    InvalidMoveError,
+    MoveRecord,
+    NotYourTurnError,
+    Player,
+    ServiceError,
+    TurnResult,
+)
+from engines.base import Event, GameInfo
+
+__all__ = [
+    "APOLOGY",
+    "DRAW_OFFER_CLOSED",
+    "MESSAGE_LIMIT",
+    "abort_text",
+    "board_caption",
+    "challenge_closed_text",
+    "challenge_text",
+    "draw_answer_text",
+    "draw_offer_text",
+    "error_text",
+    "game_info_text",
+    "game_started_text",
+    "mention",
+    "move_ack_text",
+    "move_list_text",
+    "outcome_text",
+    "resign_text",
+    "rules_text",
+    "split_message",
+    "turn_text",
+]
+
+#: Discord's limit on a message's content, in characters.
+MESSAGE_LIMIT = 2000
+#: What a user sees when something unexpected broke (the details go to the log).
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+
+#: A draw offer post whose offer was answered, withdrawn or overtaken by a move.
+DRAW_OFFER_CLOSED = "This draw offer is no longer open: it was answered, or a move came first."
+
+#: How the bot's own endings read; engine endings come from the engine's ``ended`` event.
+_BOT_TERMINATIONS = {
+    "resignation": "by resignation",
+    "agreement": "by agreement",
+    "aborted": "aborted",
+}
+
+
+def mention(user_id: int) -> str:
+    """``<@123>``: a user mention (it only pings if the message's allowed mentions say so)."""
+    return f"<@{user_id}>"
+
+
+def _mentions(user_ids: Iterable[int]) -> str:
+    return _join([mention(u) for u in user_ids])
+
+
+def _join(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _player(player: Player) -> str:
+    return f"{mention(player.user_id)} ({player.seat_name})"
+
+
+def _code(text: str) -> str:
+    return f"`{text.replace('`', '')}`"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp every reader sees in their own time zone (``R`` = relative)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def _event_phrase(events: Iterable[Event]) -> str:
+    return "; ".join(e.text for e in events if e.kind != "ended")
+
+
+def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+    """``South wins by reaching the enemy core``: the engine's words when it ended the game."""
+    for event in events:
+        if event.kind == "ended":
+            return _capitalised(event.text)
+    for move in reversed(snapshot.last_moves):
+        for event in move.events:
+            if event.kind == "ended":
+                return _capitalised(event.text)
+    outcome = snapshot.outcome
+    if outcome is None:
+        return ""
+    how = _BOT_TERMINATIONS.get(outcome.termination, f"by {outcome.termination.replace('_', ' ')}")
+    return f"{'Drawn' if outcome.is_draw else 'Won'} {how}"
+
+
+def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+    """One line on how the game ended, with the winners' mentions; empty while it goes on."""
+    if snapshot.status == "aborted":
+        return "The game was aborted; it has no result."
+    outcome = snapshot.outcome
+    if outcome is None:
+        return ""
+    phrase = _ending_phrase(snapshot, events)
+    if outcome.is_draw:
+        return f"{phrase}. The game is drawn."
+    winners = [snapshot.players[s].user_id for s in outcome.winners]
+    verb = "wins" if len(winners) == 1 else "win"
+    return f"{phrase}. {_mentions(winners)} {verb}!"
+
+
+def _to_move_text(snapshot: GameSnapshot) -> str:
+    players = [snapshot.players[s] for s in snapshot.to_move]
+    names = _join([p.seat_name for p in players])
+    return f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+
+
+def turn_text(result: TurnResult) -> str:
+    """The public post after a move: who played what, what happened, who is next.
+
+    ``<@1> (South) played `a1-a3`: the orb on a1 moves to a3; an orb enters a1 from the
+    supply.`` then either ``<@2>, your move (North).`` or the result.
+    """
+    snapshot = result.snapshot
+    mover = snapshot.players[result.seat]
+    phrase = _event_phrase(result.events)
+    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    if result.chance:
+        line += f" Then: {', '.join(_code(c) for c in result.chance)}."
+    if result.declined_draw_offer:
+        line += " The draw offer is off."
+    if snapshot.is_active:
+        return f"{line}\n{_to_move_text(snapshot)}"
+    return f"{line}\n{outcome_text(snapshot, result.events)}"
+
+
+def move_ack_text(result: TurnResult, *, posted: bool) -> str:
+    """The mover's private confirmation; says so when the public board could not be posted."""
+    if posted:
+        return f"Played {_code(result.move)}."
+    return (
+        f"Played {_code(result.move)}, but I could not post the board in this channel; "
+        "`/board` shows it."
+    )
+
+
+def game_started_text(snapshot: GameSnapshot) -> str:
+    """The first post of a game: players and seats, options, who moves first."""
+    seats = _join([f"{mention(p.user_id)} plays {p.seat_name}" for p in snapshot.players])
+    lines = [f"**{snapshot.game_name}** begins: {seats}."]
+    if snapshot.options_text:
+        lines.append(f"Options: {_code(snapshot.options_text)}.")
+    lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
+    return "\n".join(lines)
+
+
+def board_caption(snapshot: GameSnapshot) -> str:
+    """A short caption under a board picture (``/board``)."""
+    head = f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}"
+    if snapshot.is_active:
+        players = [snapshot.players[s] for s in snapshot.to_move]
+        return f"{head} · {_join([_player(p) for p in players])} to move"
+    return f"{head} · {outcome_text(snapshot)}"
+
+
+def challenge_text(info: ChallengeInfo) -> str:
+    """The public challenge post (buttons are added by the caller)."""
+    whom = "anyone" if info.opponent_id is None else mention(info.opponent_id)
+    options = f" with {_code(info.options_text)}" if info.options_text else ""
+    return (
+        f"{mention(info.challenger_id)} challenges {whom} to **{info.game_name}**{options}. "
+        f"The challenge expires {_timestamp(info.expires_at)}."
+    )
+
+
+def challenge_closed_text(
+    info: ChallengeInfo, *, by_user_id: int | None = None, game_channel_id: int | None = None
+) -> str:
+    """The challenge post once it is answered, cancelled or expired (buttons removed)."""
+    whom = "anyone" if info.opponent_id is None else mention(info.opponent_id)
+    head = f"{mention(info.challenger_id)} challenged {whom} to **{info.game_name}**"
+    if info.status == "accepted":
+        who = f" by {mention(by_user_id)}" if by_user_id is not None else ""
+        where = f" in <#{game_channel_id}>" if game_channel_id is not None else ""
+        return f"{head}: accepted{who}. The game is on{where}."
+    if info.status == "declined":
+        return f"{head}: declined."
+    if info.status == "cancelled":
+        return f"{head}: cancelled."
+    if info.status == "expired":
+        return f"{head}: nobody answered in time, so the challenge expired."
+    return f"{head}."
+
+
+def draw_offer_text(offer: DrawOffer) -> str:
+    """The public draw offer (answer buttons are added by the caller)."""
+    return (
+        f"{mention(offer.user_id)} offers a draw. "
+        f"{_mentions(offer.opponent_user_ids)}, do you accept? (A move declines it.)"
+    )
+
+
+def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int) -> str:
+    """The draw offer post once answered."""
+    if accepted:
+        return f"{mention(by_user_id)} accepted the draw offer. {outcome_text(snapshot)}"
+    return f"The draw offer was declined by {mention(by_user_id)}; the game goes on."
+
+
+def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
+    """The public post when a player resigns."""
+    return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
+
+
+def abort_text(snapshot: GameSnapshot, user_id: int) -> str:
+    """The public post when a game is aborted."""
+    return f"{mention(user_id)} aborted the game of **{snapshot.game_name}**; it has no result."
+
+
+def game_info_text(snapshot: GameSnapshot) -> str:
+    """``/game info``: players, options, ply, last moves and whose turn (or the result)."""
+    lines = [
+        f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}",
+        "Players: " + _join([_player(p) for p in snapshot.players]),
+        f"Options: {_code(snapshot.options_text) if snapshot.options_text else 'standard'}",
+    ]
+    if snapshot.is_active:
+        players = [snapshot.players[s] for s in snapshot.to_move]
+        lines.append("To move: " + _join([_player(p) for p in players]))
+    else:
+        lines.append("Result: " + outcome_text(snapshot))
+    if snapshot.draw_offer_seat is not None:
+        offerer = snapshot.players[snapshot.draw_offer_seat]
+        lines.append(f"Draw offered by {_player(offerer)}.")
+    if snapshot.last_moves:
+        recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
+        lines.append(f"Last moves: {recent}")
+    lines.append(f"Position: {_code(snapshot.position)}")
+    return "\n".join(lines)
+
+
+def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
+    """``/game moves``: the whole log, numbered.
+
+    Two players alternating read as rounds (``1. a1-a3 h8-h6``); any other log (chance,
+    more seats) lists one ply per line with its seat. Plain text, no markdown, so it can
+    also be sent as a file.
+    """
+    if not moves:
+        return f"{snapshot.game_name}, game {snapshot.game_id}: no moves yet."
+    head = f"{snapshot.game_name}, game {snapshot.game_id}: {len(moves)} plies"
+    if len(snapshot.players) == 2 and all(m.seat == i % 2 for i, m in enumerate(moves)):
+        rounds = [
+            f"{n + 1}. {' '.join(m.text for m in moves[2 * n : 2 * n + 2])}"
+            for n in range((len(moves) + 1) // 2)
+        ]
+        return "\n".join([head, *rounds])
+    lines = []
+    for move in moves:
+        who = "chance" if move.seat is None else snapshot.players[move.seat].seat_name
+        lines.append(f"{move.ply}. {who}: {move.text}")
+    return "\n".join([head, *lines])
+
+
+def rules_text(info: GameInfo) -> str:
+    """``/game rules``: the engine's rules summary and notation help."""
+    return f"{info.rules_summary}\n\n**Notation**\n{info.notation_help}"
+
+
+def error_text(error: ServiceError) -> str:
+    """The ephemeral sentence for a user error, with the details that help fix it."""
+    if isinstance(error, InvalidMoveError):
+        if error.kind == "ambiguous" and error.candidates:
+            options = _join([_code(c) for c in error.candidates])
+            return f"{error.message} Did you mean {options}?"
+        if error.kind == "notation":
+            return f"{error.message} `/game rules` explains the notation."
+    if isinstance(error, NotYourTurnError) and error.waiting_for:
+        return f"It is not your turn: waiting for {_mentions(error.waiting_for)}."
+    return error.message
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut into messages of at most ``limit`` characters, at line breaks if possible."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return chunks

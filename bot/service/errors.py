@@ -1,0 +1,119 @@
+"""Errors the service raises for things a user did: each carries one friendly sentence.
+
+The cogs show :attr:`ServiceError.message` ephemerally and nothing else. Anything that is not a
+:class:`ServiceError` is a bug: the cog logs it and apologises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "AbortNotAllowedError",
+    "ChallengeClosedError",
+    "ChallengeNotFoundError",
+    "ChallengeSetupError",
+    "ChannelBusyError",
+    "DrawOfferError",
+    "InvalidMoveError",
+    "NoGameHereError",
+    "NotAPlayerError",
+    "NotChallengedError",
+    "NotYourTurnError",
+    "ServiceError",
+    "StaleActionError",
+]
+
+
+class ServiceError(Exception):
+    """A user-caused error; :attr:`message` is one sentence fit to show that user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoGameHereError(ServiceError):
+    """The channel (or thread) has no active game."""
+
+    def __init__(self, message: str = "There is no game in progress in this channel.") -> None:
+        super().__init__(message)
+
+
+class NotAPlayerError(ServiceError):
+    """The user is not seated in the game they tried to act in."""
+
+    def __init__(self, message: str = "You are not playing in this game.") -> None:
+        super().__init__(message)
+
+
+class NotYourTurnError(ServiceError):
+    """The user is a player, but none of their seats may act now.
+
+    ``waiting_for`` holds the user ids of the players who may act, for the presenter.
+    """
+
+    def __init__(self, waiting_for: Sequence[int] = ()) -> None:
+        super().__init__("It is not your turn.")
+        self.waiting_for = tuple(waiting_for)
+
+
+class InvalidMoveError(ServiceError):
+    """The engine rejected the move text.
+
+    ``kind`` is the engine error's kind (``notation``, ``illegal``, ``ambiguous``) and
+    ``candidates`` the canonical moves an ambiguous text could mean.
+    """
+
+    def __init__(self, message: str, *, kind: str, text: str, candidates: Sequence[str] = ()):
+        super().__init__(message)
+        self.kind = kind
+        self.text = text
+        self.candidates = tuple(candidates)
+
+
+class StaleActionError(ServiceError):
+    """The action was made against a position, offer or challenge that has moved on."""
+
+    def __init__(
+        self, message: str = "That was for an earlier position; the game has moved on."
+    ) -> None:
+        super().__init__(message)
+
+
+class ChallengeSetupError(ServiceError):
+    """A challenge cannot be created: unknown game, bad option, bad preset, bad opponent."""
+
+
+class ChallengeNotFoundError(ServiceError):
+    """No challenge has that id."""
+
+    def __init__(self, message: str = "That challenge does not exist.") -> None:
+        super().__init__(message)
+
+
+class ChallengeClosedError(StaleActionError):
+    """The challenge was already accepted, declined, cancelled or has expired."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"This challenge is no longer open (it was {status}).")
+        self.status = status
+
+
+class ChannelBusyError(ServiceError):
+    """The channel already has an active game; nothing was written (start it in a thread)."""
+
+    def __init__(self, message: str = "This channel already has a game in progress.") -> None:
+        super().__init__(message)
+
+
+class NotChallengedError(ServiceError):
+    """Someone other than the challenged user (or the challenger) pressed a challenge button."""
+
+
+class DrawOfferError(ServiceError):
+    """A draw offer cannot be made or answered now."""
+
+
+class AbortNotAllowedError(ServiceError):
+    """The user may not abort the game now."""

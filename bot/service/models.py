@@ -1,0 +1,177 @@
+"""The small frozen records the service hands to the bot: no engine state, no database rows.
+
+A snapshot carries the *public* view of the position (what a spectator may see); the full
+engine state never leaves the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engines.base import Event, OptionValue, Outcome
+
+__all__ = [
+    "ChallengeInfo",
+    "DrawOffer",
+    "GameSnapshot",
+    "MoveRecord",
+    "Player",
+    "ReplayReport",
+    "TurnResult",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who plays a seat: ``seat`` (0-based), the Discord ``user_id`` and the seat's name
+    in the game's terms (``"South"``)."""
+
+    seat: int
+    user_id: int
+    seat_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One entry of the move log: ``ply`` counts from 1, ``seat`` is ``None`` for a chance
+    outcome, ``text`` is the canonical move and ``events`` its public events."""
+
+    ply: int
+    seat: int | None
+    text: str
+    events: tuple[Event, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameSnapshot:
+    """A game as of one ``version``, for boards, ``/game info`` and presenters.
+
+    ``status`` is ``active``, ``finished`` or ``aborted``. ``ply`` counts logged moves
+    (chance outcomes included). ``to_move`` are the seats that may act now (empty once over,
+    ``(CHANCE,)`` never escapes: the service resolves chance before it answers).
+    ``view`` is the engine's spectator view. ``last_moves`` holds up to the last few moves,
+    oldest first.
+    """
+
+    game_id: int
+    game: str
+    game_name: str
+    guild_id: int | None
+    channel_id: int
+    status: str
+    version: int
+    ply: int
+    players: tuple[Player, ...]
+    to_move: tuple[int, ...]
+    options: Mapping[str, OptionValue]
+    options_text: str
+    outcome: Outcome | None
+    draw_offer_seat: int | None
+    position: str
+    view: Any
+    last_moves: tuple[MoveRecord, ...]
+    board_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def to_move_user_ids(self) -> tuple[int, ...]:
+        """User ids of the players who may act now, in seat order, without repeats."""
+        return tuple(dict.fromkeys(self.players[s].user_id for s in self.to_move if s >= 0))
+
+    @property
+    def user_ids(self) -> tuple[int, ...]:
+        """Every player's user id, in seat order, without repeats."""
+        return tuple(dict.fromkeys(p.user_id for p in self.players))
+
+    def player(self, seat: int) -> Player:
+        """The player of ``seat``; raises :class:`IndexError` for an unknown seat."""
+        return self.players[seat]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """What :meth:`GameService.play` committed.
+
+    ``move`` is the player's move in canonical notation and ``events`` the public events of
+    that move followed by those of any chance outcomes sampled after it (listed in
+    ``chance``). ``snapshot`` is the game after all of them. ``declined_draw_offer`` is
+    true when the move declined a pending draw offer.
+    """
+
+    snapshot: GameSnapshot
+    seat: int
+    user_id: int
+    move: str
+    events: tuple[Event, ...]
+    chance: tuple[str, ...]
+    declined_draw_offer: bool
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.snapshot.outcome
+
+    @property
+    def next_user_ids(self) -> tuple[int, ...]:
+        return self.snapshot.to_move_user_ids
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """A pending draw offer: ``version`` is the game version the answer buttons quote."""
+
+    game_id: int
+    version: int
+    seat: int
+    user_id: int
+    opponent_user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeInfo:
+    """A challenge as stored. ``opponent_id`` is ``None`` for an open challenge;
+    ``status`` is ``open``, ``accepted``, ``declined``, ``cancelled`` or ``expired``."""
+
+    challenge_id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    challenger_id: int
+    opponent_id: int | None
+    game: str
+    game_name: str
+    options: Mapping[str, OptionValue]
+    options_text: str
+    status: str
+    game_id: int | None
+    created_at: datetime
+    expires_at: datetime
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    """What :meth:`GameService.replay` found: the position rebuilt from the seed, options
+    and ``plies`` logged moves, next to the stored one."""
+
+    game_id: int
+    plies: int
+    position: str
+    stored_position: str
+    state_matches: bool
+
+    @property
+    def matches(self) -> bool:
+        """True when the replay reproduces the stored position and state exactly."""
+        return self.state_matches and self.position == self.stored_position

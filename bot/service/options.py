@@ -1,0 +1,120 @@
+"""Game options typed as ``key=value …`` text: parsing, validation and autocomplete.
+
+The bot never keeps its own list of options: everything here is derived from the engine's
+:class:`~engines.base.GameInfo` (option specs and presets) and validated by
+:meth:`~engines.base.Engine.resolve_options`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import Engine, GameInfo, OptionSpec, OptionValue, UsageError
+
+__all__ = [
+    "MAX_SUGGESTIONS",
+    "format_options",
+    "parse_options_text",
+    "resolve_challenge_options",
+    "suggest_options",
+]
+
+#: Discord shows at most 25 autocomplete choices, each at most 100 characters long.
+MAX_SUGGESTIONS = 25
+MAX_CHOICE_LENGTH = 100
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_options_text(text: str) -> dict[str, str]:
+    """Split ``"refill=all start_supply=20"`` into ``{"refill": "all", "start_supply": "20"}``.
+
+    Pairs are separated by spaces, commas or semicolons; spaces around ``=`` are allowed and
+    keys are case-insensitive. Raises :class:`UsageError` for a token without ``=``, an empty
+    key or value, or a key given twice. Values are left as typed: the engine parses them.
+    """
+    normalised = re.sub(r"\s*=\s*", "=", text.strip())
+    pairs: dict[str, str] = {}
+    for token in _SEPARATORS.split(normalised):
+        if not token:
+            continue
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            raise UsageError(
+                f"options are written key=value separated by spaces (e.g. refill=all), "
+                f"not {token!r}"
+            )
+        key = key.lower()
+        if key in pairs:
+            raise UsageError(f"option {key} is given twice")
+        pairs[key] = value
+    return pairs
+
+
+def resolve_challenge_options(
+    engine: Engine[Any, Any], options_text: str | None, preset_id: str | None
+) -> dict[str, OptionValue]:
+    """The effective options of a challenge: preset first, typed options over it.
+
+    Returns every option of the game with its value, in the engine's declared order.
+    Raises :class:`UsageError` (from the engine) for an unknown preset, key or value; the
+    message lists what is allowed.
+    """
+    raw: dict[str, str] = {}
+    if preset_id:
+        raw.update(engine.info.preset(preset_id).options)
+    if options_text:
+        raw.update(parse_options_text(options_text))
+    return engine.resolve_options(raw)
+
+
+def format_options(info: GameInfo, options: Mapping[str, OptionValue]) -> str:
+    """The options that differ from their declared defaults as ``key=value`` text.
+
+    Empty when every option has its default (a standard game).
+    """
+    parts = []
+    for spec in info.options:
+        if spec.name in options and options[spec.name] != spec.default:
+            parts.append(f"{spec.name}={spec.format(options[spec.name])}")
+    return " ".join(parts)
+
+
+def suggest_options(info: GameInfo, typed: str) -> list[str]:
+    """Autocomplete for the ``options`` text: whole replacement values, at most 25.
+
+    The last token is the one being typed. Without ``=`` it completes to ``key=`` for every
+    option not used yet whose name starts with it; after ``key=`` it completes the allowed
+    values of that key (``true``/``false``, the choices, or the minimum, default and maximum
+    of an integer). Everything before the last token is kept as typed.
+    """
+    head, _, last = typed.rpartition(" ") if not typed.endswith(" ") else (typed, "", "")
+    head = head.rstrip()
+    used = {token.partition("=")[0].lower() for token in head.split() if "=" in token}
+    prefix = f"{head} " if head else ""
+    key, sep, value = last.partition("=")
+    key = key.lower()
+    suggestions: list[str] = []
+    if not sep:
+        for spec in info.options:
+            if spec.name not in used and spec.name.startswith(key):
+                suggestions.append(f"{prefix}{spec.name}=")
+    else:
+        for spec in info.options:
+            if spec.name == key:
+                for candidate in _values_of(spec):
+                    if candidate.startswith(value.lower()):
+                        suggestions.append(f"{prefix}{key}={candidate}")
+    return [s for s in suggestions if len(s) <= MAX_CHOICE_LENGTH][:MAX_SUGGESTIONS]
+
+
+def _values_of(spec: OptionSpec) -> list[str]:
+    if spec.type == "bool":
+        return ["true", "false"]
+    if spec.type == "int":
+        return list(
+            dict.fromkeys(spec.format(v) for v in (spec.minimum, spec.default, spec.maximum))
+        )
+    return list(spec.choices)

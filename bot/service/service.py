@@ -1,0 +1,845 @@
+"""``GameService``: challenge → seats → moves → end, without a word of Discord.
+
+Every write follows the same pattern: take the game's in-process lock (so two commands in this
+process queue instead of racing), load the game row, let the engine decide, then write with a
+compare-and-set on ``games.version`` (so two *processes* cannot both land a change made against
+the same position). A change is committed before the caller hears of it; errors a user caused
+are :class:`~bot.service.errors.ServiceError` subclasses with one friendly sentence.
+
+Randomness: each game has a seed drawn when it starts; seat assignment (the spec's coin flip)
+and chance outcomes (dice) come from streams derived from it (:mod:`bot.service.randomness`),
+so a replay of the move log is exact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.service import _codec
+from bot.service._cache import GameMeta, Lru, PositionEntry
+from bot.service.errors import (
+    AbortNotAllowedError,
+    ChallengeClosedError,
+    ChallengeNotFoundError,
+    ChallengeSetupError,
+    ChannelBusyError,
+    DrawOfferError,
+    InvalidMoveError,
+    NoGameHereError,
+    NotAPlayerError,
+    NotChallengedError,
+    NotYourTurnError,
+    StaleActionError,
+)
+from bot.service.locks import KeyedLock
+from bot.service.matching import filter_moves
+from bot.service.models import (
+    ChallengeInfo,
+    DrawOffer,
+    GameSnapshot,
+    MoveRecord,
+    Player,
+    ReplayReport,
+    TurnResult,
+)
+from bot.service.options import format_options, resolve_challenge_options
+from bot.service.randomness import chance_rng, random_seed, sample_chance, seat_order
+from db import ChallengeClosedError as DbChallengeClosedError
+from db import ChallengeRow, Database, GameRow, MoveRow, NewMove
+from db import ChannelBusyError as DbChannelBusyError
+from db import GameNotActiveError as DbGameNotActiveError
+from db import StaleVersionError as DbStaleVersionError
+from engines import get_engine
+from engines.base import (
+    CHANCE,
+    AmbiguousMoveError,
+    Event,
+    GameOverError,
+    MoveError,
+    Outcome,
+    UsageError,
+)
+from engines.base import NotYourTurnError as EngineNotYourTurnError
+from render import render_png
+
+__all__ = ["DEFAULT_CHALLENGE_TTL", "GameService", "utc_now"]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
+#: How many of the last moves a snapshot carries (``/game info``).
+RECENT_MOVES = 8
+#: Most autocomplete choices Discord shows.
+MAX_AUTOCOMPLETE = 25
+#: A chance node that leads to another chance node more often than this is an engine bug.
+MAX_CHANCE_CHAIN = 64
+
+
+def utc_now() -> datetime:
+    """The current time as an aware UTC datetime (the default clock)."""
+    return datetime.now(UTC)
+
+
+def _sentence(text: str) -> str:
+    """An engine message (``"an orb never steps (G15)"``) as a sentence."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A game row read under its lock, with its metadata and position."""
+
+    row: GameRow
+    meta: GameMeta
+    position: PositionEntry
+
+
+class GameService:
+    """Sessions of every game in every channel, persisted in ``database``.
+
+    ``clock`` returns aware UTC datetimes (inject a fake in tests); ``rng_seed_source``
+    returns a new game's seed; ``challenge_ttl`` is how long a challenge stays open. One
+    service per process; several processes may share the database.
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Clock = utc_now,
+        rng_seed_source: Callable[[], int] = random_seed,
+        challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
+        cache_size: int = 512,
+    ) -> None:
+        self.database = database
+        self._clock = clock
+        self._seed_source = rng_seed_source
+        self.challenge_ttl = challenge_ttl
+        self._locks: KeyedLock[int] = KeyedLock()
+        self._meta: Lru[int, GameMeta] = Lru(cache_size)
+        self._positions: Lru[int, PositionEntry] = Lru(cache_size)
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the service clock must return aware datetimes")
+        return now
+
+    # ========================================================================================
+    # Challenges
+    # ========================================================================================
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        game: str,
+        options_text: str | None = None,
+        preset: str | None = None,
+    ) -> ChallengeInfo:
+        """Record an open challenge to play ``game`` in ``channel_id``.
+
+        ``opponent_id=None`` makes an open challenge anyone else may accept. ``options_text``
+        is ``key=value …`` text and ``preset`` a preset id of the game; both are validated
+        now. Raises :class:`ChallengeSetupError` (unknown game, bad option or preset — the
+        message lists what is allowed — or a challenge to oneself).
+        """
+        if opponent_id == challenger_id:
+            raise ChallengeSetupError("You cannot challenge yourself.")
+        try:
+            engine = get_engine(game)
+            engine.check_players(2)
+            options = resolve_challenge_options(engine, options_text, preset)
+        except UsageError as exc:
+            raise ChallengeSetupError(_sentence(str(exc))) from exc
+        now = self._now()
+        row = await self.database.challenges.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            game=engine.info.id,
+            options_json=_codec.dump_options(options),
+            now=now,
+            expires_at=now + self.challenge_ttl,
+        )
+        log.info(
+            "challenge %d: %s by %d against %s in channel %d",
+            row.id,
+            row.game,
+            challenger_id,
+            opponent_id or "anyone",
+            channel_id,
+        )
+        return self._challenge_info(row)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
+        """The challenge as stored; raises :class:`ChallengeNotFoundError`."""
+        row = await self.database.challenges.get(challenge_id)
+        if row is None:
+            raise ChallengeNotFoundError()
+        return self._challenge_info(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge, to edit it when it closes."""
+        await self.database.challenges.set_message(challenge_id, message_id)
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> GameSnapshot:
+        """Accept a challenge and start its game, atomically.
+
+        The game starts in ``channel_id`` (default: the challenge's channel; pass a thread
+        and its ``parent_channel_id`` when the channel is busy). Seats are assigned at random
+        from the new game's seed. Raises :class:`ChallengeNotFoundError`,
+        :class:`ChallengeClosedError` (already answered or expired: a double click lands
+        here), :class:`NotChallengedError` (the challenger, or not the named opponent), and
+        :class:`ChannelBusyError` when the channel already has an active game (nothing is
+        written; the caller may retry in a thread).
+        """
+        now = self._now()
+        challenge = await self._open_challenge(challenge_id, now)
+        if user_id == challenge.challenger_id:
+            raise NotChallengedError("You cannot accept your own challenge.")
+        if challenge.opponent_id is not None and user_id != challenge.opponent_id:
+            raise NotChallengedError("This challenge is for someone else.")
+        engine = get_engine(challenge.game)
+        options = engine.resolve_options(_codec.load_options(challenge.options_json))
+        seed = self._seed_source()
+        user_ids = seat_order(seed, [challenge.challenger_id, user_id])
+        state = engine.new_game(len(user_ids), options, seed)
+        target = challenge.channel_id if channel_id is None else channel_id
+        try:
+            row = await self.database.games.create(
+                guild_id=challenge.guild_id,
+                channel_id=target,
+                parent_channel_id=parent_channel_id,
+                game=engine.info.id,
+                options_json=_codec.dump_options(options),
+                rules_version=engine.info.rules_version,
+                seed=seed,
+                state_json=engine.dumps(state),
+                ply=0,
+                to_move=engine.to_move(state),
+                user_ids=user_ids,
+                now=now,
+                challenge_id=challenge_id,
+            )
+        except DbChannelBusyError as exc:
+            raise ChannelBusyError() from exc
+        except DbChallengeClosedError as exc:
+            raise await self._closed(challenge_id) from exc
+        log.info(
+            "game %d: %s started in channel %d from challenge %d, seats %s",
+            row.id,
+            row.game,
+            target,
+            challenge_id,
+            user_ids,
+        )
+        async with self._locks(row.id):
+            loaded = await self._load_row(row)
+            return self._snapshot(await self._settle_chance(loaded))
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        """The named opponent declines. Raises :class:`NotChallengedError` for anyone else
+        (an open challenge cannot be declined, only left to expire) and the errors of
+        :meth:`accept_challenge` for a missing or closed challenge."""
+        now = self._now()
+        challenge = await self._open_challenge(challenge_id, now)
+        if challenge.opponent_id is None or user_id != challenge.opponent_id:
+            raise NotChallengedError("Only the challenged player can decline this challenge.")
+        return await self._resolve(challenge_id, "declined", now)
+
+    async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
+        now = self._now()
+        challenge = await self._open_challenge(challenge_id, now)
+        if user_id != challenge.challenger_id:
+            raise NotChallengedError("Only the challenger can cancel this challenge.")
+        return await self._resolve(challenge_id, "cancelled", now)
+
+    async def expire_challenges(self) -> list[ChallengeInfo]:
+        """Mark every challenge past its expiry as expired; returns those this call closed
+        (each exactly once, even with several processes), so their messages can be edited."""
+        rows = await self.database.challenges.expire_due(self._now())
+        for row in rows:
+            log.info("challenge %d expired", row.id)
+        return [self._challenge_info(row) for row in rows]
+
+    async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
+        row = await self.database.challenges.get(challenge_id)
+        if row is None:
+            raise ChallengeNotFoundError()
+        if not row.is_open:
+            raise ChallengeClosedError(str(row.status))
+        if row.expires_at <= now:
+            raise ChallengeClosedError("expired")
+        return row
+
+    async def _resolve(self, challenge_id: int, status: str, now: datetime) -> ChallengeInfo:
+        row = await self.database.challenges.resolve(challenge_id, new_status=status, now=now)
+        if row is None:
+            raise await self._closed(challenge_id)
+        log.info("challenge %d %s", challenge_id, status)
+        return self._challenge_info(row)
+
+    async def _closed(self, challenge_id: int) -> ChallengeClosedError:
+        """The error for a challenge a compare-and-set found no longer open."""
+        row = await self.database.challenges.get(challenge_id)
+        return ChallengeClosedError("expired" if row is None or row.is_open else str(row.status))
+
+    def _challenge_info(self, row: ChallengeRow) -> ChallengeInfo:
+        engine = get_engine(row.game)
+        options = _codec.load_options(row.options_json)
+        return ChallengeInfo(
+            challenge_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            challenger_id=row.challenger_id,
+            opponent_id=row.opponent_id,
+            game=row.game,
+            game_name=engine.info.name,
+            options=options,
+            options_text=format_options(engine.info, options),
+            status=str(row.status),
+            game_id=row.game_id,
+            created_at=row.created_at,
+            expires_at=row.expires_at,
+        )
+
+    # ========================================================================================
+    # Moves
+    # ========================================================================================
+
+    async def play(
+        self, channel_id: int, user_id: int, text: str, seen_version: int | None = None
+    ) -> TurnResult:
+        """Play ``text`` for ``user_id`` in the active game of ``channel_id``.
+
+        The move (and any chance outcomes it leads to) is committed with the new state in
+        one transaction before this returns. ``seen_version``, when given, must be the
+        game's current version (a button pressed on an old board is refused). A pending draw
+        offer is declined by the move.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError`,
+        :class:`InvalidMoveError` (notation, illegal with the engine's reason, or ambiguous
+        with candidates) and :class:`StaleActionError` (``seen_version`` is old, or another
+        process committed a change to this game at the same moment).
+        """
+        row = await self._active_row(channel_id)
+        async with self._locks(row.id):
+            loaded = await self._settle_chance(await self._reload(row))
+            if seen_version is not None and seen_version != loaded.row.version:
+                raise StaleActionError()
+            seat = self._acting_seat(loaded, user_id)
+            engine = loaded.meta.engine
+            try:
+                state, canonical, events = engine.play(loaded.position.state, seat, text)
+            except EngineNotYourTurnError as exc:
+                raise NotYourTurnError(self._waiting_for(loaded)) from exc
+            except GameOverError as exc:
+                raise StaleActionError("This game has already ended.") from exc
+            except MoveError as exc:
+                candidates = exc.candidates if isinstance(exc, AmbiguousMoveError) else ()
+                raise InvalidMoveError(
+                    _sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
+                ) from exc
+            ply = loaded.row.ply + 1
+            new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
+            state, chance_moves, chance_events = self._sample_chance(loaded.meta, state, ply + 1)
+            updated = await self._commit(loaded, state, [*new_moves, *chance_moves])
+            log.debug("game %d: ply %d %s by seat %d", row.id, ply, canonical, seat)
+            return TurnResult(
+                snapshot=self._snapshot(updated),
+                seat=seat,
+                user_id=user_id,
+                move=canonical,
+                events=public_events((*events, *chance_events)),
+                chance=tuple(m.text for m in chance_moves),
+                declined_draw_offer=loaded.row.draw_offer_seat is not None,
+            )
+
+    async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
+        """Up to 25 of the caller's legal moves (canonical) matching what they typed.
+
+        Moves that start with the typed text come first, then moves that start with it once
+        separators are ignored (``a1a3`` finds ``a1-a3``), then moves that contain it. Empty
+        when there is no game here or it is not the caller's turn. Legal moves are cached
+        per game version, so each keystroke costs one indexed read.
+        """
+        row = await self.database.games.active_in_channel(channel_id)
+        if row is None:
+            return []
+        meta = await self._game_meta(row)
+        seats = [s for s in meta.seats_of(user_id) if s in row.to_move]
+        if not seats:
+            return []
+        position = await self._position(row, meta)
+        moves: list[str] = []
+        for seat in seats:
+            moves.extend(self._legal_texts(meta, position, seat))
+        return filter_moves(moves, typed, limit=MAX_AUTOCOMPLETE)
+
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
+        """Every legal move of the caller, canonical and sorted; empty if not their turn."""
+        row = await self._active_row(channel_id)
+        meta = await self._game_meta(row)
+        position = await self._position(row, meta)
+        moves: list[str] = []
+        for seat in meta.seats_of(user_id):
+            if seat in row.to_move:
+                moves.extend(self._legal_texts(meta, position, seat))
+        return sorted(set(moves))
+
+    def _acting_seat(self, loaded: _Loaded, user_id: int) -> int:
+        seats = loaded.meta.seats_of(user_id)
+        if not seats:
+            raise NotAPlayerError()
+        for seat in seats:
+            if seat in loaded.row.to_move:
+                return seat
+        raise NotYourTurnError(self._waiting_for(loaded))
+
+    @staticmethod
+    def _waiting_for(loaded: _Loaded) -> tuple[int, ...]:
+        players = loaded.meta.players
+        return tuple(dict.fromkeys(players[s].user_id for s in loaded.row.to_move if s >= 0))
+
+    @staticmethod
+    def _legal_texts(meta: GameMeta, position: PositionEntry, seat: int) -> tuple[str, ...]:
+        texts = position.legal.get(seat)
+        if texts is None:
+            texts = tuple(meta.engine.legal_move_texts(position.state, seat))
+            position.legal[seat] = texts
+        return texts
+
+    # ---- chance ------------------------------------------------------------------------
+
+    def _sample_chance(
+        self, meta: GameMeta, state: Any, first_ply: int
+    ) -> tuple[Any, list[NewMove], list[Event]]:
+        """Resolve chance nodes from ``state`` on: sample, apply and log each outcome.
+
+        The outcome at log ply ``p`` is drawn from :func:`chance_rng` ``(seed, p)``, so a
+        replay (or another process) draws the same one. Returns the state after the last
+        outcome, the log rows (seat ``None``) starting at ``first_ply``, and their events.
+        """
+        engine = meta.engine
+        moves: list[NewMove] = []
+        events: list[Event] = []
+        while engine.to_move(state) == (CHANCE,):
+            if len(moves) >= MAX_CHANCE_CHAIN:
+                raise RuntimeError(f"{engine.info.id}: more than {MAX_CHANCE_CHAIN} chance nodes")
+            ply = first_ply + len(moves)
+            text = sample_chance(engine.chance_outcomes(state), chance_rng(meta.seed, ply))
+            transition = engine.apply_chance(state, text)
+            state = transition.state
+            moves.append(NewMove(ply, None, text, _codec.dump_events(transition.events)))
+            events.extend(transition.events)
+        return state, moves, events
+
+    async def _settle_chance(self, loaded: _Loaded) -> _Loaded:
+        """Resolve a chance node the stored game waits at, before anyone acts.
+
+        A game that starts at a chance node (an opening roll) gets here right after it is
+        created; any other game only if a process stopped between writes.
+        """
+        state, moves, _ = self._sample_chance(
+            loaded.meta, loaded.position.state, loaded.row.ply + 1
+        )
+        if not moves:
+            return loaded
+        return await self._commit(loaded, state, moves)
+
+    async def _commit(self, loaded: _Loaded, state: Any, moves: Sequence[NewMove]) -> _Loaded:
+        """Commit ``moves`` leading to ``state`` (compare-and-set) and refresh the caches."""
+        engine = loaded.meta.engine
+        outcome = engine.outcome(state)
+        try:
+            row = await self.database.games.commit_moves(
+                loaded.row.id,
+                loaded.row.version,
+                moves=moves,
+                state_json=engine.dumps(state),
+                ply=moves[-1].ply,
+                to_move=engine.to_move(state),
+                status="active" if outcome is None else "finished",
+                outcome_json=_codec.dump_outcome(outcome),
+                termination=None if outcome is None else outcome.termination,
+                now=self._now(),
+            )
+        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError(
+                "Someone changed this game at the same moment; look at the board and try again."
+            ) from exc
+        if outcome is not None:
+            log.info("game %d: ended by %s", row.id, outcome.termination)
+        records = tuple(_record(m, row.updated_at) for m in moves)
+        recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
+        position = PositionEntry(row.version, state, recent)
+        self._positions.put(row.id, position)
+        return _Loaded(row, loaded.meta, position)
+
+    # ========================================================================================
+    # Ending a game without a move
+    # ========================================================================================
+
+    async def resign(self, channel_id: int, user_id: int) -> GameSnapshot:
+        """The caller resigns the active game here; every other seat wins.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`StaleActionError`.
+        """
+        row = await self._active_row(channel_id)
+        async with self._locks(row.id):
+            loaded = await self._reload(row)
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            players = len(loaded.meta.players)
+            others = tuple(s for s in range(players) if s not in seats)
+            outcome = Outcome("resignation", others, (others, seats) if others else (seats,))
+            log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
+            return self._snapshot(await self._finish(loaded, "finished", outcome))
+
+    async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
+        """The caller offers a draw to the opponent of a two-player game.
+
+        The offer stands until answered or until the next move. Raises
+        :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (not a
+        two-player game, or an offer is already pending) and :class:`StaleActionError`.
+        """
+        row = await self._active_row(channel_id)
+        async with self._locks(row.id):
+            loaded = await self._reload(row)
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if len(loaded.meta.players) != 2:
+                raise DrawOfferError("Draws by agreement are only for two-player games.")
+            pending = loaded.row.draw_offer_seat
+            if pending is not None:
+                if pending in seats:
+                    raise DrawOfferError("You have already offered a draw.")
+                raise DrawOfferError(
+                    "Your opponent has already offered a draw: answer it with its buttons."
+                )
+            seat = seats[0]
+            updated = await self._set_draw_offer(loaded, seat)
+            log.info("game %d: seat %d offers a draw", row.id, seat)
+            return DrawOffer(
+                game_id=row.id,
+                version=updated.row.version,
+                seat=seat,
+                user_id=user_id,
+                opponent_user_ids=tuple(
+                    p.user_id for p in loaded.meta.players if p.user_id != user_id
+                ),
+            )
+
+    async def answer_draw(
+        self, game_id: int, user_id: int, *, accept: bool, version: int
+    ) -> GameSnapshot:
+        """Answer the draw offer shown at ``version`` of game ``game_id``.
+
+        Accepting ends the game drawn by ``agreement``; declining clears the offer (the one
+        who offered may withdraw it this way too). Raises :class:`StaleActionError` (the
+        offer is gone or the game moved on), :class:`NotAPlayerError` and
+        :class:`DrawOfferError` (accepting one's own offer).
+        """
+        async with self._locks(game_id):
+            row = await self.database.games.get(game_id)
+            if row is None or not row.is_active or row.version != version:
+                raise StaleActionError("This draw offer is no longer open.")
+            loaded = await self._load_row(row)
+            offered_by = row.draw_offer_seat
+            if offered_by is None:
+                raise StaleActionError("This draw offer is no longer open.")
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if accept and offered_by in seats:
+                raise DrawOfferError("You cannot accept your own draw offer.")
+            if not accept:
+                log.info("game %d: draw offer declined", game_id)
+                return self._snapshot(await self._set_draw_offer(loaded, None))
+            outcome = Outcome.draw("agreement", len(loaded.meta.players))
+            log.info("game %d: drawn by agreement", game_id)
+            return self._snapshot(await self._finish(loaded, "finished", outcome))
+
+    async def abort(
+        self, channel_id: int, user_id: int, *, moderator: bool = False
+    ) -> GameSnapshot:
+        """Stop the active game here without a result.
+
+        A player may abort until every seat has made a move; ``moderator=True`` (the caller
+        checked the member's permissions) allows it at any time. Raises
+        :class:`NoGameHereError`, :class:`AbortNotAllowedError`, :class:`StaleActionError`.
+        """
+        row = await self._active_row(channel_id)
+        async with self._locks(row.id):
+            loaded = await self._reload(row)
+            if not moderator:
+                if not loaded.meta.seats_of(user_id):
+                    raise AbortNotAllowedError(
+                        "Only the players (before each has moved) or a moderator can abort."
+                    )
+                moved = {m.seat for m in await self.database.games.moves(row.id)}
+                if all(p.seat in moved for p in loaded.meta.players):
+                    raise AbortNotAllowedError(
+                        "Every player has moved, so the game can no longer be aborted; "
+                        "resign or offer a draw instead."
+                    )
+            log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
+            return self._snapshot(await self._finish(loaded, "aborted", None))
+
+    async def _finish(self, loaded: _Loaded, status: str, outcome: Outcome | None) -> _Loaded:
+        termination = outcome.termination if outcome is not None else status
+        try:
+            row = await self.database.games.finish(
+                loaded.row.id,
+                loaded.row.version,
+                status=status,
+                outcome_json=_codec.dump_outcome(outcome),
+                termination=termination,
+                now=self._now(),
+            )
+        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError() from exc
+        return self._restamp(loaded, row)
+
+    async def _set_draw_offer(self, loaded: _Loaded, seat: int | None) -> _Loaded:
+        try:
+            row = await self.database.games.set_draw_offer(
+                loaded.row.id, loaded.row.version, seat, self._now()
+            )
+        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError() from exc
+        return self._restamp(loaded, row)
+
+    def _restamp(self, loaded: _Loaded, row: GameRow) -> _Loaded:
+        """The same position under the new version a non-move change produced."""
+        old = loaded.position
+        position = PositionEntry(row.version, old.state, old.recent, old.legal)
+        self._positions.put(row.id, position)
+        return _Loaded(row, loaded.meta, position)
+
+    # ========================================================================================
+    # Reading
+    # ========================================================================================
+
+    async def snapshot(self, channel_id: int) -> GameSnapshot:
+        """The active game of ``channel_id`` (``/board``, ``/game info``).
+
+        Raises :class:`NoGameHereError`.
+        """
+        row = await self._active_row(channel_id)
+        return self._snapshot(await self._load_row(row))
+
+    async def game_snapshot(self, game_id: int) -> GameSnapshot:
+        """Any game by id, active or ended. Raises :class:`NoGameHereError` if unknown."""
+        row = await self.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        return self._snapshot(await self._load_row(row))
+
+    async def move_list(self, channel_id: int) -> list[MoveRecord]:
+        """The whole move log of the active game here, oldest first (public events only)."""
+        row = await self._active_row(channel_id)
+        return [_record(m, m.created_at) for m in await self.database.games.moves(row.id)]
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the last board message posted for a game."""
+        await self.database.games.set_board_message(game_id, message_id)
+
+    async def replay(self, game_id: int) -> ReplayReport:
+        """Rebuild game ``game_id`` from its seed, options and move log.
+
+        Chance rows are re-applied as logged; player rows are re-parsed for their seat.
+        The report says whether the rebuilt position and state match what is stored.
+        Raises :class:`NoGameHereError` for an unknown game; an engine error while
+        replaying (a corrupt log) propagates.
+        """
+        row = await self.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        meta = await self._game_meta(row)
+        engine = meta.engine
+        state = engine.new_game(len(meta.players), meta.options, meta.seed)
+        log_rows = await self.database.games.moves(game_id)
+        for move in log_rows:
+            if move.seat is None:
+                state = engine.apply_chance(state, move.text).state
+            else:
+                state, canonical, _ = engine.play(state, move.seat, move.text)
+                if canonical != move.text:
+                    raise RuntimeError(
+                        f"game {game_id} ply {move.ply}: {move.text!r} replays as {canonical!r}"
+                    )
+        stored = engine.loads(row.state_json)
+        return ReplayReport(
+            game_id=game_id,
+            plies=len(log_rows),
+            position=engine.position(state),
+            stored_position=engine.position(stored),
+            state_matches=engine.dumps(state) == row.state_json,
+        )
+
+    async def render(
+        self,
+        snapshot: GameSnapshot,
+        viewer: int | None = None,
+        *,
+        seat_labels: Sequence[str] | None = None,
+        flip: bool = False,
+    ) -> bytes:
+        """The PNG of ``snapshot`` as ``viewer`` (a seat, or ``None`` for everyone) sees it.
+
+        Drawn in a worker thread, never on the event loop. ``seat_labels`` are the players'
+        display names in seat order.
+        """
+        view = snapshot.view
+        engine = get_engine(snapshot.game)
+        if viewer is not None and engine.info.has_hidden_information:
+            view = await self._private_view(snapshot, viewer)
+        labels = None if seat_labels is None else tuple(seat_labels)
+        return await asyncio.to_thread(
+            render_png, snapshot.game, view, seat_labels=labels, flip=flip
+        )
+
+    async def _private_view(self, snapshot: GameSnapshot, viewer: int) -> Any:
+        row = await self.database.games.get(snapshot.game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        loaded = await self._load_row(row)
+        return loaded.meta.engine.view(loaded.position.state, viewer)
+
+    # ========================================================================================
+    # Loading and caches
+    # ========================================================================================
+
+    async def _active_row(self, channel_id: int) -> GameRow:
+        row = await self.database.games.active_in_channel(channel_id)
+        if row is None:
+            raise NoGameHereError()
+        return row
+
+    async def _reload(self, row: GameRow) -> _Loaded:
+        """Under the game's lock: ``row`` refreshed if this process changed it meanwhile."""
+        cached = self._positions.get(row.id)
+        if cached is not None and cached.version > row.version:
+            fresh = await self.database.games.get(row.id)
+            if fresh is None or not fresh.is_active:
+                raise NoGameHereError()
+            row = fresh
+        return await self._load_row(row)
+
+    async def _load_row(self, row: GameRow) -> _Loaded:
+        meta = await self._game_meta(row)
+        return _Loaded(row, meta, await self._position(row, meta))
+
+    async def _game_meta(self, row: GameRow) -> GameMeta:
+        meta = self._meta.get(row.id)
+        if meta is not None:
+            return meta
+        engine = get_engine(row.game)
+        names = engine.info.seat_names
+        players = tuple(
+            Player(s.seat, s.user_id, names[s.seat] if s.seat < len(names) else f"Seat {s.seat}")
+            for s in await self.database.games.seats(row.id)
+        )
+        options = _codec.load_options(row.options_json)
+        meta = GameMeta(
+            engine=engine,
+            players=players,
+            options=options,
+            options_text=format_options(engine.info, options),
+            seed=row.seed,
+        )
+        self._meta.put(row.id, meta)
+        return meta
+
+    async def _position(self, row: GameRow, meta: GameMeta) -> PositionEntry:
+        cached = self._positions.get(row.id)
+        if cached is not None and cached.version == row.version:
+            return cached
+        state = meta.engine.loads(row.state_json)
+        log_rows = await self.database.games.moves(row.id, since_ply=max(0, row.ply - RECENT_MOVES))
+        position = PositionEntry(
+            row.version, state, tuple(_record(m, m.created_at) for m in log_rows)
+        )
+        # Never replace a newer entry with an older one read concurrently.
+        latest = self._positions.get(row.id)
+        if latest is None or latest.version < row.version:
+            self._positions.put(row.id, position)
+        return position
+
+    def _snapshot(self, loaded: _Loaded) -> GameSnapshot:
+        row, meta, position = loaded.row, loaded.meta, loaded.position
+        engine = meta.engine
+        return GameSnapshot(
+            game_id=row.id,
+            game=row.game,
+            game_name=engine.info.name,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            status=str(row.status),
+            version=row.version,
+            ply=row.ply,
+            players=meta.players,
+            to_move=row.to_move,
+            options=meta.options,
+            options_text=meta.options_text,
+            outcome=_codec.load_outcome(row.outcome_json),
+            draw_offer_seat=row.draw_offer_seat,
+            position=engine.position(position.state),
+            view=engine.view(position.state, None),
+            last_moves=position.recent,
+            board_message_id=row.board_message_id,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+
+
+# ============================================================================================
+# Pure helpers
+# ============================================================================================
+
+
+def _record(move: MoveRow | NewMove, at: datetime) -> MoveRecord:
+    events = _codec.load_events(move.events_json)
+    return MoveRecord(
+        ply=move.ply,
+        seat=move.seat,
+        text=move.text,
+        events=public_events(events),
+        at=at,
+    )
+
+
+def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The events everyone may see."""
+    return tuple(e for e in events if e.visible_to is None)

@@ -1,0 +1,155 @@
+"""Persistent buttons: :class:`discord.ui.DynamicItem` subclasses keyed by their custom ids.
+
+discord.py recreates a button from its custom id whenever one is pressed (the bot registers
+these classes with ``add_dynamic_items`` in ``setup_hook``), so buttons posted before a restart
+keep working. The buttons only route: each press goes to the cog that owns the action, found
+by name, which asks the service and answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
+
+import discord
+
+from bot import presenters
+from bot.ui.custom_ids import (
+    CHALLENGE_TEMPLATE,
+    GAME_TEMPLATE,
+    ChallengeAction,
+    ChallengeButtonId,
+    GameAction,
+    GameButtonId,
+)
+from bot.ui.replies import send_ephemeral
+
+if TYPE_CHECKING:
+    from bot.client import GameroomBot
+
+__all__ = [
+    "CHALLENGES_COG",
+    "PLAY_COG",
+    "ChallengeButton",
+    "ChallengeButtonHandler",
+    "GameButton",
+    "GameButtonHandler",
+    "challenge_view",
+    "draw_offer_view",
+]
+
+log = logging.getLogger(__name__)
+
+#: Names of the cogs that answer button presses.
+CHALLENGES_COG = "Challenges"
+PLAY_COG = "Play"
+
+Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+#: discord.py types item callbacks for any client; ours is always a GameroomBot.
+AnyInteraction: TypeAlias = discord.Interaction[Any]
+
+
+class ChallengeButtonHandler(Protocol):
+    """What the challenges cog offers the challenge buttons."""
+
+    async def on_challenge_button(
+        self, interaction: Interaction, button: ChallengeButtonId
+    ) -> None: ...
+
+
+class GameButtonHandler(Protocol):
+    """What the play cog offers the game buttons."""
+
+    async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None: ...
+
+
+_CHALLENGE_STYLE = {
+    ChallengeAction.ACCEPT: ("Accept", discord.ButtonStyle.success),
+    ChallengeAction.DECLINE: ("Decline", discord.ButtonStyle.danger),
+    ChallengeAction.CANCEL: ("Cancel", discord.ButtonStyle.secondary),
+}
+_GAME_STYLE = {
+    GameAction.DRAW_ACCEPT: ("Accept draw", discord.ButtonStyle.success),
+    GameAction.DRAW_DECLINE: ("Decline", discord.ButtonStyle.danger),
+}
+
+
+async def _unavailable(interaction: AnyInteraction, cog: str) -> None:
+    log.error("button pressed but cog %s is not loaded", cog)
+    await send_ephemeral(interaction, presenters.APOLOGY)
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(CHALLENGE_TEMPLATE)
+):
+    """Accept, Decline or Cancel on a challenge post (``gr:c<challenge_id>:<action>``)."""
+
+    def __init__(self, button_id: ChallengeButtonId) -> None:
+        label, style = _CHALLENGE_STYLE[button_id.action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=str(button_id)))
+        self.button_id = button_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: AnyInteraction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChallengeButton:
+        return cls(ChallengeButtonId(int(match["challenge_id"]), ChallengeAction(match["action"])))
+
+    async def callback(self, interaction: AnyInteraction) -> None:
+        cog = interaction.client.get_cog(CHALLENGES_COG)
+        if cog is None:
+            await _unavailable(interaction, CHALLENGES_COG)
+            return
+        await cast(ChallengeButtonHandler, cog).on_challenge_button(
+            cast(Interaction, interaction), self.button_id
+        )
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(GAME_TEMPLATE)
+):
+    """A button on a game post (``gr:<game_id>:<action>:<version>``), e.g. a draw answer."""
+
+    def __init__(self, button_id: GameButtonId) -> None:
+        label, style = _GAME_STYLE[button_id.action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=str(button_id)))
+        self.button_id = button_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: AnyInteraction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameButton:
+        button_id = GameButtonId(
+            int(match["game_id"]), GameAction(match["action"]), int(match["version"])
+        )
+        return cls(button_id)
+
+    async def callback(self, interaction: AnyInteraction) -> None:
+        cog = interaction.client.get_cog(PLAY_COG)
+        if cog is None:
+            await _unavailable(interaction, PLAY_COG)
+            return
+        await cast(GameButtonHandler, cog).on_game_button(
+            cast(Interaction, interaction), self.button_id
+        )
+
+
+def challenge_view(challenge_id: int, *, open_to_anyone: bool) -> discord.ui.View:
+    """Accept / Decline / Cancel for a challenge to one user; Accept / Cancel for anyone."""
+    view = discord.ui.View(timeout=None)
+    actions = [ChallengeAction.ACCEPT]
+    if not open_to_anyone:
+        actions.append(ChallengeAction.DECLINE)
+    actions.append(ChallengeAction.CANCEL)
+    for action in actions:
+        view.add_item(ChallengeButton(ChallengeButtonId(challenge_id, action)))
+    return view
+
+
+def draw_offer_view(game_id: int, version: int) -> discord.ui.View:
+    """Accept / Decline for the draw offer made at ``version`` of game ``game_id``."""
+    view = discord.ui.View(timeout=None)
+    for action in (GameAction.DRAW_ACCEPT, GameAction.DRAW_DECLINE):
+        view.add_item(GameButton(GameButtonId(game_id, action, version)))
+    return view

@@ -1,0 +1,96 @@
+"""Custom ids of Gameroom's persistent buttons, built and parsed in one place.
+
+Buttons carry everything they need in their custom id, so they keep working after a restart
+(discord.py routes them through :class:`discord.ui.DynamicItem` templates):
+
+* game buttons: ``gr:<game_id>:<action>:<version>``, where ``version`` is the game version the
+  button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale;
+* challenge buttons: ``gr:c<challenge_id>:<action>``; a challenge leaves ``open`` only once, so
+  its status alone tells a stale press apart.
+
+Custom ids are at most 100 characters; these stay under 40.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "CHALLENGE_TEMPLATE",
+    "GAME_TEMPLATE",
+    "ChallengeAction",
+    "ChallengeButtonId",
+    "GameAction",
+    "GameButtonId",
+]
+
+
+class GameAction(StrEnum):
+    """What a game button does."""
+
+    DRAW_ACCEPT = "draw_accept"
+    """Accept the pending draw offer."""
+    DRAW_DECLINE = "draw_decline"
+    """Decline (or, for the one who offered, withdraw) the pending draw offer."""
+
+
+class ChallengeAction(StrEnum):
+    """What a challenge button does."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+
+
+def _alternatives(actions: type[StrEnum]) -> str:
+    return "|".join(re.escape(a.value) for a in actions)
+
+
+#: Template of game buttons (a regular expression matched against the whole custom id).
+GAME_TEMPLATE = rf"gr:(?P<game_id>\d+):(?P<action>{_alternatives(GameAction)}):(?P<version>\d+)"
+#: Template of challenge buttons.
+CHALLENGE_TEMPLATE = rf"gr:c(?P<challenge_id>\d+):(?P<action>{_alternatives(ChallengeAction)})"
+
+_GAME = re.compile(GAME_TEMPLATE)
+_CHALLENGE = re.compile(CHALLENGE_TEMPLATE)
+
+
+@dataclass(frozen=True, slots=True)
+class GameButtonId:
+    """A game button's custom id: ``gr:<game_id>:<action>:<version>``."""
+
+    game_id: int
+    action: GameAction
+    version: int
+
+    def __str__(self) -> str:
+        return f"gr:{self.game_id}:{self.action.value}:{self.version}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> GameButtonId | None:
+        """The id ``custom_id`` encodes, or ``None`` if it is not a game button's."""
+        match = _GAME.fullmatch(custom_id)
+        if match is None:
+            return None
+        return cls(int(match["game_id"]), GameAction(match["action"]), int(match["version"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeButtonId:
+    """A challenge button's custom id: ``gr:c<challenge_id>:<action>``."""
+
+    challenge_id: int
+    action: ChallengeAction
+
+    def __str__(self) -> str:
+        return f"gr:c{self.challenge_id}:{self.action.value}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> ChallengeButtonId | None:
+        """The id ``custom_id`` encodes, or ``None`` if it is not a challenge button's."""
+        match = _CHALLENGE.fullmatch(custom_id)
+        if match is None:
+            return None
+        return cls(int(match["challenge_id"]), ChallengeAction(match["action"]))

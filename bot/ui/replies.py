@@ -1,0 +1,120 @@
+"""Answering interactions: ephemeral sentences, the error guard, and public posts.
+
+Every command and button runs inside :func:`answer_errors`: a
+:class:`~bot.service.ServiceError` becomes its one friendly sentence, ephemerally; anything
+else is logged with the game and the interaction, and the user gets a short apology — never a
+traceback in chat.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import presenters
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.client import GameroomBot
+
+__all__ = [
+    "allowed_users",
+    "answer_errors",
+    "channel_id_of",
+    "describe",
+    "post_in_channel",
+    "send_ephemeral",
+]
+
+log = logging.getLogger(__name__)
+
+
+def allowed_users(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these users (never roles or everyone)."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(id=u) for u in dict.fromkeys(user_ids)],
+    )
+
+
+def describe(interaction: discord.Interaction[Any]) -> str:
+    """The interaction in one log-friendly line: what, who, where."""
+    if interaction.command is not None:
+        what = f"/{interaction.command.qualified_name}"
+    else:
+        data: dict[str, Any] = dict(interaction.data or {})
+        what = f"component {data.get('custom_id', '?')}"
+    return (
+        f"{what} by user {interaction.user.id} in channel {interaction.channel_id} "
+        f"(guild {interaction.guild_id}, interaction {interaction.id})"
+    )
+
+
+def channel_id_of(interaction: discord.Interaction[Any]) -> int:
+    """The channel (or thread) the interaction came from.
+
+    Raises :class:`ServiceError` in the (theoretical) case Discord sent none.
+    """
+    if interaction.channel_id is None:
+        raise ServiceError("This works only in a channel.")
+    return interaction.channel_id
+
+
+async def post_in_channel(
+    bot: GameroomBot,
+    channel_id: int,
+    content: str,
+    *,
+    guild_id: int | None = None,
+    mention_ids: Iterable[int] = (),
+    **kwargs: Any,
+) -> discord.Message | None:
+    """Post ``content`` (plus ``file``/``view`` keywords) publicly, pinging only
+    ``mention_ids``. Returns ``None`` (logged) if Discord refused: the channel is gone or
+    the bot may not write there."""
+    channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
+    try:
+        return await channel.send(content, allowed_mentions=allowed_users(mention_ids), **kwargs)
+    except discord.HTTPException:
+        log.warning("could not post in channel %d", channel_id, exc_info=True)
+        return None
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """Answer only the user who acted, whether or not the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+@asynccontextmanager
+async def answer_errors(
+    interaction: discord.Interaction[Any], *, game_id: int | None = None
+) -> AsyncIterator[None]:
+    """Run the block; turn its errors into ephemeral answers (see the module docstring).
+
+    Nothing after the failing statement in the block runs, and the exception does not
+    propagate, so the block should be the whole handler.
+    """
+    try:
+        yield
+    except ServiceError as error:
+        await _answer_safely(interaction, presenters.error_text(error))
+    except Exception:
+        log.exception("unexpected error (game %s) handling %s", game_id, describe(interaction))
+        await _answer_safely(interaction, presenters.APOLOGY)
+
+
+async def _answer_safely(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        # The interaction token may have expired (15 min) or the channel gone; nothing to tell.
+        log.warning("could not answer %s", describe(interaction), exc_info=True)

@@ -1,0 +1,103 @@
+"""Answering interactions and posting boards, with small spec'd stand-ins for discord objects."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+
+from bot import presenters
+from bot.service import NotAPlayerError
+from bot.ui.board import post_board
+from bot.ui.replies import allowed_users, answer_errors
+
+from .test_bot_presenters import snapshot
+
+
+def fake_interaction(*, done: bool) -> Any:
+    interaction = MagicMock(spec=discord.Interaction)
+    interaction.response = MagicMock(spec=discord.InteractionResponse)
+    interaction.response.is_done.return_value = done
+    interaction.response.send_message = AsyncMock()
+    interaction.followup = MagicMock(spec=discord.Webhook)
+    interaction.followup.send = AsyncMock()
+    interaction.command = None
+    interaction.data = {"custom_id": "gr:c1:accept"}
+    interaction.user = SimpleNamespace(id=7)
+    interaction.channel_id, interaction.guild_id, interaction.id = 2, 1, 99
+    return interaction
+
+
+def not_found() -> discord.NotFound:
+    response = SimpleNamespace(status=404, reason="Not Found")
+    return discord.NotFound(response, {"message": "Unknown Channel", "code": 10003})
+
+
+async def test_a_service_error_is_answered_ephemerally() -> None:
+    interaction = fake_interaction(done=True)
+    async with answer_errors(interaction):
+        raise NotAPlayerError()
+    interaction.followup.send.assert_awaited_once_with(
+        "You are not playing in this game.", ephemeral=True
+    )
+
+
+async def test_a_bug_is_logged_and_the_user_gets_an_apology(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    interaction = fake_interaction(done=False)
+    with caplog.at_level(logging.ERROR):
+        async with answer_errors(interaction, game_id=12):
+            raise KeyError("boom")
+    interaction.response.send_message.assert_awaited_once_with(presenters.APOLOGY, ephemeral=True)
+    (record,) = caplog.records
+    assert "game 12" in record.getMessage()
+    assert "gr:c1:accept" in record.getMessage()
+    assert record.exc_info is not None
+
+
+def test_allowed_users_pings_only_them() -> None:
+    mentions = allowed_users([5, 6, 5])
+    assert mentions.everyone is False
+    assert mentions.roles is False
+    assert isinstance(mentions.users, list)
+    assert [u.id for u in mentions.users] == [5, 6]
+
+
+async def test_a_board_that_cannot_be_posted_is_logged_and_the_move_stands(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    channel = MagicMock(spec=discord.PartialMessageable)
+    channel.send = AsyncMock(side_effect=not_found())
+    bot = MagicMock()
+    bot.get_partial_messageable.return_value = channel
+    bot.seat_labels = AsyncMock(return_value=("alice", "bob"))
+    bot.service.render = AsyncMock(return_value=b"\x89PNG fake")
+    bot.service.set_board_message = AsyncMock()
+    with caplog.at_level(logging.WARNING):
+        posted = await post_board(bot, snapshot(), "text", mention_ids=[11])
+    assert posted is None
+    channel.send.assert_awaited_once()
+    assert isinstance(channel.send.await_args.kwargs["file"], discord.File)
+    bot.service.set_board_message.assert_not_awaited()
+    assert any("was not posted" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_posted_board_is_remembered() -> None:
+    message = MagicMock(spec=discord.Message)
+    message.id = 4242
+    channel = MagicMock(spec=discord.PartialMessageable)
+    channel.send = AsyncMock(return_value=message)
+    bot = MagicMock()
+    bot.get_partial_messageable.return_value = channel
+    bot.seat_labels = AsyncMock(return_value=None)
+    bot.service.render = AsyncMock(side_effect=RuntimeError("renderer broke"))
+    bot.service.set_board_message = AsyncMock()
+    # Drawing failed: the text still goes out, without a picture.
+    assert await post_board(bot, snapshot(), "text", mention_ids=[]) is message
+    assert "file" not in channel.send.await_args.kwargs
+    bot.service.set_board_message.assert_awaited_once_with(5, 4242)

@@ -1,0 +1,121 @@
+"""Custom ids, persistent buttons and the bot's wiring, without a Discord connection."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import discord
+import pytest
+
+from bot.client import EXTENSIONS, GameroomBot, intents, point_at_discord
+from bot.settings import Settings
+from bot.ui.buttons import ChallengeButton, GameButton, challenge_view, draw_offer_view
+from bot.ui.custom_ids import (
+    CHALLENGE_TEMPLATE,
+    GAME_TEMPLATE,
+    ChallengeAction,
+    ChallengeButtonId,
+    GameAction,
+    GameButtonId,
+)
+
+
+@pytest.mark.parametrize("action", list(GameAction))
+def test_game_button_ids_round_trip(action: GameAction) -> None:
+    button_id = GameButtonId(game_id=123456, action=action, version=78)
+    text = str(button_id)
+    assert text == f"gr:123456:{action.value}:78"
+    assert re.fullmatch(GAME_TEMPLATE, text)
+    assert GameButtonId.parse(text) == button_id
+    assert ChallengeButtonId.parse(text) is None
+
+
+@pytest.mark.parametrize("action", list(ChallengeAction))
+def test_challenge_button_ids_round_trip(action: ChallengeAction) -> None:
+    button_id = ChallengeButtonId(challenge_id=42, action=action)
+    text = str(button_id)
+    assert text == f"gr:c42:{action.value}"
+    assert re.fullmatch(CHALLENGE_TEMPLATE, text)
+    assert ChallengeButtonId.parse(text) == button_id
+    assert GameButtonId.parse(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["gr:1:resign:2", "gr:x:draw_accept:1", "gr:c:accept", "gr:c1:accept:9", "xgr:c1:cancel"],
+)
+def test_foreign_custom_ids_are_not_ours(text: str) -> None:
+    assert GameButtonId.parse(text) is None
+    assert ChallengeButtonId.parse(text) is None
+
+
+async def test_dynamic_items_rebuild_themselves_from_custom_ids() -> None:
+    view = challenge_view(7, open_to_anyone=False)
+    labels = [item.item.label for item in view.children if isinstance(item, ChallengeButton)]
+    assert labels == ["Accept", "Decline", "Cancel"]
+    assert [c.item.label for c in challenge_view(7, open_to_anyone=True).children] == [  # type: ignore[attr-defined]
+        "Accept",
+        "Cancel",
+    ]
+    for item in [*view.children, *draw_offer_view(5, 9).children]:
+        assert isinstance(item, ChallengeButton | GameButton)
+        match = item.template.fullmatch(item.custom_id)
+        assert match is not None
+        rebuilt = await type(item).from_custom_id(None, item.item, match)  # type: ignore[arg-type]
+        assert rebuilt.button_id == item.button_id
+        assert rebuilt.custom_id == item.custom_id
+
+
+def test_no_privileged_intents() -> None:
+    wanted = intents()
+    assert not wanted.members
+    assert not wanted.presences
+    assert not wanted.message_content
+    assert wanted.guilds
+
+
+@pytest.fixture
+def restore_endpoints() -> Iterator[None]:
+    base = discord.http.Route.BASE
+    gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    yield
+    discord.http.Route.BASE = base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+@pytest.mark.usefixtures("restore_endpoints")
+def test_point_at_discord_moves_rest_webhooks_and_gateway() -> None:
+    point_at_discord(
+        Settings(
+            discord_token="t",
+            discord_api_base="http://127.0.0.1:9/api/v10",
+            discord_gateway="ws://127.0.0.1:9/gateway",
+        )
+    )
+    route = discord.http.Route(
+        "POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=1, webhook_token="tok"
+    )
+    assert route.url == "http://127.0.0.1:9/api/v10/webhooks/1/tok"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/gateway"
+
+
+async def test_every_extension_loads_and_registers_its_commands() -> None:
+    bot = GameroomBot(Settings(discord_token="t"))
+    try:
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        names = sorted(c.name for c in bot.tree.get_commands())
+        assert names == ["board", "challenge", "draw", "game", "move", "resign"]
+        game = bot.tree.get_command("game")
+        assert isinstance(game, discord.app_commands.Group)
+        assert sorted(c.name for c in game.commands) == ["abort", "info", "moves", "rules"]
+        challenge = bot.tree.get_command("challenge")
+        assert isinstance(challenge, discord.app_commands.Command)
+        game_param = challenge.get_parameter("game")
+        assert game_param is not None
+        assert [c.value for c in game_param.choices] == ["generatorb"]
+    finally:
+        for extension in EXTENSIONS:
+            await bot.unload_extension(extension)
+        await bot.close()

@@ -1,0 +1,191 @@
+"""Challenges: options and presets, who may answer, double clicks, busy channels, expiry."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from bot.service import (
+    ChallengeClosedError,
+    ChallengeNotFoundError,
+    ChallengeSetupError,
+    ChannelBusyError,
+    GameService,
+    NotChallengedError,
+)
+from db import Database
+
+from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, OTHER, FakeClock, StartGame, seeds
+
+
+async def challenge(
+    service: GameService,
+    *,
+    opponent: int | None = BOB,
+    options: str | None = None,
+    preset: str | None = None,
+    channel_id: int = GAMES,
+) -> int:
+    info = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=channel_id,
+        challenger_id=ALICE,
+        opponent_id=opponent,
+        game="generatorb",
+        options_text=options,
+        preset=preset,
+    )
+    return info.challenge_id
+
+
+async def test_options_and_presets_are_validated_and_stored(service: GameService) -> None:
+    challenge_id = await challenge(
+        service, options="refill=ALL, move_limit = 50", preset="no_globes"
+    )
+    info = await service.get_challenge(challenge_id)
+    assert info.status == "open"
+    assert info.game_name == "Generatorb"
+    assert info.options["refill"] == "all"
+    assert info.options["move_limit"] == 50
+    assert info.options["start_globes"] is False
+    assert info.options["start_supply"] == 20
+    assert info.options_text == "start_globes=false start_supply=20 refill=all move_limit=50"
+    snapshot = await service.accept_challenge(challenge_id, BOB)
+    assert snapshot.options == info.options
+    assert snapshot.position.startswith("S:a1,a2,b1,b2 N:g7,g8,h7,h8 supply:20/20")
+
+
+@pytest.mark.parametrize(
+    ("options", "preset", "expected"),
+    [
+        ("refill=some", None, "Option refill: 'some' is not allowed; use one or all."),
+        ("turn_timer=5", None, "options are: preset, start_globes"),
+        ("refill", None, "key=value"),
+        ("refill=all refill=one", None, "given twice"),
+        (None, "blitz", "presets are: standard, no_globes, abstractplay"),
+    ],
+)
+async def test_bad_options_say_what_is_allowed(
+    service: GameService, options: str | None, preset: str | None, expected: str
+) -> None:
+    with pytest.raises(ChallengeSetupError) as error:
+        await challenge(service, options=options, preset=preset)
+    assert expected in error.value.message
+
+
+async def test_unknown_game_and_self_challenge_are_refused(service: GameService) -> None:
+    with pytest.raises(ChallengeSetupError, match="Unknown game 'chess'; games are: generatorb"):
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=GAMES,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            game="chess",
+        )
+    with pytest.raises(ChallengeSetupError, match="yourself"):
+        await challenge(service, opponent=ALICE)
+
+
+async def test_only_the_challenged_user_may_answer(service: GameService) -> None:
+    challenge_id = await challenge(service)
+    with pytest.raises(NotChallengedError):
+        await service.accept_challenge(challenge_id, CAROL)
+    with pytest.raises(NotChallengedError):
+        await service.accept_challenge(challenge_id, ALICE)
+    with pytest.raises(NotChallengedError):
+        await service.decline_challenge(challenge_id, CAROL)
+    with pytest.raises(NotChallengedError):
+        await service.cancel_challenge(challenge_id, BOB)
+    declined = await service.decline_challenge(challenge_id, BOB)
+    assert declined.status == "declined"
+    with pytest.raises(ChallengeClosedError, match="declined"):
+        await service.accept_challenge(challenge_id, BOB)
+    with pytest.raises(ChallengeNotFoundError):
+        await service.accept_challenge(challenge_id + 100, BOB)
+
+
+async def test_an_open_challenge_is_for_anyone_but_the_challenger(service: GameService) -> None:
+    challenge_id = await challenge(service, opponent=None)
+    with pytest.raises(NotChallengedError):
+        await service.accept_challenge(challenge_id, ALICE)
+    with pytest.raises(NotChallengedError):
+        await service.decline_challenge(challenge_id, CAROL)
+    snapshot = await service.accept_challenge(challenge_id, CAROL)
+    assert sorted(snapshot.user_ids) == [ALICE, CAROL]
+    info = await service.get_challenge(challenge_id)
+    assert info.status == "accepted"
+    assert info.game_id == snapshot.game_id
+
+
+async def test_cancel_by_the_challenger(service: GameService) -> None:
+    challenge_id = await challenge(service)
+    assert (await service.cancel_challenge(challenge_id, ALICE)).status == "cancelled"
+    with pytest.raises(ChallengeClosedError, match="cancelled"):
+        await service.cancel_challenge(challenge_id, ALICE)
+
+
+async def test_a_double_click_starts_one_game(database: Database, clock: FakeClock) -> None:
+    one = GameService(database, clock=clock, rng_seed_source=seeds(1))
+    two = GameService(database, clock=clock, rng_seed_source=seeds(1000))
+    challenge_id = await challenge(one)
+    results = await asyncio.gather(
+        one.accept_challenge(challenge_id, BOB),
+        two.accept_challenge(challenge_id, BOB),
+        return_exceptions=True,
+    )
+    started = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(started) == 1
+    assert len(refused) == 1
+    assert isinstance(refused[0], ChallengeClosedError)
+    assert len(await database.games.list_active(channel_id=GAMES)) == 1
+
+
+async def test_a_busy_channel_refuses_without_writing_then_a_thread_works(
+    service: GameService, start_game: StartGame
+) -> None:
+    await start_game()
+    challenge_id = await challenge(service)
+    with pytest.raises(ChannelBusyError):
+        await service.accept_challenge(challenge_id, BOB)
+    assert (await service.get_challenge(challenge_id)).status == "open"
+    thread_id = 777
+    snapshot = await service.accept_challenge(
+        challenge_id, BOB, channel_id=thread_id, parent_channel_id=GAMES
+    )
+    assert snapshot.channel_id == thread_id
+    assert (await service.snapshot(thread_id)).game_id == snapshot.game_id
+
+
+async def test_seats_come_from_the_games_seed(database: Database, clock: FakeClock) -> None:
+    """The spec's coin flip: who plays South depends on the seed, and only on it."""
+    orders = set()
+    for seed in range(1, 9):
+        service = GameService(database, clock=clock, rng_seed_source=seeds(seed))
+        challenge_id = await challenge(service, channel_id=1000 + seed)
+        snapshot = await service.accept_challenge(challenge_id, BOB)
+        orders.add(snapshot.user_ids)
+        again = GameService(database, clock=clock, rng_seed_source=seeds(seed))
+        challenge_id = await challenge(again, channel_id=2000 + seed)
+        assert (await again.accept_challenge(challenge_id, BOB)).user_ids == snapshot.user_ids
+    assert orders == {(ALICE, BOB), (BOB, ALICE)}
+
+
+async def test_challenges_expire_after_the_ttl(database: Database, clock: FakeClock) -> None:
+    service = GameService(database, clock=clock, challenge_ttl=timedelta(minutes=30))
+    first = await challenge(service)
+    clock.advance(timedelta(minutes=20))
+    second = await challenge(service, channel_id=OTHER)
+    assert await service.expire_challenges() == []
+    clock.advance(timedelta(minutes=10))
+    # Past its expiry but not yet swept: it cannot be accepted any more.
+    with pytest.raises(ChallengeClosedError, match="expired"):
+        await service.accept_challenge(first, BOB)
+    expired = await service.expire_challenges()
+    assert [c.challenge_id for c in expired] == [first]
+    assert expired[0].status == "expired"
+    assert await service.expire_challenges() == []
+    clock.advance(timedelta(minutes=20))
+    assert [c.challenge_id for c in await service.expire_challenges()] == [second]

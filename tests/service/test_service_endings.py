@@ -1,0 +1,130 @@
+"""Games that end without a rule: resignation, draws by agreement, aborts."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import (
+    AbortNotAllowedError,
+    DrawOfferError,
+    GameService,
+    NoGameHereError,
+    NotAPlayerError,
+    StaleActionError,
+)
+from engines.base import Outcome
+
+from .conftest import CAROL, GAMES, StartGame, to_move_user, waiting_user
+
+
+async def test_resignation_gives_the_opponent_the_win(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    with pytest.raises(NotAPlayerError):
+        await service.resign(GAMES, CAROL)
+    resigner = waiting_user(snapshot)  # resigning is allowed out of turn
+    ended = await service.resign(GAMES, resigner)
+    (resigner_seat,) = [p.seat for p in ended.players if p.user_id == resigner]
+    winner = 1 - resigner_seat
+    assert ended.outcome == Outcome.win("resignation", winner, 2)
+    assert ended.status == "finished"
+    assert ended.to_move == ()
+    assert not ended.is_active
+    with pytest.raises(NoGameHereError):
+        await service.snapshot(GAMES)
+    finished = await service.game_snapshot(ended.game_id)
+    assert finished.outcome == ended.outcome
+
+
+async def test_a_draw_offer_accepted_ends_the_game_by_agreement(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    offerer, opponent = to_move_user(snapshot), waiting_user(snapshot)
+    offer = await service.offer_draw(GAMES, offerer)
+    assert offer.user_id == offerer
+    assert offer.opponent_user_ids == (opponent,)
+    assert offer.version == snapshot.version + 1
+    assert (await service.snapshot(GAMES)).draw_offer_seat == offer.seat
+    with pytest.raises(DrawOfferError, match="already offered"):
+        await service.offer_draw(GAMES, offerer)
+    with pytest.raises(DrawOfferError, match="opponent has already offered"):
+        await service.offer_draw(GAMES, opponent)
+    with pytest.raises(DrawOfferError, match="your own"):
+        await service.answer_draw(offer.game_id, offerer, accept=True, version=offer.version)
+    with pytest.raises(NotAPlayerError):
+        await service.answer_draw(offer.game_id, CAROL, accept=True, version=offer.version)
+    ended = await service.answer_draw(offer.game_id, opponent, accept=True, version=offer.version)
+    assert ended.outcome == Outcome.draw("agreement", 2)
+    assert ended.status == "finished"
+    # The second press of the same button finds the offer gone.
+    with pytest.raises(StaleActionError):
+        await service.answer_draw(offer.game_id, opponent, accept=True, version=offer.version)
+
+
+async def test_a_draw_offer_can_be_declined_or_withdrawn(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    offerer, opponent = to_move_user(snapshot), waiting_user(snapshot)
+    offer = await service.offer_draw(GAMES, offerer)
+    declined = await service.answer_draw(
+        offer.game_id, opponent, accept=False, version=offer.version
+    )
+    assert declined.is_active
+    assert declined.draw_offer_seat is None
+    again = await service.offer_draw(GAMES, offerer)
+    withdrawn = await service.answer_draw(
+        again.game_id, offerer, accept=False, version=again.version
+    )
+    assert withdrawn.draw_offer_seat is None
+    assert withdrawn.is_active
+
+
+async def test_a_move_declines_a_pending_draw_offer(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    mover, opponent = to_move_user(snapshot), waiting_user(snapshot)
+    offer = await service.offer_draw(GAMES, opponent)
+    result = await service.play(GAMES, mover, "a1-a3")
+    assert result.declined_draw_offer
+    assert result.snapshot.draw_offer_seat is None
+    with pytest.raises(StaleActionError, match="no longer open"):
+        await service.answer_draw(offer.game_id, mover, accept=True, version=offer.version)
+    after = await service.play(GAMES, opponent, "h8-h6")
+    assert not after.declined_draw_offer
+
+
+async def test_players_may_abort_only_until_each_has_moved(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    first, second = to_move_user(snapshot), waiting_user(snapshot)
+    with pytest.raises(AbortNotAllowedError):
+        await service.abort(GAMES, CAROL)
+    await service.play(GAMES, first, "a1-a3")
+    # One player has moved, the other not yet: still abortable, but let the game go on.
+    await service.play(GAMES, second, "h8-h6")
+    with pytest.raises(AbortNotAllowedError, match="Every player has moved"):
+        await service.abort(GAMES, first)
+    aborted = await service.abort(GAMES, CAROL, moderator=True)
+    assert aborted.status == "aborted"
+    assert aborted.outcome is None
+    with pytest.raises(NoGameHereError):
+        await service.play(GAMES, first, "a2-a4")
+
+
+async def test_a_player_aborts_before_both_have_moved(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    first, second = to_move_user(snapshot), waiting_user(snapshot)
+    await service.play(GAMES, first, "a1-a3")
+    aborted = await service.abort(GAMES, second)
+    assert aborted.status == "aborted"
+    # The channel is free again.
+    fresh = await start_game()
+    assert fresh.game_id != aborted.game_id
+    assert fresh.is_active

@@ -1,0 +1,95 @@
+"""The service's small pure helpers: option text, move filtering, JSON codecs, keyed locks."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import _codec
+from bot.service.locks import KeyedLock
+from bot.service.matching import filter_moves
+from bot.service.options import format_options, parse_options_text, suggest_options
+from engines import get_engine
+from engines.base import Event, OptionValue, Outcome, UsageError
+
+INFO = get_engine("generatorb").info
+
+
+def test_parse_options_text() -> None:
+    assert parse_options_text("") == {}
+    assert parse_options_text(" Refill = all,start_supply=20; ") == {
+        "refill": "all",
+        "start_supply": "20",
+    }
+    with pytest.raises(UsageError, match="key=value"):
+        parse_options_text("refill all")
+    with pytest.raises(UsageError, match="given twice"):
+        parse_options_text("refill=all REFILL=one")
+
+
+def test_format_options_lists_what_differs_from_the_defaults() -> None:
+    engine = get_engine("generatorb")
+    assert format_options(INFO, engine.resolve_options({})) == ""
+    options = engine.resolve_options({"refill": "all", "repetition_draw": "false"})
+    assert format_options(INFO, options) == "refill=all repetition_draw=false"
+
+
+def test_suggest_options_completes_keys_then_values() -> None:
+    assert suggest_options(INFO, "") == [f"{o.name}=" for o in INFO.options]
+    assert suggest_options(INFO, "re") == ["refill=", "repetition_draw="]
+    assert suggest_options(INFO, "refill=") == ["refill=one", "refill=all"]
+    assert suggest_options(INFO, "refill=a") == ["refill=all"]
+    assert suggest_options(INFO, "refill=all ") == [
+        f"refill=all {o.name}=" for o in INFO.options if o.name != "refill"
+    ]
+    assert suggest_options(INFO, "refill=all start_g") == ["refill=all start_globes="]
+    assert suggest_options(INFO, "start_globes=") == ["start_globes=true", "start_globes=false"]
+    assert suggest_options(INFO, "move_limit=") == [
+        "move_limit=0",
+        "move_limit=400",
+        "move_limit=100000",
+    ]
+    assert suggest_options(INFO, "nonsense=") == []
+
+
+def test_filter_moves_ranks_prefixes_first() -> None:
+    moves = ["a1-a3", "a1-c3", "b1-b3", "c3~e5", "c3*d4", "d4-a1", "pass"]
+    assert filter_moves(moves, "", limit=3) == ["a1-a3", "a1-c3", "b1-b3"]
+    assert filter_moves(moves, "a1", limit=25) == ["a1-a3", "a1-c3", "d4-a1"]
+    assert filter_moves(moves, "c3e5", limit=25) == ["c3~e5"]
+    assert filter_moves(moves, "C3 *", limit=25) == ["c3*d4", "c3~e5"]
+    assert filter_moves(moves, "b3", limit=25) == ["b1-b3"]
+    assert filter_moves(moves, "zz", limit=25) == []
+
+
+def test_codecs_round_trip() -> None:
+    events = (
+        Event("moved", 0, "the orb on a1 moves to a3", ("a1", "a3")),
+        Event("secret", 1, "draws a card", (), frozenset({1})),
+    )
+    assert _codec.load_events(_codec.dump_events(events)) == events
+    outcome = Outcome.win("core", 1, 2)
+    assert _codec.load_outcome(_codec.dump_outcome(outcome)) == outcome
+    assert _codec.dump_outcome(None) is None
+    assert _codec.load_outcome(None) is None
+    options: dict[str, OptionValue] = {"refill": "all", "move_limit": 400, "start_globes": True}
+    assert _codec.load_options(_codec.dump_options(options)) == options
+    with pytest.raises(ValueError, match="not a JSON object"):
+        _codec.load_options("[1]")
+
+
+async def test_keyed_lock_serialises_per_key_and_forgets_idle_keys() -> None:
+    locks: KeyedLock[int] = KeyedLock()
+    order: list[str] = []
+
+    async def work(key: int, name: str, pause: float) -> None:
+        async with locks(key):
+            order.append(f"{name} in")
+            await asyncio.sleep(pause)
+            order.append(f"{name} out")
+
+    await asyncio.gather(work(1, "a", 0.02), work(1, "b", 0), work(2, "c", 0))
+    assert order.index("a out") < order.index("b in")
+    assert order.index("c in") < order.index("a out")
+    assert len(locks) == 0

@@ -1,0 +1,116 @@
+"""Two moves at once: exactly one lands, in one process (the lock) and across two (the CAS)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+import pytest
+
+from bot.service import GameService, NotYourTurnError, StaleActionError, TurnResult
+from db import Database, GameRow
+
+from .conftest import GAMES, FakeClock, StartGame, to_move_user
+
+
+def after_read(
+    database: Database, barrier: asyncio.Barrier
+) -> Callable[[int], Awaitable[GameRow | None]]:
+    """``active_in_channel`` that, the first time, waits for the barrier after reading."""
+    read = database.games.active_in_channel
+    first = True
+
+    async def active_in_channel(channel_id: int) -> GameRow | None:
+        nonlocal first
+        row = await read(channel_id)
+        if first:
+            first = False
+            await barrier.wait()
+        return row
+
+    return active_in_channel
+
+
+def split(
+    results: Sequence[TurnResult | BaseException],
+) -> tuple[list[TurnResult], list[BaseException]]:
+    landed = [r for r in results if isinstance(r, TurnResult)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    return landed, refused
+
+
+async def test_two_moves_in_one_process_queue_on_the_lock(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game()
+    mover = to_move_user(snapshot)
+    results = await asyncio.gather(
+        service.play(GAMES, mover, "a1-a3"),
+        service.play(GAMES, mover, "b1-b3"),
+        return_exceptions=True,
+    )
+    landed, refused = split(results)
+    assert len(landed) == 1
+    assert len(refused) == 1
+    # The second waited for the lock, reloaded, and found it is no longer its turn.
+    assert isinstance(refused[0], NotYourTurnError)
+    now = await service.snapshot(GAMES)
+    assert now.ply == 1
+    assert now.version == snapshot.version + 1
+    assert [m.text for m in await service.move_list(GAMES)] == [landed[0].move]
+
+
+async def test_two_processes_on_one_file_race_through_compare_and_set(
+    database: Database,
+    db_url: str,
+    clock: FakeClock,
+    start_game: StartGame,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    snapshot = await start_game()
+    mover = to_move_user(snapshot)
+    other_db = Database(db_url)
+    try:
+        one = GameService(database, clock=clock)
+        two = GameService(other_db, clock=clock)
+        # Each "process" reads the game, then waits until the other has read it too: both
+        # decide on the same version, and only the database can tell them apart.
+        both_read = asyncio.Barrier(2)
+        for db in (database, other_db):
+            monkeypatch.setattr(db.games, "active_in_channel", after_read(db, both_read))
+        results = await asyncio.gather(
+            one.play(GAMES, mover, "a1-a3"),
+            two.play(GAMES, mover, "b1-b3"),
+            return_exceptions=True,
+        )
+        landed, refused = split(results)
+        assert len(landed) == 1
+        assert len(refused) == 1
+        assert isinstance(refused[0], StaleActionError)
+        log = await database.games.moves(snapshot.game_id)
+        assert [m.text for m in log] == [landed[0].move]
+        # Whoever lost sees the winner's move next time it looks.
+        for service in (one, two):
+            assert (await service.snapshot(GAMES)).ply == 1
+    finally:
+        await other_db.close()
+
+
+async def test_a_stale_cache_cannot_commit_an_old_position(
+    database: Database, db_url: str, clock: FakeClock, start_game: StartGame
+) -> None:
+    """Process two moves while process one still believes in the old version."""
+    snapshot = await start_game()
+    other_db = Database(db_url)
+    try:
+        one = GameService(database, clock=clock)
+        two = GameService(other_db, clock=clock)
+        await one.snapshot(GAMES)
+        await two.play(GAMES, to_move_user(snapshot), "a1-a3")
+        # One reads the active row again for every command, so it acts on the new version.
+        current = await one.snapshot(GAMES)
+        assert current.ply == 1
+        result = await one.play(GAMES, to_move_user(current), "h8-h6")
+        assert result.snapshot.ply == 2
+    finally:
+        await other_db.close()
