@@ -294,6 +294,21 @@ class GamesRepo:
             row = result.one_or_none()
         return None if row is None else _game_row(row)
 
+    async def latest_in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's active game, else its most recently created one, else ``None``.
+
+        Lets ``/board`` and ``/game moves`` still show a game that has just ended.
+        """
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(games)
+                .where(games.c.channel_id == channel_id)
+                .order_by((games.c.status == GameStatus.ACTIVE.value).desc(), games.c.id.desc())
+                .limit(1)
+            )
+            row = result.one_or_none()
+        return None if row is None else _game_row(row)
+
     async def list_active(
         self,
         *,

@@ -431,3 +431,22 @@ async def test_create_from_an_expired_challenge_is_refused(db: Database, new_gam
     with pytest.raises(ChallengeClosedError):
         await new_game(challenge_id=challenge_id, now=T0 + timedelta(hours=1))
     assert await _count(db, "games") == 0
+
+
+async def test_latest_in_channel_prefers_the_active_game(db: Database, new_game: NewGame) -> None:
+    assert await db.games.latest_in_channel(999) is None
+    first = await new_game(999)
+    latest = await db.games.latest_in_channel(999)
+    assert latest is not None
+    assert latest.id == first.id
+    await db.games.finish(
+        first.id, first.version, status="finished", outcome_json=None, termination="core", now=T0
+    )
+    ended = await db.games.latest_in_channel(999)
+    assert ended is not None
+    assert ended.id == first.id
+    assert ended.status == "finished"
+    second = await new_game(999)
+    latest = await db.games.latest_in_channel(999)
+    assert latest is not None
+    assert latest.id == second.id
