@@ -117,7 +117,8 @@ def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
 
 
 def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
-    """One line on how the game ended, with the winners' mentions; empty while it goes on."""
+    """One line on how the game ended, mentioning the winners (of a draw: every player);
+    empty while it goes on."""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
@@ -125,16 +126,23 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
         return ""
     phrase = _ending_phrase(snapshot, events)
     if outcome.is_draw:
-        return f"{phrase}. The game is drawn."
+        return f"{phrase}. The game between {_mentions(snapshot.user_ids)} is drawn."
     winners = [snapshot.players[s].user_id for s in outcome.winners]
     verb = "wins" if len(winners) == 1 else "win"
     return f"{phrase}. {_mentions(winners)} {verb}!"
 
 
 def _to_move_text(snapshot: GameSnapshot) -> str:
+    """``<@2>, your move (North).``, plus the moves themselves when there are only a few."""
     players = [snapshot.players[s] for s in snapshot.to_move]
     names = _join([p.seat_name for p in players])
-    return f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    only = snapshot.only_moves
+    if len(only) == 1:
+        return f"{text} Your only legal move is {_code(only[0])}: play {_code('/move ' + only[0])}."
+    if only:
+        return f"{text} Your only legal moves are {_join([_code(m) for m in only])}."
+    return text
 
 
 def turn_text(result: TurnResult) -> str:
@@ -235,8 +243,11 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
 
 
 def abort_text(snapshot: GameSnapshot, user_id: int) -> str:
-    """The public post when a game is aborted."""
-    return f"{mention(user_id)} aborted the game of **{snapshot.game_name}**; it has no result."
+    """The public post when a game is aborted: who stopped it, and who was playing."""
+    return (
+        f"{mention(user_id)} aborted the game of **{snapshot.game_name}** between "
+        f"{_mentions(snapshot.user_ids)}; it has no result."
+    )
 
 
 def game_info_text(snapshot: GameSnapshot) -> str:

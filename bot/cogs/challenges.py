@@ -8,6 +8,7 @@ edits their posts.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 import discord
@@ -26,7 +27,14 @@ from bot.service.options import MAX_CHOICE_LENGTH, suggest_options
 from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, challenge_view
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId
-from bot.ui.replies import answer_errors, channel_id_of, post_in_channel, send_ephemeral
+from bot.ui.menus import GAME_CHOICES
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    edit_post,
+    post_in_channel,
+    send_ephemeral,
+)
 from engines import ENGINES
 
 if TYPE_CHECKING:
@@ -36,8 +44,6 @@ log = logging.getLogger(__name__)
 
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
-#: The /challenge game menu, from the engine registry.
-GAME_CHOICES = [app_commands.Choice(name=e.info.name, value=gid) for gid, e in ENGINES.items()]
 #: Threads for games stay open for a week without activity (games are slow).
 THREAD_ARCHIVE_MINUTES: Final = 10080
 _THREAD_TYPES = (
@@ -156,10 +162,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     await self._accept(interaction, button.challenge_id)
                 else:
                     await self._close(interaction, button)
-            except ChallengeClosedError:
+            except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
                 # make the post say so, then tell the presser.
-                await self._show_closed(interaction, button.challenge_id)
+                await self._show_closed(interaction, button.challenge_id, closed.status)
                 raise
 
     async def _accept(self, interaction: Interaction, challenge_id: int) -> None:
@@ -170,7 +176,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         except ChannelBusyError:
             snapshot = await self._accept_in_thread(interaction, challenge_id)
         info = await service.get_challenge(challenge_id)
-        await self._edit_post(
+        await edit_post(
             interaction,
             presenters.challenge_closed_text(
                 info, by_user_id=user_id, game_channel_id=snapshot.channel_id
@@ -215,23 +221,19 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             info = await service.decline_challenge(button.challenge_id, interaction.user.id)
         else:
             info = await service.cancel_challenge(button.challenge_id, interaction.user.id)
-        await self._edit_post(interaction, presenters.challenge_closed_text(info))
+        await edit_post(interaction, presenters.challenge_closed_text(info))
 
-    async def _show_closed(self, interaction: Interaction, challenge_id: int) -> None:
+    async def _show_closed(self, interaction: Interaction, challenge_id: int, status: str) -> None:
         info = await self.bot.service.get_challenge(challenge_id)
+        if info.is_open:
+            # Past its expiry, but the expiry loop has not marked it yet.
+            info = replace(info, status=status)
         channel_id = None
         if info.game_id is not None:
             channel_id = (await self.bot.service.game_snapshot(info.game_id)).channel_id
-        await self._edit_post(
+        await edit_post(
             interaction, presenters.challenge_closed_text(info, game_channel_id=channel_id)
         )
-
-    @staticmethod
-    async def _edit_post(interaction: Interaction, content: str) -> None:
-        try:
-            await interaction.edit_original_response(content=content, view=None)
-        except discord.HTTPException:
-            log.warning("could not edit the challenge post", exc_info=True)
 
     # ---- expiry -------------------------------------------------------------------------
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import logging
 from typing import TYPE_CHECKING, TypeAlias
 
 import discord
@@ -12,17 +11,15 @@ from discord.ext import commands
 
 from bot import presenters
 from bot.service import NoGameHereError
-from bot.ui.replies import answer_errors, channel_id_of, post_in_channel
+from bot.ui.board import post_board
+from bot.ui.menus import GAME_CHOICES
+from bot.ui.replies import answer_errors, channel_id_of
 from engines import ENGINES
 
 if TYPE_CHECKING:
     from bot.client import GameroomBot
 
-log = logging.getLogger(__name__)
-
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
-
-GAME_CHOICES = [app_commands.Choice(name=e.info.name, value=gid) for gid, e in ENGINES.items()]
 
 
 class GameCog(commands.GroupCog, name="Game", group_name="game"):
@@ -84,8 +81,9 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
                 channel_id_of(interaction), interaction.user.id, moderator=moderator
             )
             text = presenters.abort_text(snapshot, interaction.user.id)
-            await post_in_channel(self.bot, snapshot.channel_id, text, guild_id=snapshot.guild_id)
-            await interaction.followup.send("Game aborted.", ephemeral=True)
+            posted = await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
+            ack = "Game aborted." if posted else "Game aborted, but I could not post here."
+            await interaction.followup.send(ack, ephemeral=True)
 
 
 async def setup(bot: GameroomBot) -> None:

@@ -7,7 +7,6 @@ offer — is posted in the channel once the change is committed.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, TypeAlias
 
 import discord
@@ -19,12 +18,10 @@ from bot.service import StaleActionError
 from bot.ui.board import post_board, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
-from bot.ui.replies import answer_errors, channel_id_of, post_in_channel
+from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
 
 if TYPE_CHECKING:
     from bot.client import GameroomBot
-
-log = logging.getLogger(__name__)
 
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
@@ -126,23 +123,19 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     button.game_id, interaction.user.id, accept=accept, version=button.version
                 )
             except StaleActionError:
-                await _edit_post(interaction, presenters.DRAW_OFFER_CLOSED)
+                await edit_post(interaction, presenters.DRAW_OFFER_CLOSED)
                 raise
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id
             )
-            await _edit_post(interaction, text)
+            await edit_post(interaction, text)
             if not snapshot.is_active:
                 await post_board(
-                    self.bot, snapshot, presenters.outcome_text(snapshot), mention_ids=()
+                    self.bot,
+                    snapshot,
+                    presenters.outcome_text(snapshot),
+                    mention_ids=snapshot.user_ids,
                 )
-
-
-async def _edit_post(interaction: Interaction, content: str) -> None:
-    try:
-        await interaction.edit_original_response(content=content, view=None)
-    except discord.HTTPException:
-        log.warning("could not edit the post of %s", interaction.id, exc_info=True)
 
 
 async def setup(bot: GameroomBot) -> None:

@@ -26,11 +26,16 @@ __all__ = [
 
 
 class ServiceError(Exception):
-    """A user-caused error; :attr:`message` is one sentence fit to show that user."""
+    """A user-caused error; :attr:`message` is one sentence fit to show that user.
+
+    :attr:`game_id` is the game the error concerns when the service knew it (for the log),
+    else ``None``.
+    """
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        self.game_id: int | None = None
 
 
 class NoGameHereError(ServiceError):
@@ -96,7 +101,10 @@ class ChallengeClosedError(StaleActionError):
     """The challenge was already accepted, declined, cancelled or has expired."""
 
     def __init__(self, status: str) -> None:
-        super().__init__(f"This challenge is no longer open (it was {status}).")
+        if status == "expired":
+            super().__init__("This challenge has expired.")
+        else:
+            super().__init__(f"This challenge is no longer open: it was already {status}.")
         self.status = status
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from engines.base import Event, OptionValue, Outcome
 
 __all__ = [
+    "FEW_MOVES",
     "ChallengeInfo",
     "DrawOffer",
     "GameSnapshot",
@@ -22,6 +23,9 @@ __all__ = [
     "ReplayReport",
     "TurnResult",
 ]
+
+#: The most legal moves a turn prompt lists (Generatorb: a forced pass with up to 4 refill cells).
+FEW_MOVES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +57,12 @@ class GameSnapshot:
     ``status`` is ``active``, ``finished`` or ``aborted``. ``ply`` counts logged moves
     (chance outcomes included). ``to_move`` are the seats that may act now (empty once over,
     ``(CHANCE,)`` never escapes: the service resolves chance before it answers).
-    ``view`` is the engine's spectator view. ``last_moves`` holds up to the last few moves,
-    oldest first.
+    ``only_moves`` lists the canonical legal moves of the one seat to move when it has so
+    few (at most :data:`FEW_MOVES`) that the turn prompt spells them out — Generatorb's
+    forced ``pass`` (G27) is the case that matters; it is empty when there are more, when
+    several seats act at once, in games with hidden information (the list would leak a
+    hand) and once the game is over. ``view`` is the engine's spectator view.
+    ``last_moves`` holds up to the last few moves, oldest first.
     """
 
     game_id: int
@@ -67,6 +75,7 @@ class GameSnapshot:
     ply: int
     players: tuple[Player, ...]
     to_move: tuple[int, ...]
+    only_moves: tuple[str, ...]
     options: Mapping[str, OptionValue]
     options_text: str
     outcome: Outcome | None
@@ -91,10 +100,6 @@ class GameSnapshot:
     def user_ids(self) -> tuple[int, ...]:
         """Every player's user id, in seat order, without repeats."""
         return tuple(dict.fromkeys(p.user_id for p in self.players))
-
-    def player(self, seat: int) -> Player:
-        """The player of ``seat``; raises :class:`IndexError` for an unknown seat."""
-        return self.players[seat]
 
 
 @dataclass(frozen=True, slots=True)

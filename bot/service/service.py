@@ -6,16 +6,18 @@ compare-and-set on ``games.version`` (so two *processes* cannot both land a chan
 the same position). A change is committed before the caller hears of it; errors a user caused
 are :class:`~bot.service.errors.ServiceError` subclasses with one friendly sentence.
 
-Randomness: each game has a seed drawn when it starts; seat assignment (the spec's coin flip)
-and chance outcomes (dice) come from streams derived from it (:mod:`bot.service.randomness`),
-so a replay of the move log is exact.
+Randomness: each game has a seed drawn when it starts. Seat assignment (the spec's coin flip)
+comes from a stream derived from it (:mod:`bot.service.randomness`); chance outcomes (dice)
+come from the engine's own seeded generator (:meth:`~engines.base.Engine.sample_chance`, the
+one ``python -m engines`` uses too) and are logged, so a replay of the move log is exact.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -34,11 +36,13 @@ from bot.service.errors import (
     NotAPlayerError,
     NotChallengedError,
     NotYourTurnError,
+    ServiceError,
     StaleActionError,
 )
 from bot.service.locks import KeyedLock
 from bot.service.matching import filter_moves
 from bot.service.models import (
+    FEW_MOVES,
     ChallengeInfo,
     DrawOffer,
     GameSnapshot,
@@ -48,7 +52,7 @@ from bot.service.models import (
     TurnResult,
 )
 from bot.service.options import format_options, resolve_challenge_options
-from bot.service.randomness import chance_rng, random_seed, sample_chance, seat_order
+from bot.service.randomness import random_seed, seat_order
 from db import ChallengeClosedError as DbChallengeClosedError
 from db import ChallengeRow, Database, GameRow, MoveRow, NewMove
 from db import ChannelBusyError as DbChannelBusyError
@@ -135,6 +139,24 @@ class GameService:
         if now.tzinfo is None:
             raise ValueError("the service clock must return aware datetimes")
         return now
+
+    @asynccontextmanager
+    async def _game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold game ``game_id``'s lock; an error leaving the block names the game.
+
+        A :class:`ServiceError` gets its ``game_id`` set (the bot logs it next to the user's
+        sentence); any other exception gets a note ``game <id>`` shown in its traceback.
+        """
+        async with self._locks(game_id):
+            try:
+                yield
+            except ServiceError as error:
+                if error.game_id is None:
+                    error.game_id = game_id
+                raise
+            except Exception as error:
+                error.add_note(f"game {game_id}")
+                raise
 
     # ========================================================================================
     # Challenges
@@ -256,7 +278,7 @@ class GameService:
             challenge_id,
             user_ids,
         )
-        async with self._locks(row.id):
+        async with self._game_lock(row.id):
             loaded = await self._load_row(row)
             return self._snapshot(await self._settle_chance(loaded))
 
@@ -348,7 +370,7 @@ class GameService:
         process committed a change to this game at the same moment).
         """
         row = await self._active_row(channel_id)
-        async with self._locks(row.id):
+        async with self._game_lock(row.id):
             loaded = await self._settle_chance(await self._reload(row))
             if seen_version is not None and seen_version != loaded.row.version:
                 raise StaleActionError()
@@ -441,9 +463,10 @@ class GameService:
     ) -> tuple[Any, list[NewMove], list[Event]]:
         """Resolve chance nodes from ``state`` on: sample, apply and log each outcome.
 
-        The outcome at log ply ``p`` is drawn from :func:`chance_rng` ``(seed, p)``, so a
-        replay (or another process) draws the same one. Returns the state after the last
-        outcome, the log rows (seat ``None``) starting at ``first_ply``, and their events.
+        Each outcome is drawn by the engine's own generator (seed and draw counter live in
+        the state), so another process, or ``python -m engines`` with the same seed and
+        moves, draws the same one. Returns the state after the last outcome, the log rows
+        (seat ``None``) starting at ``first_ply``, and their events.
         """
         engine = meta.engine
         moves: list[NewMove] = []
@@ -452,7 +475,7 @@ class GameService:
             if len(moves) >= MAX_CHANCE_CHAIN:
                 raise RuntimeError(f"{engine.info.id}: more than {MAX_CHANCE_CHAIN} chance nodes")
             ply = first_ply + len(moves)
-            text = sample_chance(engine.chance_outcomes(state), chance_rng(meta.seed, ply))
+            text = engine.sample_chance(state)
             transition = engine.apply_chance(state, text)
             state = transition.state
             moves.append(NewMove(ply, None, text, _codec.dump_events(transition.events)))
@@ -512,7 +535,7 @@ class GameService:
         Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`StaleActionError`.
         """
         row = await self._active_row(channel_id)
-        async with self._locks(row.id):
+        async with self._game_lock(row.id):
             loaded = await self._reload(row)
             seats = loaded.meta.seats_of(user_id)
             if not seats:
@@ -531,7 +554,7 @@ class GameService:
         two-player game, or an offer is already pending) and :class:`StaleActionError`.
         """
         row = await self._active_row(channel_id)
-        async with self._locks(row.id):
+        async with self._game_lock(row.id):
             loaded = await self._reload(row)
             seats = loaded.meta.seats_of(user_id)
             if not seats:
@@ -568,7 +591,7 @@ class GameService:
         offer is gone or the game moved on), :class:`NotAPlayerError` and
         :class:`DrawOfferError` (accepting one's own offer).
         """
-        async with self._locks(game_id):
+        async with self._game_lock(game_id):
             row = await self.database.games.get(game_id)
             if row is None or not row.is_active or row.version != version:
                 raise StaleActionError("This draw offer is no longer open.")
@@ -598,7 +621,7 @@ class GameService:
         :class:`NoGameHereError`, :class:`AbortNotAllowedError`, :class:`StaleActionError`.
         """
         row = await self._active_row(channel_id)
-        async with self._locks(row.id):
+        async with self._game_lock(row.id):
             loaded = await self._reload(row)
             if not moderator:
                 if not loaded.meta.seats_of(user_id):
@@ -652,11 +675,12 @@ class GameService:
     # ========================================================================================
 
     async def snapshot(self, channel_id: int) -> GameSnapshot:
-        """The active game of ``channel_id`` (``/board``, ``/game info``).
+        """The game of ``channel_id`` (``/board``, ``/game info``): the active one, else the
+        one that ended last, so its final board and result can still be looked at.
 
-        Raises :class:`NoGameHereError`.
+        Raises :class:`NoGameHereError` when the channel never had a game.
         """
-        row = await self._active_row(channel_id)
+        row = await self._shown_row(channel_id)
         return self._snapshot(await self._load_row(row))
 
     async def game_snapshot(self, game_id: int) -> GameSnapshot:
@@ -667,8 +691,8 @@ class GameService:
         return self._snapshot(await self._load_row(row))
 
     async def move_list(self, channel_id: int) -> list[MoveRecord]:
-        """The whole move log of the active game here, oldest first (public events only)."""
-        row = await self._active_row(channel_id)
+        """The move log of the game :meth:`snapshot` shows, oldest first (public events only)."""
+        row = await self._shown_row(channel_id)
         return [_record(m, m.created_at) for m in await self.database.games.moves(row.id)]
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
@@ -747,6 +771,12 @@ class GameService:
             raise NoGameHereError()
         return row
 
+    async def _shown_row(self, channel_id: int) -> GameRow:
+        row = await self.database.games.latest_in_channel(channel_id)
+        if row is None:
+            raise NoGameHereError()
+        return row
+
     async def _reload(self, row: GameRow) -> _Loaded:
         """Under the game's lock: ``row`` refreshed if this process changed it meanwhile."""
         cached = self._positions.get(row.id)
@@ -797,6 +827,16 @@ class GameService:
             self._positions.put(row.id, position)
         return position
 
+    def _only_moves(self, loaded: _Loaded) -> tuple[str, ...]:
+        """:attr:`GameSnapshot.only_moves`: the seat to move's legal moves if few, else ``()``."""
+        row, meta = loaded.row, loaded.meta
+        if not row.is_active or meta.engine.info.has_hidden_information:
+            return ()
+        if len(row.to_move) != 1 or row.to_move[0] < 0:
+            return ()
+        moves = self._legal_texts(meta, loaded.position, row.to_move[0])
+        return moves if len(moves) <= FEW_MOVES else ()
+
     def _snapshot(self, loaded: _Loaded) -> GameSnapshot:
         row, meta, position = loaded.row, loaded.meta, loaded.position
         engine = meta.engine
@@ -811,6 +851,7 @@ class GameService:
             ply=row.ply,
             players=meta.players,
             to_move=row.to_move,
+            only_moves=self._only_moves(loaded),
             options=meta.options,
             options_text=meta.options_text,
             outcome=_codec.load_outcome(row.outcome_json),

@@ -94,7 +94,7 @@ class ChallengeButton(
     async def from_custom_id(
         cls, interaction: AnyInteraction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChallengeButton:
-        return cls(ChallengeButtonId(int(match["challenge_id"]), ChallengeAction(match["action"])))
+        return cls(ChallengeButtonId.from_match(match))
 
     async def callback(self, interaction: AnyInteraction) -> None:
         cog = interaction.client.get_cog(CHALLENGES_COG)
@@ -120,10 +120,7 @@ class GameButton(
     async def from_custom_id(
         cls, interaction: AnyInteraction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
-        button_id = GameButtonId(
-            int(match["game_id"]), GameAction(match["action"]), int(match["version"])
-        )
-        return cls(button_id)
+        return cls(GameButtonId.from_match(match))
 
     async def callback(self, interaction: AnyInteraction) -> None:
         cog = interaction.client.get_cog(PLAY_COG)

@@ -72,8 +72,11 @@ class GameButtonId:
     def parse(cls, custom_id: str) -> GameButtonId | None:
         """The id ``custom_id`` encodes, or ``None`` if it is not a game button's."""
         match = _GAME.fullmatch(custom_id)
-        if match is None:
-            return None
+        return None if match is None else cls.from_match(match)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> GameButtonId:
+        """The id from a match of :data:`GAME_TEMPLATE` (what discord.py hands a DynamicItem)."""
         return cls(int(match["game_id"]), GameAction(match["action"]), int(match["version"]))
 
 
@@ -91,6 +94,9 @@ class ChallengeButtonId:
     def parse(cls, custom_id: str) -> ChallengeButtonId | None:
         """The id ``custom_id`` encodes, or ``None`` if it is not a challenge button's."""
         match = _CHALLENGE.fullmatch(custom_id)
-        if match is None:
-            return None
+        return None if match is None else cls.from_match(match)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> ChallengeButtonId:
+        """The id from a match of :data:`CHALLENGE_TEMPLATE`."""
         return cls(int(match["challenge_id"]), ChallengeAction(match["action"]))

@@ -1,9 +1,9 @@
 """Answering interactions: ephemeral sentences, the error guard, and public posts.
 
 Every command and button runs inside :func:`answer_errors`: a
-:class:`~bot.service.ServiceError` becomes its one friendly sentence, ephemerally; anything
-else is logged with the game and the interaction, and the user gets a short apology — never a
-traceback in chat.
+:class:`~bot.service.ServiceError` becomes its one friendly sentence, ephemerally, and one
+INFO log line (game, interaction, sentence); anything else is logged with its traceback, the
+game and the interaction, and the user gets a short apology — never a traceback in chat.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ __all__ = [
     "answer_errors",
     "channel_id_of",
     "describe",
+    "edit_post",
     "post_in_channel",
     "send_ephemeral",
 ]
@@ -86,6 +87,18 @@ async def post_in_channel(
         return None
 
 
+async def edit_post(interaction: discord.Interaction[Any], content: str) -> None:
+    """Replace the text of the message whose button was pressed, and remove its buttons.
+
+    The interaction must have been deferred. A failure (message deleted, token expired) is
+    logged and swallowed: whatever the button changed is already committed.
+    """
+    try:
+        await interaction.edit_original_response(content=content, view=None)
+    except discord.HTTPException:
+        log.warning("could not edit the post of %s", describe(interaction), exc_info=True)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
     """Answer only the user who acted, whether or not the interaction was deferred."""
     if interaction.response.is_done():
@@ -106,6 +119,12 @@ async def answer_errors(
     try:
         yield
     except ServiceError as error:
+        log.info(
+            "refused (game %s) %s: %s",
+            error.game_id if error.game_id is not None else game_id,
+            describe(interaction),
+            error.message,
+        )
         await _answer_safely(interaction, presenters.error_text(error))
     except Exception:
         log.exception("unexpected error (game %s) handling %s", game_id, describe(interaction))

@@ -38,6 +38,7 @@ def snapshot(**changes: object) -> GameSnapshot:
         ply=1,
         players=(Player(0, SOUTH, "South"), Player(1, NORTH, "North")),
         to_move=(1,),
+        only_moves=(),
         options={},
         options_text="",
         outcome=None,
@@ -94,13 +95,27 @@ def test_outcomes_the_bot_decides() -> None:
         presenters.resign_text(resigned, SOUTH) == "<@11> resigns. Won by resignation. <@22> wins!"
     )
     agreed = snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2))
-    assert presenters.outcome_text(agreed) == "Drawn by agreement. The game is drawn."
+    assert presenters.outcome_text(agreed) == (
+        "Drawn by agreement. The game between <@11> and <@22> is drawn."
+    )
     assert presenters.draw_answer_text(agreed, accepted=True, by_user_id=NORTH).startswith(
         "<@22> accepted the draw offer. Drawn by agreement."
     )
     aborted = snapshot(status="aborted", to_move=())
     assert presenters.outcome_text(aborted) == "The game was aborted; it has no result."
-    assert "aborted the game of **Generatorb**" in presenters.abort_text(aborted, NORTH)
+    assert presenters.abort_text(aborted, NORTH) == (
+        "<@22> aborted the game of **Generatorb** between <@11> and <@22>; it has no result."
+    )
+
+
+def test_a_forced_move_is_spelled_out_in_the_turn_prompt() -> None:
+    """G27: a player whose only legal move is ``pass`` is told how to play it."""
+    forced = presenters.turn_text(turn(snapshot=snapshot(only_moves=("pass",))))
+    assert forced.endswith(
+        "<@22>, your move (North). Your only legal move is `pass`: play `/move pass`."
+    )
+    few = presenters.game_started_text(snapshot(only_moves=("pass", "pass@g8")))
+    assert few.endswith("Your only legal moves are `pass` and `pass@g8`.")
 
 
 def test_game_started_and_info() -> None:

@@ -37,13 +37,23 @@ def not_found() -> discord.NotFound:
     return discord.NotFound(response, {"message": "Unknown Channel", "code": 10003})
 
 
-async def test_a_service_error_is_answered_ephemerally() -> None:
+async def test_a_service_error_is_answered_ephemerally_and_logged_with_its_game(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     interaction = fake_interaction(done=True)
-    async with answer_errors(interaction):
-        raise NotAPlayerError()
+    error = NotAPlayerError()
+    error.game_id = 31
+    with caplog.at_level(logging.INFO, logger="bot.ui.replies"):
+        async with answer_errors(interaction):
+            raise error
     interaction.followup.send.assert_awaited_once_with(
         "You are not playing in this game.", ephemeral=True
     )
+    (record,) = caplog.records
+    assert record.levelno == logging.INFO
+    assert "game 31" in record.getMessage()
+    assert "user 7" in record.getMessage()
+    assert "You are not playing in this game." in record.getMessage()
 
 
 async def test_a_bug_is_logged_and_the_user_gets_an_apology(

@@ -133,13 +133,16 @@ def waiting_user(snapshot: GameSnapshot) -> int:
 
 @dataclass(frozen=True, slots=True)
 class DiceState:
-    """Scores, whose turn, and whether a die is about to be rolled (``pending``)."""
+    """Scores, whose turn, whether a die is about to be rolled (``pending``), and the
+    game's generator: its ``seed`` and how many numbers were drawn (``draws``)."""
 
     scores: tuple[int, ...]
     turn: int | None  # None before the opening toss decides who starts
     pending: bool
     ply: int
     target: int
+    seed: int = 0
+    draws: int = 0
 
 
 class DiceRace(Engine[DiceState, str]):
@@ -166,7 +169,10 @@ class DiceRace(Engine[DiceState, str]):
 
     def new_game(self, players: int, options: Mapping[str, OptionValue], seed: int) -> DiceState:
         self.check_players(players)
-        return DiceState((0,) * players, None, True, 0, 10)
+        return DiceState((0,) * players, None, True, 0, 10, seed)
+
+    def rng_state(self, state: DiceState) -> tuple[int, int]:
+        return (state.seed, state.draws)
 
     def to_move(self, state: DiceState) -> tuple[int, ...]:
         if self.outcome(state) is not None:
@@ -185,13 +191,20 @@ class DiceRace(Engine[DiceState, str]):
         if kind == "first":
             seat = int(value)
             return Transition(
-                replace(state, turn=seat, pending=False),
+                replace(state, turn=seat, pending=False, draws=state.draws + 1),
                 (Event("toss", None, f"{self.info.seat_names[seat]} starts"),),
             )
         turn = state.turn or 0
         scores = list(state.scores)
         scores[turn] += int(value)
-        after = DiceState(tuple(scores), 1 - turn, False, state.ply + 1, state.target)
+        after = replace(
+            state,
+            scores=tuple(scores),
+            turn=1 - turn,
+            pending=False,
+            ply=state.ply + 1,
+            draws=state.draws + 1,
+        )
         return Transition(after, (Event("rolled", turn, f"rolls {value}"),))
 
     def legal_moves(self, state: DiceState, seat: int) -> Sequence[str]:
@@ -235,11 +248,19 @@ class DiceRace(Engine[DiceState, str]):
             "pending": state.pending,
             "ply": state.ply,
             "target": state.target,
+            "seed": state.seed,
+            "draws": state.draws,
         }
 
     def load_state(self, data: Mapping[str, Any]) -> DiceState:
         return DiceState(
-            tuple(data["scores"]), data["turn"], data["pending"], data["ply"], data["target"]
+            tuple(data["scores"]),
+            data["turn"],
+            data["pending"],
+            data["ply"],
+            data["target"],
+            data["seed"],
+            data["draws"],
         )
 
 

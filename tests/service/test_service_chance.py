@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.service import GameService
-from bot.service.randomness import sample_chance
 from db import Database
-from engines.base import CHANCE, ChanceOutcome
-from engines.rng import Rng
+from engines.base import CHANCE
 
 from .conftest import GAMES, DiceRace, FakeClock, StartGame, seeds, to_move_user
 
@@ -60,10 +56,31 @@ async def test_the_same_seed_rolls_the_same_dice(
     assert await play_out(1) == await play_out(2)
 
 
-def test_sample_chance_follows_the_probabilities() -> None:
-    outcomes = (ChanceOutcome("a", 0.75), ChanceOutcome("b", 0.25))
-    draws = [sample_chance(outcomes, Rng(5, counter)) for counter in range(4000)]
-    assert 0.72 < draws.count("a") / len(draws) < 0.78
-    assert sample_chance(outcomes, Rng(9, 3)) == sample_chance(outcomes, Rng(9, 3))
-    with pytest.raises(ValueError, match="positive probability"):
-        sample_chance((), Rng(1))
+async def test_the_service_rolls_what_the_engines_own_generator_rolls(
+    service: GameService, database: Database, start_game: StartGame, dice_race: DiceRace
+) -> None:
+    """Same seed and moves give the same dice as ``python -m engines`` (engine.sample_chance)."""
+    snapshot = await start_game(game="dicerace")
+    while snapshot.is_active:
+        snapshot = (await service.play(GAMES, to_move_user(snapshot), "roll")).snapshot
+    seed = (await database.games.get(snapshot.game_id)).seed  # type: ignore[union-attr]
+    state = dice_race.new_game(2, {}, seed)
+    rolls = set()
+    for move in await database.games.moves(snapshot.game_id):
+        if move.seat is None:
+            assert move.text == dice_race.sample_chance(state)
+            rolls.add(move.text)
+            state = dice_race.apply_chance(state, move.text).state
+        else:
+            state = dice_race.play(state, move.seat, move.text)[0]
+    assert len(rolls) > 2  # the draw counter advances: not the same roll every time
+
+
+async def test_a_single_legal_move_is_spelled_out_in_the_snapshot(
+    service: GameService, start_game: StartGame, dice_race: DiceRace
+) -> None:
+    """The dice race always has exactly one legal move, as a forced pass (G27) would."""
+    snapshot = await start_game(game="dicerace")
+    assert snapshot.only_moves == ("roll",)
+    result = await service.play(GAMES, to_move_user(snapshot), "roll")
+    assert result.snapshot.only_moves == (("roll",) if result.snapshot.is_active else ())

@@ -31,8 +31,10 @@ async def test_resignation_gives_the_opponent_the_win(
     assert ended.status == "finished"
     assert ended.to_move == ()
     assert not ended.is_active
-    with pytest.raises(NoGameHereError):
-        await service.snapshot(GAMES)
+    shown = await service.snapshot(GAMES)  # /board still shows the game that just ended
+    assert shown.game_id == ended.game_id
+    assert shown.outcome == ended.outcome
+    assert [m.text for m in await service.move_list(GAMES)] == []
     finished = await service.game_snapshot(ended.game_id)
     assert finished.outcome == ended.outcome
 

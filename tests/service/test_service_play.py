@@ -39,6 +39,7 @@ async def test_a_full_game_to_a_win_mirrors_the_engine(
     snapshot = await start_game(options="move_limit=0 repetition_draw=false")
     assert snapshot.position == START
     assert snapshot.ply == 0
+    assert snapshot.only_moves == ()  # 24 legal moves: too many to list in the prompt
     assert snapshot.is_active
     assert sorted(snapshot.user_ids) == sorted([101, BOB])
     mirror = engine.new_game(2, snapshot.options, 0)
@@ -119,10 +120,12 @@ async def test_move_errors_each_have_their_type(
         await service.play(GAMES, BOB, "a1-a3")
     snapshot = await start_game()
     mover, waiter = to_move_user(snapshot), waiting_user(snapshot)
-    with pytest.raises(NoGameHereError):
+    with pytest.raises(NoGameHereError) as nowhere:
         await service.play(OTHER, mover, "a1-a3")
-    with pytest.raises(NotAPlayerError):
+    assert nowhere.value.game_id is None
+    with pytest.raises(NotAPlayerError) as stranger:
         await service.play(GAMES, CAROL, "a1-a3")
+    assert stranger.value.game_id == snapshot.game_id  # for the log line
     with pytest.raises(NotYourTurnError) as not_yours:
         await service.play(GAMES, waiter, "h8-h6")
     assert not_yours.value.waiting_for == (mover,)

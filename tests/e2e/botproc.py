@@ -1,0 +1,59 @@
+"""Run the real Gameroom bot as a separate process pointed at a :class:`FakeDiscord`.
+
+End-to-end tests start it exactly as an operator would (``python -m bot run``) with only the
+documented settings, so what they prove is what ships. ``stop()`` ends the process the way a
+restart would (SIGTERM, then SIGKILL if it hangs); a new :class:`BotProcess` on the same
+database continues every game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import bot_environment
+
+
+class BotProcess:
+    """One ``python -m bot run`` process; its output goes to ``log_path``."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, log_path: Path, dev_guild: int) -> None:
+        self.fake = fake
+        self.env = {
+            **os.environ,
+            **bot_environment(fake),
+            "GAMEROOM_DB_URL": f"sqlite+aiosqlite:///{db_path}",
+            "GAMEROOM_DEV_GUILD": str(dev_guild),
+            "GAMEROOM_LOG_LEVEL": "INFO",
+        }
+        self.log_path = log_path
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self, *, timeout: float = 30.0) -> None:  # noqa: ASYNC109
+        """Start the bot and wait until it has identified and synced its commands."""
+        identifies = self.fake.identify_count
+        log = self.log_path.open("ab")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", env=self.env, stdout=log, stderr=log
+        )
+        log.close()
+        await self.fake.wait_ready(timeout=timeout, identifies=identifies + 1)
+
+    async def stop(self, *, kill: bool = False) -> None:
+        """End the process (SIGTERM, or SIGKILL for a crash) and wait until it is gone."""
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        await self.fake.wait_disconnected(timeout=15)
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
