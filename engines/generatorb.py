@@ -11,7 +11,7 @@ searched over precomputed neighbour tables.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from engines.base import (
@@ -54,7 +54,9 @@ class LastMove:
     """What the last ply did, for highlights (spec generatorb section 10).
 
     Cells are indices into ``GRID``. ``origin``/``destination`` are ``None`` for a pass.
-    ``path`` holds the intermediate landing cells the player typed (empty if none).
+    ``path`` holds the intermediate landing cells of a jump sequence: one shortest route the
+    engine derives from the canonical move (:func:`jump_route`), so it depends only on the move
+    log and a replay reproduces it; empty for steps, slides and single jumps.
     ``captured`` is true when an enemy stack was taken on ``destination``; ``merged`` is the
     height of the stack made by a merge (0 if none); ``refilled`` the cells the refill filled.
     """
@@ -148,8 +150,8 @@ class GeneratorbMove(NamedTuple):
     ``split`` is true when only the top orb of a spheroid moves (G19); ``capture`` and
     ``merged`` (the height of the stack a merge makes, else 0) describe the landing (G16,
     G17); ``refill`` is the chosen refill cell when it differs from the default (G23), else
-    ``-1``; ``path`` the intermediate landing cells the player typed (highlight only, not part of
-    the move's identity in notation).
+    ``-1``. A path the player typed is validated by :meth:`GeneratorbEngine.parse_move` and
+    then dropped: the outcome depends only on origin, destination and split (G13).
     """
 
     origin: int
@@ -158,7 +160,6 @@ class GeneratorbMove(NamedTuple):
     capture: bool = False
     merged: int = 0
     refill: int = -1
-    path: tuple[int, ...] = ()
 
     @property
     def is_pass(self) -> bool:
@@ -415,7 +416,6 @@ def _advance(state: GeneratorbState, seat: int, move: GeneratorbMove) -> Generat
         origin=None if move.is_pass else move.origin,
         destination=None if move.is_pass else move.destination,
         split=move.split,
-        path=move.path,
         captured=move.capture,
         merged=move.merged,
         refilled=refilled,
@@ -471,8 +471,39 @@ def _occurrences(seen: _Seen) -> int:
     return count
 
 
+def jump_route(board: Sequence[int], seat: int, origin: int, dest: int) -> tuple[int, ...]:
+    """The intermediate landings of a shortest jump sequence from ``origin`` to ``dest``.
+
+    Breadth-first over empty landings (G13), ties broken by the fixed direction order, so the
+    route is a function of the board and the move. Empty when ``dest`` is a step or a single
+    jump away, or not reachable by jumping (a step or a globe slide).
+    """
+    sign = SIGN[seat]
+    parent = {origin: -1}
+    frontier = [origin]
+    for cell in frontier:  # the list grows while it is walked: a FIFO queue
+        for over, land in JUMPS[cell]:
+            v = board[over]
+            if v == 0 or v * sign == -3 or over == origin or land in parent:
+                continue
+            if land == dest:
+                route = []
+                while cell != origin:
+                    route.append(cell)
+                    cell = parent[cell]
+                return tuple(reversed(route))
+            if board[land] == 0:
+                parent[land] = cell
+                frontier.append(land)
+    return ()
+
+
 def _events(
-    before: GeneratorbState, seat: int, move: GeneratorbMove, after: GeneratorbState
+    before: GeneratorbState,
+    seat: int,
+    move: GeneratorbMove,
+    after: GeneratorbState,
+    route: tuple[int, ...],
 ) -> tuple[Event, ...]:
     """Public events of one ply, with short English phrases for the chat summary."""
     events: list[Event] = []
@@ -482,7 +513,7 @@ def _events(
         o, d = NAMES[move.origin], NAMES[move.destination]
         height = abs(before.board[move.origin])
         piece = "the top orb of the spheroid" if move.split else f"the {HEIGHT_NAMES[height]}"
-        cells = (o, *(NAMES[c] for c in move.path), d)
+        cells = (o, *(NAMES[c] for c in route), d)
         if move.capture:
             taken = HEIGHT_NAMES[abs(before.board[move.destination])]
             events.append(
@@ -1000,7 +1031,7 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
             ]
             if not found:
                 raise illegal(_explain(board, seat, origin, dest, parsed.split))
-            move = found[0]._replace(path=path)
+            move = found[0]
             if parsed.claim == "capture" and not move.capture:
                 raise illegal(
                     f"{text.strip()} marks a capture, but nothing is captured on {NAMES[dest]}"
@@ -1037,12 +1068,22 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
     def apply(
         self, state: GeneratorbState, seat: int, move: GeneratorbMove
     ) -> Transition[GeneratorbState]:
-        """G10: move, refill (G23), win check (G24–G26), draws (G28); returns events too."""
+        """G10: move, refill (G23), win check (G24–G26), draws (G28); returns events too.
+
+        Also records the jump route of the move in ``last.path`` for the highlight
+        (:func:`jump_route`); :meth:`child` skips that and the events.
+        """
         after = _advance(state, seat, move)
-        return Transition(after, _events(state, seat, move, after))
+        route: tuple[int, ...] = ()
+        if not move.is_pass and abs(state.board[move.origin]) < 3:
+            route = jump_route(state.board, seat, move.origin, move.destination)
+            if route and after.last is not None:
+                after = replace(after, last=replace(after.last, path=route))
+        return Transition(after, _events(state, seat, move, after, route))
 
     def child(self, state: GeneratorbState, seat: int, move: GeneratorbMove) -> GeneratorbState:
-        """:meth:`apply` without building events: the fast path for search and playouts."""
+        """:meth:`apply` without events or the highlight route: the fast path for search and
+        playouts. Positions and outcomes are the same as :meth:`apply`'s."""
         return _advance(state, seat, move)
 
     def outcome(self, state: GeneratorbState) -> Outcome | None:

@@ -11,8 +11,9 @@
   height: orb = one disc "1", spheroid = two stacked discs "2", globe = a ringed ball "3";
   South is light orange with dark ink, North dark blue with white ink (Okabe–Ito hues, so
   colour-blind safe, and still apart in greyscale);
-* the last move: origin and destination framed, an arrow along the typed path, a "×" badge on a
-  capture and a "+" badge on each refilled cell; a pass is told in words;
+* the last move: origin and destination framed, an arrow along the jump route
+  (``last.path``), a "×" badge on a capture and a "+" badge on each refilled cell; a pass is
+  told in words;
 * a panel per player in the corner on their side of the board (name, supply, "to move" or
   "winner"), a status corner (whose turn or the result, the ply, the last move, the
   ``passes:1`` warning) and a key to the symbols.
@@ -566,7 +567,7 @@ def _check(view: GeneratorbView) -> None:
 def _draw_move_trace(
     image: Image.Image, draw: ImageDraw.ImageDraw, cells: Sequence[int], reach: float, flip: bool
 ) -> None:
-    """Under the pieces: frames on the first and last of ``cells`` (origin, typed path,
+    """Under the pieces: frames on the first and last of ``cells`` (origin, jump route,
     destination) and an arrow through them whose tip stops ``reach`` px short of the last."""
     for cell in (cells[0], cells[-1]):
         _paste(image, _frame_sprite(), *_centre(cell, flip))

@@ -92,13 +92,14 @@ def test_split_and_merge_forms(text: str, canonical: str | None) -> None:
         assert ENGINE.format_move(state, ENGINE.parse_move(state, 0, text)) == canonical
 
 
-def test_typed_path_is_kept_for_the_highlight_only() -> None:
+def test_highlight_route_depends_only_on_the_canonical_move() -> None:
     state = at("S:c1,c2 N:c4,c5 supply:0/0 turn:S ply:0 passes:0")
     after = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "c1-c3-c5")).state
     assert after.last is not None
     assert after.last.path == (GRID.index_of["c3"],)
     plain = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "c1xc5")).state
     assert ENGINE.position(after) == ENGINE.position(plain)
+    assert after == plain  # so replaying the canonical log reproduces the stored state
 
 
 @pytest.mark.parametrize(
