@@ -72,7 +72,9 @@ def _game_list() -> dict[str, Any]:
                     }
                     for o in info.options
                 ],
-                "presets": [{"id": p.id, "label": p.label, **p.options} for p in info.presets],
+                "presets": [
+                    {"id": p.id, "label": p.label, "options": dict(p.options)} for p in info.presets
+                ],
                 "chance": info.has_chance,
                 "hidden_information": info.has_hidden_information,
                 "rules_version": info.rules_version,

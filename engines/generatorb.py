@@ -442,19 +442,10 @@ def _refill(
                 supply[seat] -= 1
                 filled.append(cell)
         return tuple(filled)
-    if move.refill >= 0:
-        cell = move.refill
-    elif (
-        not move.split
-        and move.origin >= 0
-        and move.origin in GENERATORS[seat]
-        and not board[move.origin]
-    ):
-        cell = move.origin
-    else:
-        cell = next((c for c in GENERATORS[seat] if board[c] == 0), -1)
-        if cell < 0:
-            return ()
+    empty = [c for c in GENERATORS[seat] if board[c] == 0]
+    if not empty:
+        return ()
+    cell = move.refill if move.refill >= 0 else _default_refill(empty, move)
     board[cell] = sign
     supply[seat] -= 1
     return (cell,)
