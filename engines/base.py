@@ -446,6 +446,44 @@ class Engine(ABC, Generic[S, M]):
         transition = self.apply(state, seat, move)
         return transition.state, canonical, transition.events
 
+    def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
+        """The name of each seat for this player count and options (``("White", "Black")``).
+
+        Shown next to each player's name in challenges, turn messages and pictures. The
+        default is the first ``players`` of :attr:`GameInfo.seat_names`; games whose seats
+        depend on options (Generator's ``colours``) override it.
+        """
+        return self.info.seat_names[:players]
+
+    def resign(self, state: S, seat: int) -> Transition[S] | None:
+        """Let ``seat`` leave the game, if the rules say what that does; else ``None``.
+
+        ``None`` (the default) means the bot ends the game itself: the other seats win.
+        Games where play goes on without the resigner (Generator GEN-15, Orbs) override this
+        and return the new state, whose :meth:`outcome` is set once one seat is left. Raises
+        :class:`IllegalMoveError` when ``seat`` has already left.
+        """
+        return None
+
+    def suggest_moves(self, state: S, seat: int, typed: str, limit: int) -> list[str] | None:
+        """Autocomplete choices for ``typed`` (at most ``limit``), or ``None`` for the default.
+
+        ``None`` (the default) makes the bot match ``typed`` against
+        :meth:`legal_move_texts`. Games with too many legal moves to list (Arbos: every pair
+        of cells for a double) override this and complete from what was typed instead.
+        Every suggestion must be accepted by :meth:`parse_move`.
+        """
+        return None
+
+    def prompt(self, state: S, seat: int) -> str | None:
+        """One sentence telling ``seat`` what it must decide now, if that is not obvious.
+
+        Examples: "Black must prune 1 tree first: `prune <cell>` names a cell of each tree."
+        or "You rolled Y: move to a yellow node, or pass." The bot adds it to the turn
+        message. ``None`` (the default) when there is nothing special to say.
+        """
+        return None
+
     def rng_state(self, state: S) -> tuple[int, int]:
         """``(seed, draw counter)`` of the game's generator in ``state`` (see engines/rng.py).
 
