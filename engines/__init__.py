@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.arbos import ArbosEngine
 from engines.base import Engine, UsageError
 from engines.generatorb import GeneratorbEngine
 
 __all__ = ["ENGINES", "get_engine"]
 
 #: Every registered engine by game id, in the order menus list them.
-ENGINES: dict[str, Engine[Any, Any]] = {engine.info.id: engine for engine in (GeneratorbEngine(),)}
+ENGINES: dict[str, Engine[Any, Any]] = {
+    engine.info.id: engine for engine in (GeneratorbEngine(), ArbosEngine())
+}
 
 
 def get_engine(game_id: str) -> Engine[Any, Any]:

@@ -20,12 +20,17 @@ from engines.base import (
     Engine,
     GameOverError,
     MoveError,
+    NotationError,
     NotYourTurnError,
     OptionValue,
+    Transition,
     UsageError,
 )
 
 SEAT_PREFIX = re.compile(r"^\s*\[(\d+)\]")
+#: ``resign`` (the seat to act) or ``[k]resign`` (seat k, at any time), for games where play
+#: goes on without the resigner (:meth:`engines.base.Engine.resign`, e.g. Generator GEN-15).
+RESIGN = re.compile(r"^\s*(?:\[(\d+)\])?\s*resign\s*$", re.IGNORECASE)
 
 
 class _UsageParser(argparse.ArgumentParser):
@@ -130,15 +135,21 @@ def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
 
     applied: list[str] = []
     error = None
+    before, drawn = state, 0
     state = _settle_chance(engine, state, applied, tokens, 0)
     for index, token in enumerate(tokens):
         try:
-            state = _play_token(engine, state, token, applied)
+            state = _play_token(engine, state, token, applied, players)
         except MoveError as exc:
             error = {"index": index, "input": token, "kind": exc.kind, "message": exc.message}
+            if isinstance(exc, NotationError) and not engine.sample_before_notation_check:
+                # Arbos section 8: a malformed token is rejected before any draw.
+                state = before
+                del applied[drawn:]
             break
+        before, drawn = state, len(applied)
         state = _settle_chance(engine, state, applied, tokens, index + 1)
-    to_move = engine.to_move(state)
+    to_move = tuple(s for s in engine.to_move(state) if s != CHANCE)
     outcome = engine.outcome(state)
     result: dict[str, Any] = {
         "game": engine.info.id,
@@ -155,20 +166,32 @@ def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
         legal: set[str] = set()
         for seat in seats:
             legal.update(engine.legal_move_texts(state, seat))
-        if to_move == (CHANCE,):
+        if engine.to_move(state) == (CHANCE,):
             legal.update(o.text for o in engine.chance_outcomes(state))
         result["legal_moves"] = sorted(legal)
     return (1 if error else 0), result
 
 
-def _play_token(engine: Engine[Any, Any], state: Any, token: str, applied: list[str]) -> Any:
-    """Apply one MOVE token by the seat whose turn it is (or the ``[seat]`` it names)."""
+def _play_token(
+    engine: Engine[Any, Any], state: Any, token: str, applied: list[str], players: int
+) -> Any:
+    """Apply one MOVE token by the seat whose turn it is (or the ``[seat]`` it names).
+
+    A resignation the engine handles itself (:meth:`~engines.base.Engine.resign` returns a
+    transition) may come from any seat at any time and is recorded as ``[k]resign``.
+    """
     to_move = engine.to_move(state)
     if not to_move:
         raise GameOverError("the game is over", text=token)
+    resigned = _resignation(engine, state, token, to_move, players)
+    if resigned is not None:
+        seat, transition = resigned
+        applied.append(f"[{seat}]resign")
+        return transition.state
     if to_move == (CHANCE,):
+        texts = {o.text.lower(): o.text for o in engine.chance_outcomes(state)}
         transition = engine.apply_chance(state, token)
-        applied.append(token.strip())
+        applied.append(texts.get(token.strip().lower(), token.strip()))
         return transition.state
     prefix = SEAT_PREFIX.match(token)
     if prefix:
@@ -182,14 +205,39 @@ def _play_token(engine: Engine[Any, Any], state: Any, token: str, applied: list[
     return new_state
 
 
+def _resignation(
+    engine: Engine[Any, Any], state: Any, token: str, to_move: tuple[int, ...], players: int
+) -> tuple[int, Transition[Any]] | None:
+    """``(seat, transition)`` if ``token`` is a resignation the engine plays, else ``None``.
+
+    ``None`` also when the engine leaves resignations to the bot (``resign`` returns ``None``,
+    e.g. Generatorb): the token then takes the normal path and gets that game's notation
+    error. Raises :class:`NotationError` for a seat number that does not exist, and whatever
+    the engine's ``resign`` raises (a seat that has already left).
+    """
+    match = RESIGN.match(token)
+    if not match:
+        return None
+    if match.group(1) is not None:
+        seat = int(match.group(1))
+        if seat >= players:
+            raise NotationError(f"there is no seat {seat}; seats are 0–{players - 1}", text=token)
+    elif to_move[0] == CHANCE:
+        return None
+    else:
+        seat = to_move[0]
+    transition = engine.resign(state, seat)
+    return None if transition is None else (seat, transition)
+
+
 def _settle_chance(
     engine: Engine[Any, Any], state: Any, applied: list[str], tokens: list[str], next_index: int
 ) -> Any:
     """At a chance node with no forcing token next, sample it from the seeded generator."""
     while engine.to_move(state) == (CHANCE,):
         if next_index < len(tokens):
-            forced = {o.text for o in engine.chance_outcomes(state)}
-            if tokens[next_index].strip() in forced:
+            forced = {o.text.lower() for o in engine.chance_outcomes(state)}
+            if tokens[next_index].strip().lower() in forced:
                 return state
         text = engine.sample_chance(state)
         state = engine.apply_chance(state, text).state

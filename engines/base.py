@@ -122,9 +122,11 @@ class GameOverError(MoveError):
 class OptionSpec:
     """One game option, as the spec's options table lists it.
 
-    ``type`` is ``"bool"``, ``"int"`` (with ``minimum``/``maximum``) or ``"choice"`` (with
-    ``choices``). ``default`` is the value when neither the player nor a preset sets it; an
-    engine may derive a default from other options in :meth:`Engine.resolve_options`.
+    ``type`` is ``"bool"``, ``"int"`` (with ``minimum``/``maximum``), ``"choice"`` (with
+    ``choices``) or ``"text"`` (any string; the engine completes its validation in
+    :meth:`Engine.complete_options`, e.g. Generator's ``colours``). ``default`` is the value
+    when neither the player nor a preset sets it; an engine may derive a default from other
+    options in :meth:`Engine.resolve_options`.
     """
 
     name: str
@@ -150,6 +152,8 @@ class OptionSpec:
                 value = int(raw)
                 if self.minimum <= value <= self.maximum:
                     return value
+        elif self.type == "text":
+            return raw  # the engine checks it (Engine.complete_options)
         elif raw.lower() in self.choices:
             return raw.lower()
         raise UsageError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}")
@@ -160,6 +164,8 @@ class OptionSpec:
             return "true or false"
         if self.type == "int":
             return f"an integer {self.minimum}–{self.maximum}"
+        if self.type == "text":
+            return f"text: {self.help}"
         return " or ".join(self.choices)
 
     def format(self, value: OptionValue) -> str:
@@ -318,6 +324,10 @@ class Engine(ABC, Generic[S, M]):
     """
 
     info: ClassVar[GameInfo]
+    #: At a chance node, whether a player's token with a notation error is judged after the
+    #: pending chance outcomes are sampled (Generator: "any other token … makes the engine
+    #: sample the roll first") or rejected before any draw (Arbos section 8).
+    sample_before_notation_check: ClassVar[bool] = True
     #: version of the JSON written by :meth:`dump_state`; bump when its shape changes.
     state_format: ClassVar[int] = 1
 
