@@ -137,6 +137,8 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     players = [snapshot.players[s] for s in snapshot.to_move]
     names = _join([p.seat_name for p in players])
     text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    if snapshot.prompt:
+        text = f"{text} {snapshot.prompt}"
     only = snapshot.only_moves
     if len(only) == 1:
         return f"{text} Your only legal move is {_code(only[0])}: play {_code('/move ' + only[0])}."

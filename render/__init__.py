@@ -4,13 +4,14 @@ Design. A renderer is a pure function ``render(view, *, seat_labels=None, flip=F
 bytes``: the same view always gives the same bytes, so golden-image tests can pin each game's
 look (``tests/render/``). It only scales the unit-space layout that ``engines.geometry`` gives
 (it never computes neighbours or parses cell names) and imports nothing of ours but
-``engines``. Speed comes from three habits, measured by ``python bench/render.py``: everything
-that does not depend on the view (cells, labels, generators, the key) is drawn once per process
-and copied for each image; pieces and badges are small sprites drawn once and pasted; and the
-finished RGB drawing is mapped onto a fixed palette of the game's colours (plus the blends that
-anti-aliasing makes), because a palette PNG encodes several times faster than an RGB one.
-Adaptive ``quantize()`` is never used. Text uses Pillow's bundled font
-(``ImageFont.load_default(size=…)``), so pictures do not depend on the machine's fonts.
+``engines``. Speed comes from three habits, measured by ``python bench/render_board.py`` and
+``bench/render_<game>.py``: everything that does not depend on the view (cells, labels,
+generators, the key) is drawn once per process and copied for each image; pieces and badges are
+small sprites drawn once and pasted; and the finished RGB drawing is mapped onto a fixed
+palette of the game's colours (plus the blends that anti-aliasing makes), because a palette PNG
+encodes several times faster than an RGB one. Adaptive ``quantize()`` is never used. Text uses
+Pillow's bundled font (``ImageFont.load_default(size=…)``), so pictures do not depend on the
+machine's fonts.
 
 Adding a game: write ``render/<game>.py`` with a ``render`` function of the signature above,
 add one line to :data:`RENDERERS`, and add golden images under ``tests/render/golden/``.
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from render import generatorb
+from render import arbos, generatorb
 
 __all__ = ["RENDERERS", "Renderer", "render_png"]
 
@@ -38,6 +39,7 @@ class Renderer(Protocol):
 #: Every game's renderer by game id (the ids of ``engines.ENGINES``).
 RENDERERS: dict[str, Renderer] = {
     "generatorb": generatorb.render,
+    "arbos": arbos.render,
 }
 
 

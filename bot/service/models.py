@@ -61,7 +61,9 @@ class GameSnapshot:
     few (at most :data:`FEW_MOVES`) that the turn prompt spells them out — Generatorb's
     forced ``pass`` (G27) is the case that matters; it is empty when there are more, when
     several seats act at once, in games with hidden information (the list would leak a
-    hand) and once the game is over. ``view`` is the engine's spectator view.
+    hand) and once the game is over. ``prompt`` is the engine's sentence on what the seat to
+    move must decide now (Arbos: a due prune; Generator: the roll), if any
+    (:meth:`engines.base.Engine.prompt`). ``view`` is the engine's spectator view.
     ``last_moves`` holds up to the last few moves, oldest first.
     """
 
@@ -76,6 +78,7 @@ class GameSnapshot:
     players: tuple[Player, ...]
     to_move: tuple[int, ...]
     only_moves: tuple[str, ...]
+    prompt: str | None
     options: Mapping[str, OptionValue]
     options_text: str
     outcome: Outcome | None

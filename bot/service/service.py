@@ -420,8 +420,13 @@ class GameService:
         position = await self._position(row, meta)
         moves: list[str] = []
         for seat in seats:
-            moves.extend(self._legal_texts(meta, position, seat))
-        return filter_moves(moves, typed, limit=MAX_AUTOCOMPLETE)
+            suggested = meta.engine.suggest_moves(position.state, seat, typed, MAX_AUTOCOMPLETE)
+            if suggested is not None:
+                moves.extend(suggested)  # the game completes moves itself (Arbos)
+            else:
+                legal = self._legal_texts(meta, position, seat)
+                moves.extend(filter_moves(legal, typed, limit=MAX_AUTOCOMPLETE))
+        return moves[:MAX_AUTOCOMPLETE]
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
         """Every legal move of the caller, canonical and sorted; empty if not their turn."""
@@ -837,6 +842,14 @@ class GameService:
         moves = self._legal_texts(meta, loaded.position, row.to_move[0])
         return moves if len(moves) <= FEW_MOVES else ()
 
+    @staticmethod
+    def _prompt(loaded: _Loaded) -> str | None:
+        """:attr:`GameSnapshot.prompt`: the engine's word on the one seat to move's decision."""
+        row = loaded.row
+        if not row.is_active or len(row.to_move) != 1 or row.to_move[0] < 0:
+            return None
+        return loaded.meta.engine.prompt(loaded.position.state, row.to_move[0])
+
     def _snapshot(self, loaded: _Loaded) -> GameSnapshot:
         row, meta, position = loaded.row, loaded.meta, loaded.position
         engine = meta.engine
@@ -852,6 +865,7 @@ class GameService:
             players=meta.players,
             to_move=row.to_move,
             only_moves=self._only_moves(loaded),
+            prompt=self._prompt(loaded),
             options=meta.options,
             options_text=meta.options_text,
             outcome=_codec.load_outcome(row.outcome_json),

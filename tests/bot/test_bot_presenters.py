@@ -39,6 +39,7 @@ def snapshot(**changes: object) -> GameSnapshot:
         players=(Player(0, SOUTH, "South"), Player(1, NORTH, "North")),
         to_move=(1,),
         only_moves=(),
+        prompt=None,
         options={},
         options_text="",
         outcome=None,
