@@ -9,13 +9,14 @@ from typing import Any
 
 from engines.arbos import ArbosEngine
 from engines.base import Engine, UsageError
+from engines.generator import GeneratorEngine
 from engines.generatorb import GeneratorbEngine
 
 __all__ = ["ENGINES", "get_engine"]
 
 #: Every registered engine by game id, in the order menus list them.
 ENGINES: dict[str, Engine[Any, Any]] = {
-    engine.info.id: engine for engine in (GeneratorbEngine(), ArbosEngine())
+    engine.info.id: engine for engine in (GeneratorbEngine(), ArbosEngine(), GeneratorEngine())
 }
 
 

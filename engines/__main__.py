@@ -118,7 +118,7 @@ def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
         engine = get_engine(args.game)
         players = engine.info.default_players if args.players is None else args.players
         engine.check_players(players)
-        options = _parse_options(engine, args.option)
+        options = engine.options_for(_parse_options(engine, args.option), players)
         if args.position is not None:
             state = engine.from_position(_read_text(args.position), options)
         else:
@@ -197,6 +197,9 @@ def _play_token(
     if prefix:
         seat = int(prefix.group(1))
         if seat not in to_move:
+            # A token that is not a move at all is a notation error whoever sends it
+            # (Generator: "a roll: token with a seat prefix"); engines check notation first.
+            engine.parse_move(state, seat, token)
             raise NotYourTurnError(f"seat {seat} may not act now", text=token)
     else:
         seat = to_move[0]

@@ -459,7 +459,7 @@ def _apply_move(state: ArbosState, seat: int, move: ArbosMove) -> tuple[ArbosSta
     return _after_turn(acted, seat), action
 
 
-def _legal_moves(state: ArbosState, seat: int) -> list[ArbosMove]:
+def _legal_moves(state: ArbosState, seat: int, *, doubles: bool = True) -> list[ArbosMove]:
     board = state.board
     if state.phase == "setup":
         return [ArbosMove("setup", (c,)) for c in _setup_cells(board)]
@@ -473,7 +473,7 @@ def _legal_moves(state: ArbosState, seat: int) -> list[ArbosMove]:
     hand, supply = state.hands[seat], state.supply[seat]
     spore_cells = _spore_cells(board, seat) if supply >= 1 else []
     moves.extend(ArbosMove("spore", (c,)) for c in spore_cells if _trees_after_spore(trees, c) <= 3)
-    if hand >= 1 and supply >= 2:
+    if doubles and hand >= 1 and supply >= 2:
         masks = [(c, _adjacent_trees(trees, c)) for c in spore_cells]
         if trees.total <= 1:
             moves.extend(ArbosMove("double", (a, b)) for (a, _), (b, _) in combinations(masks, 2))
@@ -994,6 +994,18 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         if seat not in self.to_move(state):
             return []
         return _legal_moves(state, seat)
+
+    def few_legal_moves(self, state: ArbosState, seat: int, limit: int) -> tuple[str, ...] | None:
+        """The legal moves if at most ``limit``, without listing doubles when the other moves
+        already exceed it. With a seed in hand every free cell is a legal ``seed`` (outside the
+        opening), and in the opening White has no tree, so every qualifying cell is a legal
+        spore: when the other moves are few, so are the cells a double could use."""
+        if seat not in self.to_move(state):
+            return ()
+        singles = _legal_moves(state, seat, doubles=False)
+        if len(singles) > limit:
+            return None
+        return super().few_legal_moves(state, seat, limit)
 
     def parse_move(self, state: ArbosState, seat: int, text: str) -> ArbosMove:
         """Section 6 input -> the legal move of ``seat``.

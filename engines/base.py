@@ -328,6 +328,10 @@ class Engine(ABC, Generic[S, M]):
     #: pending chance outcomes are sampled (Generator: "any other token … makes the engine
     #: sample the roll first") or rejected before any draw (Arbos section 8).
     sample_before_notation_check: ClassVar[bool] = True
+    #: Whether the bot plays a seat's only legal move for it and says so (Generator GEN-12:
+    #: "if nothing else is legal, pass is the only legal move, and the bot submits it").
+    #: Generatorb keeps it off: its forced pass may carry a refill choice.
+    plays_forced_moves: ClassVar[bool] = False
     #: version of the JSON written by :meth:`dump_state`; bump when its shape changes.
     state_format: ClassVar[int] = 1
 
@@ -356,6 +360,18 @@ class Engine(ABC, Generic[S, M]):
     def complete_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
         """Fill options the caller did not give; override to derive defaults from others."""
         return {spec.name: given.get(spec.name, spec.default) for spec in self.info.options}
+
+    def options_for(
+        self, options: Mapping[str, OptionValue], players: int
+    ) -> dict[str, OptionValue]:
+        """``options`` with the values a player count decides filled in.
+
+        Options are resolved before the number of players is known (a lobby may start with
+        fewer seats), so an engine may leave such a default open (Generator's ``colours``: the
+        first N of GRYB). The CLI prints these values and reads positions under them. Raises
+        :class:`UsageError` when an option cannot fit ``players``. The default returns a copy.
+        """
+        return dict(options)
 
     def check_players(self, players: int) -> None:
         """Raise :class:`UsageError` unless ``players`` is allowed for this game."""
@@ -445,6 +461,16 @@ class Engine(ABC, Generic[S, M]):
     def legal_move_texts(self, state: S, seat: int) -> list[str]:
         """Canonical strings of :meth:`legal_moves`, sorted by code point, no duplicates."""
         return sorted({self.format_move(state, m) for m in self.legal_moves(state, seat)})
+
+    def few_legal_moves(self, state: S, seat: int, limit: int) -> tuple[str, ...] | None:
+        """The canonical legal moves of ``seat`` if there are at most ``limit``, else ``None``.
+
+        The bot spells out a forced move ("your only legal move is `pass`"). The default lists
+        every move; games whose full list is huge (Arbos with a seed in hand: every pair of
+        cells is a double) override it to answer without building the list.
+        """
+        texts = self.legal_move_texts(state, seat)
+        return tuple(texts) if len(texts) <= limit else None
 
     def play(self, state: S, seat: int, text: str) -> tuple[S, str, tuple[Event, ...]]:
         """Parse and apply ``text`` for ``seat``: ``(new state, canonical text, events)``.

@@ -15,6 +15,9 @@ Every table here is a tuple indexed by node number, computed once at import:
 * :data:`CHILD` ``[n][c]``: the child of colour ``c`` (``-1`` on level 4);
 * :data:`SIBLING` ``[n][c]``: the node of colour ``c`` in ``n``'s quadrangle (``n`` itself for
   its own colour);
+* :data:`NEIGHBOURS` ``[adjacent][n][c]``: the neighbours of ``n`` of colour ``c`` (sibling,
+  child, parent; at most one of each), i.e. where a roll of ``c`` can take a unit from ``n``;
+  ``adjacent`` is the ``horizontal=adjacent`` option (no diagonal siblings);
 * :data:`POSITION`: the spec's drawing layout in unit space, head node at ``(0, 0)``, ``H = 1``,
   y growing downwards; the picture spans ±1.875 (section "What the board image must show").
 """
@@ -32,6 +35,7 @@ __all__ = [
     "LEVEL",
     "LEVEL_START",
     "NAMES",
+    "NEIGHBOURS",
     "NODE_COUNT",
     "PARENT",
     "POSITION",
@@ -104,6 +108,29 @@ CHILD: tuple[tuple[int, ...], ...] = tuple(
 )
 SIBLING: tuple[tuple[int, ...], ...] = tuple(
     tuple(_INDEX[name[:-1] + letter] for letter in COLOURS) for name in NAMES
+)
+
+
+def _neighbours(node: int, colour: int, adjacent: bool) -> tuple[int, ...]:
+    """Sibling, child and parent of ``node`` that have ``colour``, in node order."""
+    found = []
+    own = COLOUR[node]
+    if colour != own and (not adjacent or colour in ADJACENT_COLOURS[own]):
+        found.append(SIBLING[node][colour])
+    if CHILD[node][colour] >= 0:
+        found.append(CHILD[node][colour])
+    parent = PARENT[node]
+    if parent >= 0 and COLOUR[parent] == colour:
+        found.append(parent)
+    return tuple(sorted(found))
+
+
+#: ``NEIGHBOURS[adjacent][node][colour]``: the spec's neighbours of ``node`` with that colour
+#: (siblings, children and parent; the relation is symmetric). ``adjacent`` (``0`` or ``1``)
+#: drops the diagonal siblings G–Y and R–B (option ``horizontal=adjacent``).
+NEIGHBOURS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(tuple(_neighbours(n, c, adjacent) for c in range(4)) for n in range(len(NAMES)))
+    for adjacent in (False, True)
 )
 #: Every quadrangle by name: ``""`` (the top one) and each node of levels 1–3, with its four
 #: nodes in colour order.

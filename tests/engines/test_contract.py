@@ -95,6 +95,30 @@ def test_round_trips_along_a_game(game: str, seed: int) -> None:
                 assert state == frozen
 
 
+@pytest.mark.parametrize("game", [g for g in GAMES if get_engine(g).info.has_chance])
+def test_chance_nodes_are_explicit_and_seeded(game: str) -> None:
+    """Chance games list each chance node's outcomes and draw them from the state's seed."""
+    engine = get_engine(game)
+    seen = 0
+    for seed in range(3):
+        for state in random_game(engine, seed, 150):
+            outcomes = engine.chance_outcomes(state)
+            if engine.to_move(state) != (CHANCE,):
+                assert outcomes == ()
+                continue
+            seen += 1
+            texts = [o.text for o in outcomes]
+            assert len(set(texts)) == len(texts)
+            assert abs(sum(o.probability for o in outcomes) - 1) < 1e-9
+            sampled = engine.sample_chance(state)
+            assert sampled in texts
+            assert engine.sample_chance(copy.deepcopy(state)) == sampled  # a function of state
+            after = engine.apply_chance(state, sampled).state
+            assert engine.rng_state(after) != engine.rng_state(state)  # the draw is used up
+    if not seen:
+        pytest.skip(f"the default {game} game reaches no chance node")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_finished_games_take_no_moves(game: str) -> None:
     engine = get_engine(game)
