@@ -83,11 +83,13 @@ async def play_game(
         guild_id=1,
         channel_id=channel_id,
         challenger_id=1,
-        opponent_id=2,
+        opponent_ids=[2],
         game="generatorb",
         options_text=OPTIONS,
     )
-    snapshot: GameSnapshot = await service.accept_challenge(challenge.challenge_id, 2)
+    started = await service.accept_challenge(challenge.challenge_id, 2)
+    assert started.game is not None
+    snapshot: GameSnapshot = started.game
     mirror = engine.new_game(2, snapshot.options, 0)
     rows: list[dict[str, float]] = []
     while snapshot.is_active and snapshot.ply < plies:

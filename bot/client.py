@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot
+from bot.service.randomness import random_seed
 from bot.settings import Settings
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.replies import describe, send_ephemeral
@@ -97,7 +98,13 @@ class GameroomBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.database = Database(self.settings.db_url)
         await self.database.migrate()
-        self.service = GameService(self.database, challenge_ttl=self.settings.challenge_ttl)
+        fixed_seed = self.settings.game_seed
+        seed_source = random_seed if fixed_seed is None else (lambda: fixed_seed)
+        if fixed_seed is not None:
+            log.warning("GAMEROOM_GAME_SEED is set: every new game gets seed %d", fixed_seed)
+        self.service = GameService(
+            self.database, challenge_ttl=self.settings.challenge_ttl, rng_seed_source=seed_source
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(ChallengeButton, GameButton)

@@ -43,6 +43,7 @@ __all__ = [
     "outcome_text",
     "resign_text",
     "rules_text",
+    "seat_label",
     "split_message",
     "turn_text",
 ]
@@ -81,6 +82,30 @@ def _join(items: Sequence[str]) -> str:
 
 def _player(player: Player) -> str:
     return f"{mention(player.user_id)} ({player.seat_name})"
+
+
+#: A coloured disc for seat names that are colours of pieces (Generator's G R Y B), so a seat
+#: reads at a glance. White and Black are left plain: everyone knows them already.
+_COLOUR_DISCS = {
+    "green": "🟢",
+    "red": "🔴",
+    "yellow": "🟡",
+    "blue": "🔵",
+    "orange": "🟠",
+    "purple": "🟣",
+    "brown": "🟤",
+}
+
+
+def seat_label(seat_name: str) -> str:
+    """``"Green"`` → ``"🟢 Green"``; a seat name that is not a colour stays as it is."""
+    disc = _COLOUR_DISCS.get(seat_name.strip().lower())
+    return f"{disc} {seat_name}" if disc else seat_name
+
+
+def _seated(player: Player) -> str:
+    """``🟢 Green — <@1>``: a seat and who plays it."""
+    return f"{seat_label(player.seat_name)} — {mention(player.user_id)}"
 
 
 def _code(text: str) -> str:
@@ -178,7 +203,9 @@ def move_ack_text(result: TurnResult, *, posted: bool) -> str:
 
 def game_started_text(snapshot: GameSnapshot) -> str:
     """The first post of a game: players and seats, options, who moves first."""
-    seats = _join([f"{mention(p.user_id)} plays {p.seat_name}" for p in snapshot.players])
+    seats = _join(
+        [f"{mention(p.user_id)} plays {seat_label(p.seat_name)}" for p in snapshot.players]
+    )
     lines = [f"**{snapshot.game_name}** begins: {seats}."]
     if snapshot.options_text:
         lines.append(f"Options: {_code(snapshot.options_text)}.")
@@ -195,32 +222,83 @@ def board_caption(snapshot: GameSnapshot) -> str:
     return f"{head} · {outcome_text(snapshot)}"
 
 
-def challenge_text(info: ChallengeInfo) -> str:
-    """The public challenge post (buttons are added by the caller)."""
-    whom = "anyone" if info.opponent_id is None else mention(info.opponent_id)
+def _challenge_head(info: ChallengeInfo, verb: str) -> str:
+    """The first line of a lobby post: who ``verb`` whom (``anyone`` for open seats) to
+    which game, the number of seats beyond two, and the options that are not the default."""
+    whom = [mention(u) for u in info.invited_ids]
+    if info.players > 1 + len(whom):
+        whom.append("anyone")
+    size = f" ({info.players} players)" if info.players > 2 else ""
     options = f" with {_code(info.options_text)}" if info.options_text else ""
     return (
-        f"{mention(info.challenger_id)} challenges {whom} to **{info.game_name}**{options}. "
-        f"The challenge expires {_timestamp(info.expires_at)}."
+        f"{mention(info.challenger_id)} {verb} {_join(whom)} to **{info.game_name}**{size}{options}"
     )
 
 
-def challenge_closed_text(
-    info: ChallengeInfo, *, by_user_id: int | None = None, game_channel_id: int | None = None
-) -> str:
-    """The challenge post once it is answered, cancelled or expired (buttons removed)."""
-    whom = "anyone" if info.opponent_id is None else mention(info.opponent_id)
-    head = f"{mention(info.challenger_id)} challenged {whom} to **{info.game_name}**"
+_LOBBY_NOTES = {
+    ("challenger", "seated"): "challenger",
+    ("invited", "seated"): "accepted",
+    ("invited", "invited"): "invited",
+    ("joined", "seated"): "joined",
+}
+
+
+def challenge_text(info: ChallengeInfo) -> str:
+    """The lobby post (buttons are added by the caller), edited after every press.
+
+    The heading, then one numbered line per seat: who holds it and how (``challenger``,
+    ``invited``, ``accepted``, ``joined``) or ``open``; then who declined, how to take part
+    and when the challenge expires::
+
+        <@1> challenges <@2> and anyone to **Generator** (3 players).
+        1. <@1> (challenger)
+        2. <@2> (invited)
+        3. open
+        Press **Join** to take an open seat. The game starts when every seat is filled, or
+        when <@1> presses **Start** with at least 2 players. The challenge expires <t:…:R>.
+    """
+    lines = [f"{_challenge_head(info, 'challenges')}."]
+    holders = [p for p in info.lobby if p.holds_seat]
+    for number, player in enumerate(holders, start=1):
+        note = _LOBBY_NOTES.get((player.role, player.status), player.status)
+        lines.append(f"{number}. {mention(player.user_id)} ({note})")
+    for number in range(len(holders) + 1, info.players + 1):
+        lines.append(f"{number}. open")
+    if info.declined_ids:
+        lines.append(f"Declined: {_mentions(info.declined_ids)}.")
+    notes = []
+    if info.open_seats:
+        notes.append("Press **Join** to take an open seat.")
+    if info.min_players < info.players:
+        notes.append(
+            f"The game starts when every seat is filled, or when {mention(info.challenger_id)} "
+            f"presses **Start** with at least {info.min_players} players."
+        )
+    elif info.players > 2:
+        notes.append("The game starts when every seat is filled.")
+    notes.append(f"The challenge expires {_timestamp(info.expires_at)}.")
+    lines.append(" ".join(notes))
+    return "\n".join(lines)
+
+
+def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:
+    """The lobby post once the game started, or the challenge was declined, cancelled or
+    expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``."""
+    head = _challenge_head(info, "challenged")
     if info.status == "accepted":
-        who = f" by {mention(by_user_id)}" if by_user_id is not None else ""
-        where = f" in <#{game_channel_id}>" if game_channel_id is not None else ""
-        return f"{head}: accepted{who}. The game is on{where}."
+        if game is None:
+            return f"{head}: the game has started."
+        seats = "\n".join(_seated(p) for p in game.players)
+        return f"{head}: the game is on in <#{game.channel_id}>.\n{seats}"
     if info.status == "declined":
-        return f"{head}: declined."
+        by = f" by {_mentions(info.declined_ids)}" if info.declined_ids else ""
+        return f"{head}: declined{by}."
     if info.status == "cancelled":
         return f"{head}: cancelled."
     if info.status == "expired":
-        return f"{head}: nobody answered in time, so the challenge expired."
+        if len(info.seated_ids) < 2:
+            return f"{head}: nobody answered in time, so the challenge expired."
+        return f"{head}: the seats were not filled in time, so the challenge expired."
     return f"{head}."
 
 
@@ -240,8 +318,15 @@ def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int)
 
 
 def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
-    """The public post when a player resigns."""
-    return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
+    """The public post when a player resigns: the result, or, when the game goes on without
+    them (three or more players), who left and who is to move."""
+    if not snapshot.is_active:
+        return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
+    seats = _join([seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id])
+    return (
+        f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
+        f"\n{_to_move_text(snapshot)}"
+    )
 
 
 def abort_text(snapshot: GameSnapshot, user_id: int) -> str:
@@ -256,7 +341,7 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     """``/game info``: players, options, ply, last moves and whose turn (or the result)."""
     lines = [
         f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}",
-        "Players: " + _join([_player(p) for p in snapshot.players]),
+        "Players: " + _join([_seated(p) for p in snapshot.players]),
         f"Options: {_code(snapshot.options_text) if snapshot.options_text else 'standard'}",
     ]
     if snapshot.is_active:

@@ -12,6 +12,9 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
 ``GAMEROOM_LOG_LEVEL``          ``DEBUG``, ``INFO`` (default), ``WARNING``, ``ERROR``
 ``GAMEROOM_CHALLENGE_TTL``      how long a challenge stays open: seconds (``3600``) or a
                                 number with a unit ``s``/``m``/``h``/``d`` (``30m``); default 24h
+``GAMEROOM_GAME_SEED``          for tests and bug reports only: every new game gets this
+                                seed (0 … 2**63-1), so its seats, dice and draws repeat;
+                                unset (the default) draws a secret seed per game
 ==============================  ============================================================
 
 Values already in the environment win over the ``.env`` file.
@@ -55,6 +58,7 @@ class Settings:
     discord_gateway: str | None = None
     log_level: str = "INFO"
     challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL
+    game_seed: int | None = None
 
     def __repr__(self) -> str:
         # The token must never reach a log line.
@@ -62,7 +66,7 @@ class Settings:
             f"Settings(db_url={self.db_url!r}, dev_guild_id={self.dev_guild_id!r}, "
             f"discord_api_base={self.discord_api_base!r}, "
             f"discord_gateway={self.discord_gateway!r}, log_level={self.log_level!r}, "
-            f"challenge_ttl={self.challenge_ttl!r})"
+            f"challenge_ttl={self.challenge_ttl!r}, game_seed={self.game_seed!r})"
         )
 
     @classmethod
@@ -103,6 +107,7 @@ class Settings:
             ),
             log_level=_parse_log_level(get("GAMEROOM_LOG_LEVEL")),
             challenge_ttl=_parse_duration("GAMEROOM_CHALLENGE_TTL", get("GAMEROOM_CHALLENGE_TTL")),
+            game_seed=_parse_seed(get("GAMEROOM_GAME_SEED")),
         )
 
     @property
@@ -127,6 +132,14 @@ def _parse_url(name: str, text: str | None, schemes: tuple[str, ...]) -> str | N
         allowed = " or ".join(f"{s}://" for s in schemes)
         raise SettingsError(f"{name} must be an absolute {allowed} URL, not {text!r}")
     return text.rstrip("/")
+
+
+def _parse_seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) >= 1 << 63:
+        raise SettingsError("GAMEROOM_GAME_SEED must be a whole number from 0 to 2**63-1")
+    return int(text)
 
 
 def _parse_log_level(text: str | None) -> str:

@@ -1,4 +1,4 @@
-"""Persistence: games, seats, the move log and challenges, in SQLite or PostgreSQL.
+"""Persistence: games, seats, the move log and challenges (lobbies), in SQLite or PostgreSQL.
 
 SQLAlchemy 2 Core (async) behind two small repositories; Alembic migrations in
 ``db/migrations`` applied at start. ``db`` knows nothing of engines, pictures or Discord: engine
@@ -24,9 +24,11 @@ timestamps come back in UTC; rows are the frozen dataclasses of :mod:`db.rows`):
 ``GamesRepo`` (``db.games``)
     ``create(*, guild_id, channel_id, parent_channel_id, game, options_json, rules_version,
     seed, state_json, ply, to_move: Sequence[int], user_ids: Sequence[int], now,
-    teams=None, challenge_id=None) -> GameRow``: version 1, seat ``i`` = ``user_ids[i]``;
-    with ``challenge_id`` also accepts that challenge in the same transaction. Raises
-    ``ChannelBusyError``, ``ChallengeClosedError``.
+    teams=None, challenge_id=None, challenge_version=None, challenge_entry=None) ->
+    GameRow``: version 1, seat ``i`` = ``user_ids[i]``; with ``challenge_id`` also accepts
+    that challenge in the same transaction (at ``challenge_version`` if given, recording
+    ``challenge_entry``, the answer that filled the last seat). Raises ``ChannelBusyError``,
+    ``ChallengeClosedError``, ``ChallengeChangedError``, ``ChallengeFullError``.
 
     ``commit_moves(game_id, expected_version, *, moves: Sequence[NewMove], state_json, ply,
     to_move, status, outcome_json, termination, now) -> GameRow``: compare-and-set on
@@ -42,13 +44,19 @@ timestamps come back in UTC; rows are the frozen dataclasses of :mod:`db.rows`):
     ``seats(game_id) -> list[SeatRow]``, ``moves(game_id, *, since_ply=0) -> list[MoveRow]``
     (plies count from 1; returns ``ply > since_ply``).
 
-``ChallengesRepo`` (``db.challenges``)
-    ``create(*, guild_id, channel_id, challenger_id, opponent_id, game, options_json, now,
-    expires_at) -> ChallengeRow``; ``get(challenge_id)``; ``list_open(*, channel_id=None,
-    user_id=None)``; ``set_message(challenge_id, message_id)``; ``resolve(challenge_id, *,
-    new_status, now, game_id=None) -> ChallengeRow | None`` (compare-and-set from open and
-    unexpired: of two racing answers one gets the row, the other ``None``);
-    ``expire_due(now) -> list[ChallengeRow]``.
+``ChallengesRepo`` (``db.challenges``): a challenge is a lobby of ``players`` seats; its
+    users (``ChallengeRow.lobby``, rows of ``challenge_players``) have a role (challenger,
+    invited, joined) and a status (invited, seated, declined, left).
+    ``create(*, guild_id, channel_id, challenger_id, invited_ids: Sequence[int], players,
+    game, options_json, now, expires_at) -> ChallengeRow``; ``get(challenge_id)``;
+    ``list_open(*, channel_id=None, user_id=None)``; ``set_message(challenge_id,
+    message_id)``; ``enter(challenge_id, expected_version, entry: ChallengeEntry, *, now) ->
+    ChallengeRow`` (one user joins, accepts, declines or leaves: compare-and-set on the
+    lobby's ``version``; raises ``ChallengeClosedError``, ``ChallengeChangedError``,
+    ``ChallengeFullError``); ``resolve(challenge_id, *, new_status, now, game_id=None,
+    entry=None) -> ChallengeRow | None`` (compare-and-set from open and unexpired: of two
+    racing answers one gets the row, the other ``None``); ``expire_due(now) ->
+    list[ChallengeRow]``.
 
 Statuses are :class:`GameStatus` / :class:`ChallengeStatus` (``StrEnum``: plain strings work
 too). All errors derive from :class:`PersistenceError`. See ``db/engine.py`` for the SQLite
@@ -56,7 +64,7 @@ set-up (WAL, ``busy_timeout``, ``foreign_keys``, ``BEGIN IMMEDIATE``).
 
 New migration, from the repository root after changing :mod:`db.schema`::
 
-    alembic revision --autogenerate --rev-id 0002 -m "add clocks"
+    alembic revision --autogenerate --rev-id 0003 -m "add clocks"
 """
 
 from __future__ import annotations
@@ -65,7 +73,9 @@ from db.challenges import ChallengesRepo
 from db.database import MIGRATIONS_DIR, Database, alembic_config
 from db.engine import DEFAULT_URL
 from db.errors import (
+    ChallengeChangedError,
     ChallengeClosedError,
+    ChallengeFullError,
     ChallengeNotFoundError,
     ChannelBusyError,
     GameNotActiveError,
@@ -74,14 +84,28 @@ from db.errors import (
     StaleVersionError,
 )
 from db.games import GamesRepo
-from db.rows import ChallengeRow, GameRow, MoveRow, NewMove, SeatRow
-from db.schema import ChallengeStatus, GameStatus
+from db.rows import (
+    ChallengeEntry,
+    ChallengePlayerRow,
+    ChallengeRow,
+    GameRow,
+    MoveRow,
+    NewMove,
+    SeatRow,
+)
+from db.schema import ChallengePlayerRole, ChallengePlayerStatus, ChallengeStatus, GameStatus
 
 __all__ = [
     "DEFAULT_URL",
     "MIGRATIONS_DIR",
+    "ChallengeChangedError",
     "ChallengeClosedError",
+    "ChallengeEntry",
+    "ChallengeFullError",
     "ChallengeNotFoundError",
+    "ChallengePlayerRole",
+    "ChallengePlayerRow",
+    "ChallengePlayerStatus",
     "ChallengeRow",
     "ChallengeStatus",
     "ChallengesRepo",

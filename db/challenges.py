@@ -1,29 +1,54 @@
-"""``ChallengesRepo``: invitations to play, from ``/challenge`` until answered or expired.
+"""``ChallengesRepo``: invitations to play, from ``/challenge`` until the game starts or not.
 
-A challenge leaves ``"open"`` exactly once. Every transition is a compare-and-set
-(``UPDATE ... WHERE status = 'open'``), so of two players pressing "Accept" at the same
-moment exactly one wins, and an expiry sweep never overrides an answer.
+A challenge is a *lobby*: ``players`` seats, the challenger in one, invited players' seats
+reserved until they answer, the rest open to anyone. Its users are rows of
+``challenge_players``. While it is ``"open"`` the lobby changes one user at a time with
+:meth:`ChallengesRepo.enter`, a compare-and-set on ``challenges.version`` (``UPDATE ... WHERE
+status = 'open' AND version = :expected``): of two users pressing Join for the last seat
+exactly one write lands, and the other caller reloads and sees the seat taken.
+
+A challenge leaves ``"open"`` exactly once, also by compare-and-set: accepted together with
+its game's creation (:meth:`db.GamesRepo.create`), declined or cancelled (:meth:`resolve`), or
+expired (:meth:`expire_due`), so an expiry sweep never overrides an answer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, insert, or_, select, update
+from sqlalchemy import Row, exists, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions
-from db.errors import ChallengeNotFoundError
-from db.rows import ChallengeRow, require_aware
-from db.schema import ChallengeStatus, challenges
+from db.errors import (
+    ChallengeChangedError,
+    ChallengeClosedError,
+    ChallengeFullError,
+    ChallengeNotFoundError,
+)
+from db.rows import ChallengeEntry, ChallengePlayerRow, ChallengeRow, require_aware
+from db.schema import (
+    ChallengePlayerRole,
+    ChallengePlayerStatus,
+    ChallengeStatus,
+    challenge_players,
+    challenges,
+)
 
-__all__ = ["ChallengesRepo"]
+__all__ = ["ChallengesRepo", "claim_open_challenge", "read_challenge", "write_entry"]
 
 _ANSWERS = (ChallengeStatus.ACCEPTED, ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED)
+_HOLDING = (ChallengePlayerStatus.INVITED.value, ChallengePlayerStatus.SEATED.value)
 
 
 class ChallengesRepo:
-    """Reads and writes ``challenges``. Obtain it as ``Database.challenges``."""
+    """Reads and writes ``challenges`` and ``challenge_players``.
+
+    Obtain it as ``Database.challenges``. Every method is one transaction; rows come back
+    as :class:`~db.rows.ChallengeRow` with their lobby.
+    """
 
     def __init__(self, transactions: Transactions) -> None:
         self._tx = transactions
@@ -34,20 +59,31 @@ class ChallengesRepo:
         guild_id: int | None,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int | None,
+        invited_ids: Sequence[int],
+        players: int,
         game: str,
         options_json: str,
         now: datetime,
         expires_at: datetime,
     ) -> ChallengeRow:
-        """Record an open challenge. ``opponent_id=None`` lets anyone accept it.
+        """Record an open challenge for ``players`` seats, at version 1.
 
-        Raises :class:`ValueError` if ``expires_at`` is not after ``now``.
+        The challenger is seated; each of ``invited_ids`` (in that order) gets a reserved
+        seat; the remaining ``players - 1 - len(invited_ids)`` seats are open to anyone.
+
+        Raises :class:`ValueError` if ``expires_at`` is not after ``now``, if a user is named
+        twice (the challenger among the invited included), or if the seats cannot hold the
+        challenger and every invited user.
         """
         require_aware("now", now)
         require_aware("expires_at", expires_at)
         if expires_at <= now:
             raise ValueError(f"challenge would expire at {expires_at}, not after {now}")
+        users = [challenger_id, *invited_ids]
+        if len(set(users)) != len(users):
+            raise ValueError(f"a user is listed twice in {users}")
+        if players < len(users):
+            raise ValueError(f"{players} seats cannot hold {len(users)} listed users")
         async with self._tx.write() as conn:
             result = await conn.execute(
                 insert(challenges)
@@ -55,47 +91,76 @@ class ChallengesRepo:
                     guild_id=guild_id,
                     channel_id=channel_id,
                     challenger_id=challenger_id,
-                    opponent_id=opponent_id,
                     game=game,
                     options=options_json,
+                    players=players,
                     status=ChallengeStatus.OPEN.value,
+                    version=1,
                     created_at=now,
                     expires_at=expires_at,
                 )
-                .returning(*challenges.c)
+                .returning(challenges.c.id)
             )
-            return _challenge_row(result.one())
+            challenge_id = result.scalar_one()
+            listed = [(challenger_id, ChallengePlayerRole.CHALLENGER, ChallengePlayerStatus.SEATED)]
+            listed += [
+                (user_id, ChallengePlayerRole.INVITED, ChallengePlayerStatus.INVITED)
+                for user_id in invited_ids
+            ]
+            await conn.execute(
+                insert(challenge_players),
+                [
+                    {
+                        "challenge_id": challenge_id,
+                        "user_id": user_id,
+                        "role": role.value,
+                        "status": status.value,
+                        "ordinal": ordinal,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for ordinal, (user_id, role, status) in enumerate(listed)
+                ],
+            )
+            return await read_challenge(conn, challenge_id)
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
-        """The challenge with id ``challenge_id``, or ``None``."""
+        """The challenge with id ``challenge_id`` and its lobby, or ``None``."""
         async with self._tx.read() as conn:
             result = await conn.execute(select(challenges).where(challenges.c.id == challenge_id))
             row = result.one_or_none()
-        return None if row is None else _challenge_row(row)
+            if row is None:
+                return None
+            lobbies = await _lobbies(conn, [challenge_id])
+        return _challenge_row(row, lobbies.get(challenge_id, ()))
 
     async def list_open(
         self, *, channel_id: int | None = None, user_id: int | None = None
     ) -> list[ChallengeRow]:
         """Open challenges, oldest first, narrowed by every filter given.
 
-        ``user_id`` keeps those the user made or was named in. Challenges past
-        ``expires_at`` are included until :meth:`expire_due` marks them.
+        ``user_id`` keeps those the user made, is invited to, or holds a seat in.
+        Challenges past ``expires_at`` are included until :meth:`expire_due` marks them.
         """
         query = select(challenges).where(challenges.c.status == ChallengeStatus.OPEN.value)
         if channel_id is not None:
             query = query.where(challenges.c.channel_id == channel_id)
         if user_id is not None:
-            query = query.where(
-                or_(challenges.c.challenger_id == user_id, challenges.c.opponent_id == user_id)
+            listed = exists().where(
+                challenge_players.c.challenge_id == challenges.c.id,
+                challenge_players.c.user_id == user_id,
+                challenge_players.c.status.in_(_HOLDING),
             )
+            query = query.where(or_(challenges.c.challenger_id == user_id, listed))
         async with self._tx.read() as conn:
-            result = await conn.execute(query.order_by(challenges.c.id))
-            return [_challenge_row(row) for row in result]
+            rows = (await conn.execute(query.order_by(challenges.c.id))).all()
+            lobbies = await _lobbies(conn, [row.id for row in rows])
+        return [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
 
     async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message that shows the challenge (its buttons live there).
 
-        Raises :class:`ChallengeNotFoundError`.
+        No version bump: the lobby did not change. Raises :class:`ChallengeNotFoundError`.
         """
         async with self._tx.write() as conn:
             result = await conn.execute(
@@ -106,6 +171,34 @@ class ChallengesRepo:
             if result.rowcount != 1:
                 raise ChallengeNotFoundError(challenge_id)
 
+    async def enter(
+        self,
+        challenge_id: int,
+        expected_version: int,
+        entry: ChallengeEntry,
+        *,
+        now: datetime,
+    ) -> ChallengeRow:
+        """Record one user's new place in an open lobby: invited, seated, declined or left.
+
+        One transaction: compare-and-set on the challenge (open, not expired at ``now``, at
+        ``expected_version``; the version becomes ``expected_version + 1``), then the user's
+        row is written as ``entry`` says (a new row goes to the end of the listing, an
+        existing one keeps its place). Returns the challenge after the change.
+
+        Raises :class:`ChallengeClosedError` (missing, answered or expired),
+        :class:`ChallengeChangedError` (the lobby changed since ``expected_version``) and
+        :class:`ChallengeFullError` if more users would hold seats than there are seats.
+        Nothing is written when it raises.
+        """
+        require_aware("now", now)
+        async with self._tx.write() as conn:
+            await claim_open_challenge(
+                conn, challenge_id, now=now, expected_version=expected_version, values={}
+            )
+            await write_entry(conn, challenge_id, entry, now=now)
+            return await read_challenge(conn, challenge_id)
+
     async def resolve(
         self,
         challenge_id: int,
@@ -113,14 +206,17 @@ class ChallengesRepo:
         new_status: str,
         now: datetime,
         game_id: int | None = None,
+        entry: ChallengeEntry | None = None,
     ) -> ChallengeRow | None:
         """Answer an open challenge: ``"accepted"``, ``"declined"`` or ``"cancelled"``.
 
         Compare-and-set from ``"open"`` and not yet expired at ``now`` (``expires_at >
-        now``): of two racing answers exactly one gets the updated row, the other ``None``
-        (as does an answer to a missing, answered or expired challenge). ``game_id`` links
-        an accepted challenge to its game; to create the game and accept in one
-        transaction, use ``GamesRepo.create(..., challenge_id=...)`` instead.
+        now``), whatever the lobby's version: of two racing answers exactly one gets the
+        updated row, the other ``None`` (as does an answer to a missing, answered or expired
+        challenge). ``entry``, if given, is written in the same transaction (the invited
+        player who declines a two-seat challenge). ``game_id`` links an accepted challenge
+        to its game; to create the game and accept in one transaction, use
+        ``GamesRepo.create(..., challenge_id=...)`` instead.
 
         Raises :class:`ValueError` for another status, or a ``game_id`` on a refusal.
         """
@@ -130,19 +226,17 @@ class ChallengesRepo:
             raise ValueError(f"resolve() answers with accepted/declined/cancelled, not {status}")
         if game_id is not None and status is not ChallengeStatus.ACCEPTED:
             raise ValueError("only an accepted challenge has a game")
+        values = {"status": status.value, "resolved_at": now, "game_id": game_id}
         async with self._tx.write() as conn:
-            result = await conn.execute(
-                update(challenges)
-                .where(
-                    challenges.c.id == challenge_id,
-                    challenges.c.status == ChallengeStatus.OPEN.value,
-                    challenges.c.expires_at > now,
+            try:
+                await claim_open_challenge(
+                    conn, challenge_id, now=now, expected_version=None, values=values
                 )
-                .values(status=status.value, resolved_at=now, game_id=game_id)
-                .returning(*challenges.c)
-            )
-            row = result.one_or_none()
-        return None if row is None else _challenge_row(row)
+            except ChallengeClosedError:
+                return None
+            if entry is not None:
+                await write_entry(conn, challenge_id, entry, now=now)
+            return await read_challenge(conn, challenge_id)
 
     async def expire_due(self, now: datetime) -> list[ChallengeRow]:
         """Mark every open challenge with ``expires_at <= now`` as ``"expired"``.
@@ -158,26 +252,173 @@ class ChallengesRepo:
                     challenges.c.status == ChallengeStatus.OPEN.value,
                     challenges.c.expires_at <= now,
                 )
-                .values(status=ChallengeStatus.EXPIRED.value, resolved_at=now)
+                .values(
+                    status=ChallengeStatus.EXPIRED.value,
+                    resolved_at=now,
+                    version=challenges.c.version + 1,
+                )
                 .returning(*challenges.c)
             )
-            rows = [_challenge_row(row) for row in result]
-        return sorted(rows, key=lambda row: row.id)
+            rows = result.all()
+            lobbies = await _lobbies(conn, [row.id for row in rows])
+        expired = [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
+        return sorted(expired, key=lambda row: row.id)
 
 
-def _challenge_row(row: Row[Any]) -> ChallengeRow:
+# ------------------------------------------------------------------------------------------
+# Building blocks shared with GamesRepo.create (which accepts a challenge in its transaction)
+# ------------------------------------------------------------------------------------------
+
+
+async def claim_open_challenge(
+    conn: AsyncConnection,
+    challenge_id: int,
+    *,
+    now: datetime,
+    expected_version: int | None,
+    values: Mapping[str, Any],
+) -> None:
+    """Compare-and-set an open, unexpired challenge: apply ``values`` and bump its version.
+
+    With ``expected_version`` the challenge must also be at that version. Must run inside a
+    write transaction (on PostgreSQL the ``UPDATE`` also locks the row until it ends, so
+    lobby reads after it see every committed change). Raises :class:`ChallengeClosedError`
+    if the challenge is missing, answered or expired at ``now``, and
+    :class:`ChallengeChangedError` if it is open at another version.
+    """
+    query = update(challenges).where(
+        challenges.c.id == challenge_id,
+        challenges.c.status == ChallengeStatus.OPEN.value,
+        challenges.c.expires_at > now,
+    )
+    if expected_version is not None:
+        query = query.where(challenges.c.version == expected_version)
+    result = await conn.execute(query.values({**values, "version": challenges.c.version + 1}))
+    if result.rowcount == 1:
+        return
+    current = (
+        await conn.execute(
+            select(challenges.c.status, challenges.c.version, challenges.c.expires_at).where(
+                challenges.c.id == challenge_id
+            )
+        )
+    ).one_or_none()
+    still_open = (
+        current is not None
+        and current.status == ChallengeStatus.OPEN.value
+        and current.expires_at > now
+    )
+    if still_open and expected_version is not None and current is not None:
+        raise ChallengeChangedError(challenge_id, expected_version, current.version)
+    raise ChallengeClosedError(challenge_id)
+
+
+async def write_entry(
+    conn: AsyncConnection, challenge_id: int, entry: ChallengeEntry, *, now: datetime
+) -> None:
+    """Write ``entry`` over the user's lobby row, or append a new row; then check the seats.
+
+    Must run inside a write transaction, after :func:`claim_open_challenge` (which
+    serialises lobby changes). Raises :class:`ChallengeFullError` if more users would hold
+    seats than the challenge has; the caller's transaction then rolls back.
+    """
+    changed = await conn.execute(
+        update(challenge_players)
+        .where(
+            challenge_players.c.challenge_id == challenge_id,
+            challenge_players.c.user_id == entry.user_id,
+        )
+        .values(role=entry.role.value, status=entry.status.value, updated_at=now)
+    )
+    if changed.rowcount == 0:
+        last = (
+            await conn.execute(
+                select(func.max(challenge_players.c.ordinal)).where(
+                    challenge_players.c.challenge_id == challenge_id
+                )
+            )
+        ).scalar_one()
+        await conn.execute(
+            insert(challenge_players).values(
+                challenge_id=challenge_id,
+                user_id=entry.user_id,
+                role=entry.role.value,
+                status=entry.status.value,
+                ordinal=0 if last is None else last + 1,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    held = (
+        await conn.execute(
+            select(func.count()).where(
+                challenge_players.c.challenge_id == challenge_id,
+                challenge_players.c.status.in_(_HOLDING),
+            )
+        )
+    ).scalar_one()
+    players = (
+        await conn.execute(select(challenges.c.players).where(challenges.c.id == challenge_id))
+    ).scalar_one()
+    if held > players:
+        raise ChallengeFullError(challenge_id, players)
+
+
+async def read_challenge(conn: AsyncConnection, challenge_id: int) -> ChallengeRow:
+    """The challenge and its lobby as ``conn`` sees them (inside the caller's transaction).
+
+    Raises :class:`ChallengeNotFoundError`.
+    """
+    row = (
+        await conn.execute(select(challenges).where(challenges.c.id == challenge_id))
+    ).one_or_none()
+    if row is None:
+        raise ChallengeNotFoundError(challenge_id)
+    lobbies = await _lobbies(conn, [challenge_id])
+    return _challenge_row(row, lobbies.get(challenge_id, ()))
+
+
+async def _lobbies(
+    conn: AsyncConnection, challenge_ids: Iterable[int]
+) -> dict[int, tuple[ChallengePlayerRow, ...]]:
+    """The lobby of each challenge in ``challenge_ids``, in listing order (one query)."""
+    ids = list(challenge_ids)
+    if not ids:
+        return {}
+    result = await conn.execute(
+        select(challenge_players)
+        .where(challenge_players.c.challenge_id.in_(ids))
+        .order_by(challenge_players.c.challenge_id, challenge_players.c.ordinal)
+    )
+    lobbies: dict[int, list[ChallengePlayerRow]] = {}
+    for r in result:
+        lobbies.setdefault(r.challenge_id, []).append(
+            ChallengePlayerRow(
+                user_id=r.user_id,
+                role=ChallengePlayerRole(r.role),
+                status=ChallengePlayerStatus(r.status),
+                created_at=r.created_at,
+                updated_at=r.updated_at,
+            )
+        )
+    return {challenge_id: tuple(rows) for challenge_id, rows in lobbies.items()}
+
+
+def _challenge_row(row: Row[Any], lobby: Sequence[ChallengePlayerRow]) -> ChallengeRow:
     return ChallengeRow(
         id=row.id,
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         message_id=row.message_id,
         challenger_id=row.challenger_id,
-        opponent_id=row.opponent_id,
         game=row.game,
         options_json=row.options,
+        players=row.players,
         status=ChallengeStatus(row.status),
+        version=row.version,
         game_id=row.game_id,
         created_at=row.created_at,
         expires_at=row.expires_at,
         resolved_at=row.resolved_at,
+        lobby=tuple(lobby),
     )

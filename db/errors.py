@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 __all__ = [
+    "ChallengeChangedError",
     "ChallengeClosedError",
+    "ChallengeFullError",
     "ChallengeNotFoundError",
     "ChannelBusyError",
     "GameNotActiveError",
@@ -64,7 +66,8 @@ class ChallengeClosedError(PersistenceError):
     """The challenge is no longer open (answered, cancelled or expired) or does not exist.
 
     Raised by :meth:`db.GamesRepo.create` when asked to accept a challenge atomically with
-    the game's creation; another accept won the race, or the challenge ran out.
+    the game's creation, and by :meth:`db.ChallengesRepo.enter`: another answer won the
+    race, or the challenge ran out.
     """
 
     def __init__(self, challenge_id: int) -> None:
@@ -78,3 +81,28 @@ class ChallengeNotFoundError(PersistenceError, LookupError):
     def __init__(self, challenge_id: int) -> None:
         super().__init__(f"no challenge with id {challenge_id}")
         self.challenge_id = challenge_id
+
+
+class ChallengeChangedError(PersistenceError):
+    """Compare-and-set on ``challenges.version`` failed: the lobby changed first.
+
+    Someone joined, accepted, declined or left between the caller's read (at
+    ``expected_version``) and its write; the challenge is still open. Reload and decide again.
+    """
+
+    def __init__(self, challenge_id: int, expected_version: int, actual_version: int) -> None:
+        super().__init__(
+            f"challenge {challenge_id} is at version {actual_version}, not {expected_version}"
+        )
+        self.challenge_id = challenge_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+
+class ChallengeFullError(PersistenceError):
+    """The change would have more users holding seats than the challenge has seats."""
+
+    def __init__(self, challenge_id: int, players: int) -> None:
+        super().__init__(f"challenge {challenge_id} has only {players} seats")
+        self.challenge_id = challenge_id
+        self.players = players

@@ -16,15 +16,16 @@ from sqlalchemy import Row, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from db.challenges import claim_open_challenge, write_entry
 from db.engine import Transactions
 from db.errors import (
-    ChallengeClosedError,
     ChannelBusyError,
     GameNotActiveError,
     GameNotFoundError,
     StaleVersionError,
 )
 from db.rows import (
+    ChallengeEntry,
     GameRow,
     MoveRow,
     NewMove,
@@ -76,20 +77,27 @@ class GamesRepo:
         now: datetime,
         teams: Sequence[int | None] | None = None,
         challenge_id: int | None = None,
+        challenge_version: int | None = None,
+        challenge_entry: ChallengeEntry | None = None,
     ) -> GameRow:
         """Start an active game at version 1 with seats ``0..len(user_ids)-1``.
 
         ``user_ids[i]`` plays seat ``i`` (the same user may hold several seats);
         ``teams[i]``, if given, is that seat's team. With ``challenge_id``, the same
         transaction accepts that challenge (compare-and-set from ``"open"`` and not expired at
-        ``now``) and links it to the new game, so a challenge never ends up accepted without
-        its game, nor a game started from a challenge someone else accepted.
+        ``now``, and at ``challenge_version`` if given) and links it to the new game, so a
+        challenge never ends up accepted without its game, nor a game started from a
+        challenge someone else accepted or from a lobby that changed meanwhile.
+        ``challenge_entry`` records, in that transaction too, the answer that filled the last
+        seat (see :meth:`db.ChallengesRepo.enter`).
 
         Raises :class:`ChannelBusyError` if ``channel_id`` already has an active game (the
         partial unique index refused it), :class:`ChallengeClosedError` if the challenge is
-        no longer open, :class:`ValueError` for no players, a ``teams`` of the wrong length,
-        a ``seed`` outside the signed 64-bit range or a naive ``now``. Nothing is written
-        when it raises.
+        no longer open, :class:`ChallengeChangedError` if it is not at
+        ``challenge_version``, :class:`ChallengeFullError` if ``challenge_entry`` overfills
+        it, :class:`ValueError` for no players, a ``teams`` of the wrong length, a
+        ``seed`` outside the signed 64-bit range, challenge arguments without
+        ``challenge_id`` or a naive ``now``. Nothing is written when it raises.
         """
         require_aware("now", now)
         if not user_ids:
@@ -98,6 +106,8 @@ class GamesRepo:
             raise ValueError(f"{len(teams)} teams for {len(user_ids)} seats")
         if not _INT64_MIN <= seed <= _INT64_MAX:
             raise ValueError(f"seed {seed} does not fit a signed 64-bit column")
+        if challenge_id is None and (challenge_version, challenge_entry) != (None, None):
+            raise ValueError("challenge_version and challenge_entry need a challenge_id")
         seat_teams: Sequence[int | None] = teams if teams is not None else [None] * len(user_ids)
         values = {
             "guild_id": guild_id,
@@ -118,17 +128,15 @@ class GamesRepo:
         try:
             async with self._tx.write() as conn:
                 if challenge_id is not None:
-                    accepted = await conn.execute(
-                        update(challenges)
-                        .where(
-                            challenges.c.id == challenge_id,
-                            challenges.c.status == ChallengeStatus.OPEN.value,
-                            challenges.c.expires_at > now,
-                        )
-                        .values(status=ChallengeStatus.ACCEPTED.value, resolved_at=now)
+                    await claim_open_challenge(
+                        conn,
+                        challenge_id,
+                        now=now,
+                        expected_version=challenge_version,
+                        values={"status": ChallengeStatus.ACCEPTED.value, "resolved_at": now},
                     )
-                    if accepted.rowcount != 1:
-                        raise ChallengeClosedError(challenge_id)
+                    if challenge_entry is not None:
+                        await write_entry(conn, challenge_id, challenge_entry, now=now)
                 result = await conn.execute(insert(games).values(values).returning(*games.c))
                 row = _game_row(result.one())
                 await conn.execute(

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from db.schema import ChallengeStatus, GameStatus
+from db.schema import ChallengePlayerRole, ChallengePlayerStatus, ChallengeStatus, GameStatus
 
 __all__ = [
+    "ChallengeEntry",
+    "ChallengePlayerRow",
     "ChallengeRow",
     "GameRow",
     "MoveRow",
@@ -127,11 +129,43 @@ class MoveRow:
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeRow:
-    """One row of ``challenges``.
+class ChallengePlayerRow:
+    """One user listed in a challenge's lobby (a row of ``challenge_players``).
 
-    ``opponent_id`` is ``None`` for an open challenge anyone may accept; ``message_id`` the
-    message showing it (once posted); ``game_id`` the game it became once accepted.
+    ``role`` says how they came (challenger, invited, joined), ``status`` where they stand
+    (invited, seated, declined, left); ``updated_at`` is when the status last changed.
+    """
+
+    user_id: int
+    role: ChallengePlayerRole
+    status: ChallengePlayerStatus
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def holds_seat(self) -> bool:
+        """True while the user is invited (seat reserved) or seated."""
+        return self.status.holds_seat
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeEntry:
+    """A user's new place in a lobby, for :meth:`db.ChallengesRepo.enter` and
+    :meth:`db.GamesRepo.create`: stored as given, on a new row or over the user's old one."""
+
+    user_id: int
+    role: ChallengePlayerRole
+    status: ChallengePlayerStatus
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """One row of ``challenges`` with its lobby.
+
+    ``players`` is the number of seats; ``lobby`` lists every user who was ever in it, in
+    listing order (challenger first, then invited players in the order named, then those who
+    joined). ``version`` is the lobby's compare-and-set token. ``message_id`` is the message
+    showing the challenge (once posted); ``game_id`` the game it became once accepted.
     """
 
     id: int
@@ -139,17 +173,36 @@ class ChallengeRow:
     channel_id: int
     message_id: int | None
     challenger_id: int
-    opponent_id: int | None
     game: str
     options_json: str
+    players: int
     status: ChallengeStatus
+    version: int
     game_id: int | None
     created_at: datetime
     expires_at: datetime
     resolved_at: datetime | None
+    lobby: tuple[ChallengePlayerRow, ...]
 
     @property
     def is_open(self) -> bool:
-        """True while the challenge waits for an answer (it may still be past ``expires_at``
-        until :meth:`db.ChallengesRepo.expire_due` marks it)."""
+        """True while the challenge waits for its seats to fill (it may still be past
+        ``expires_at`` until :meth:`db.ChallengesRepo.expire_due` marks it)."""
         return self.status is ChallengeStatus.OPEN
+
+    def entry_of(self, user_id: int) -> ChallengePlayerRow | None:
+        """The lobby row of ``user_id``, or ``None`` if they were never in this lobby."""
+        for player in self.lobby:
+            if player.user_id == user_id:
+                return player
+        return None
+
+    @property
+    def seated_ids(self) -> tuple[int, ...]:
+        """Users who hold a seat, in listing order (the challenger first)."""
+        return tuple(p.user_id for p in self.lobby if p.status is ChallengePlayerStatus.SEATED)
+
+    @property
+    def open_seats(self) -> int:
+        """Seats neither held nor reserved for an invited player."""
+        return self.players - sum(1 for p in self.lobby if p.holds_seat)

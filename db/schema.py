@@ -32,9 +32,12 @@ from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "ACTIVE_GAME_PER_CHANNEL_INDEX",
+    "ChallengePlayerRole",
+    "ChallengePlayerStatus",
     "ChallengeStatus",
     "GameStatus",
     "UTCDateTime",
+    "challenge_players",
     "challenges",
     "games",
     "metadata",
@@ -58,15 +61,50 @@ class ChallengeStatus(StrEnum):
     """Lifecycle of a row in ``challenges``. Every status but ``OPEN`` is final."""
 
     OPEN = "open"
-    """Waiting for the opponent (or, for an open challenge, anyone) to answer."""
+    """The lobby: waiting for invited players to answer and for open seats to fill."""
     ACCEPTED = "accepted"
-    """Accepted; ``game_id`` names the game it became."""
+    """Its game started (every seat filled, or the challenger pressed Start); ``game_id``
+    names the game it became."""
     DECLINED = "declined"
-    """Refused by the challenged player."""
+    """Refused by the invited player of a two-seat challenge (with more seats, a refusal only
+    frees that player's seat)."""
     CANCELLED = "cancelled"
     """Withdrawn by the challenger."""
     EXPIRED = "expired"
     """Nobody answered before ``expires_at``."""
+
+
+class ChallengePlayerRole(StrEnum):
+    """How a user came to be listed in a challenge's lobby (``challenge_players.role``)."""
+
+    CHALLENGER = "challenger"
+    """Made the challenge; holds a seat from the start and can only cancel, not leave."""
+    INVITED = "invited"
+    """Named by the challenger; a seat was reserved for them."""
+    JOINED = "joined"
+    """Took an open seat."""
+
+
+class ChallengePlayerStatus(StrEnum):
+    """Where a listed user stands in a lobby (``challenge_players.status``).
+
+    ``INVITED`` and ``SEATED`` hold one of the challenge's seats; ``DECLINED`` and ``LEFT``
+    hold none (their seat is open again).
+    """
+
+    INVITED = "invited"
+    """Invited and not answered yet: the seat is reserved."""
+    SEATED = "seated"
+    """Holds a seat: the challenger, an invited player who accepted, or one who joined."""
+    DECLINED = "declined"
+    """Invited, said no."""
+    LEFT = "left"
+    """Held a seat and gave it up before the game started."""
+
+    @property
+    def holds_seat(self) -> bool:
+        """True for ``INVITED`` and ``SEATED``: the user counts against the seats."""
+        return self in (ChallengePlayerStatus.INVITED, ChallengePlayerStatus.SEATED)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -200,11 +238,14 @@ challenges = Table(
     Column("channel_id", BigInteger, nullable=False),
     Column("message_id", BigInteger, nullable=True),
     Column("challenger_id", BigInteger, nullable=False),
-    # NULL for an open challenge that anyone may accept.
-    Column("opponent_id", BigInteger, nullable=True),
     Column("game", String(32), nullable=False),
     Column("options", Text, nullable=False),
+    # How many seats the game will have; who holds them is in challenge_players.
+    Column("players", Integer, nullable=False),
     Column("status", String(16), nullable=False),
+    # Compare-and-set token of the lobby: 1 at creation, +1 on every change (a player joins,
+    # accepts, declines or leaves; the challenge is answered or expires).
+    Column("version", Integer, nullable=False),
     Column(
         "game_id",
         Integer,
@@ -219,3 +260,27 @@ challenges = Table(
 
 Index(None, challenges.c.status, challenges.c.expires_at)
 Index(None, challenges.c.channel_id)
+
+#: Who is listed in a challenge's lobby, and how they stand. One row per user and challenge:
+#: a user who leaves and joins again gets their row back.
+challenge_players = Table(
+    "challenge_players",
+    metadata,
+    Column(
+        "challenge_id",
+        Integer,
+        ForeignKey(challenges.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("user_id", BigInteger, primary_key=True),
+    # ChallengePlayerRole and ChallengePlayerStatus values.
+    Column("role", String(16), nullable=False),
+    Column("status", String(16), nullable=False),
+    # Order of the lobby listing: the challenger 0, invited players in the order named, then
+    # players who joined, in the order they first joined.
+    Column("ordinal", Integer, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+Index(None, challenge_players.c.user_id)

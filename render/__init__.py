@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from render import arbos, generatorb
+from render import arbos, generator, generatorb
 
 __all__ = ["RENDERERS", "Renderer", "render_png"]
 
@@ -40,6 +40,7 @@ class Renderer(Protocol):
 RENDERERS: dict[str, Renderer] = {
     "generatorb": generatorb.render,
     "arbos": arbos.render,
+    "generator": generator.render,
 }
 
 

@@ -1,8 +1,11 @@
-"""``/challenge`` and its buttons: invite someone (or anyone) to a game, accept, decline, cancel.
+"""``/challenge`` and its lobby buttons: invite people (or anyone), fill the seats, start.
 
-Accepting starts the game in the challenge's channel, or in a new thread off the challenge post
-when the channel already has a game. A loop marks challenges nobody answered as expired and
-edits their posts.
+A challenge post is a lobby: it lists the seats and carries the buttons that fit it now
+(Accept / Decline for invited players, Join for open seats, Leave, Start, Cancel; see
+:func:`bot.ui.buttons.challenge_view`). Every press is defer → service → edit the post. The
+press that fills the last seat (or the challenger's Start) starts the game in the challenge's
+channel, or in a new thread off the post when the channel already has a game. A loop marks
+challenges whose seats did not fill in time as expired and edits their posts.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from bot.service import (
     ChallengeInfo,
     ChannelBusyError,
     GameSnapshot,
+    LobbyUpdate,
     ServiceError,
 )
 from bot.service.options import MAX_CHOICE_LENGTH, suggest_options
@@ -31,6 +35,7 @@ from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
+    describe,
     edit_post,
     post_in_channel,
     send_ephemeral,
@@ -46,6 +51,8 @@ Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 #: Threads for games stay open for a week without activity (games are slow).
 THREAD_ARCHIVE_MINUTES: Final = 10080
+#: The largest seat count any registered game allows (the ``players`` option's maximum).
+MAX_PLAYERS: Final = max((engine.info.max_players for engine in ENGINES.values()), default=2)
 _THREAD_TYPES = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,
@@ -76,10 +83,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
 
     # ---- /challenge ---------------------------------------------------------------------
 
-    @app_commands.command(name="challenge", description="Challenge someone (or anyone) to a game")
+    @app_commands.command(name="challenge", description="Challenge people (or anyone) to a game")
     @app_commands.describe(
         game="The game to play",
-        opponent="Who you challenge; leave empty to let anyone accept",
+        opponent="Who you challenge; leave empty to let anyone join",
+        opponent2="A second opponent, for games of three or more",
+        opponent3="A third opponent, for games of four or more",
+        players="How many seats (default: you and those you name, else the game's usual number)",
         options="Game options as key=value pairs, e.g. refill=all",
         preset="A named set of options",
     )
@@ -90,35 +100,43 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         interaction: Interaction,
         game: str,
         opponent: discord.User | None = None,
+        opponent2: discord.User | None = None,
+        opponent3: discord.User | None = None,
+        players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
         options: app_commands.Range[str, 0, 200] | None = None,
         preset: str | None = None,
     ) -> None:
-        if opponent is not None and opponent.bot:
+        named = [user for user in (opponent, opponent2, opponent3) if user is not None]
+        if any(user.bot for user in named):
             await send_ephemeral(interaction, "You can only challenge people, not bots.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
+            for user in named:
+                self.bot.remember_name(user)
             info = await self.bot.service.create_challenge(
                 guild_id=interaction.guild_id,
                 channel_id=channel_id_of(interaction),
                 challenger_id=interaction.user.id,
-                opponent_id=None if opponent is None else opponent.id,
+                opponent_ids=[user.id for user in named],
+                players=players,
                 game=game,
                 options_text=options,
                 preset=preset,
             )
-            await self._post_challenge(interaction, info)
+            await self._post_challenge(info)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
 
-    async def _post_challenge(self, interaction: Interaction, info: ChallengeInfo) -> None:
+    async def _post_challenge(self, info: ChallengeInfo) -> None:
+        """Post the lobby, pinging only the invited players."""
         message = await post_in_channel(
             self.bot,
             info.channel_id,
             presenters.challenge_text(info),
             guild_id=info.guild_id,
-            mention_ids=[] if info.opponent_id is None else [info.opponent_id],
-            view=challenge_view(info.challenge_id, open_to_anyone=info.opponent_id is None),
+            mention_ids=info.pending_ids,
+            view=challenge_view(info),
         )
         if message is None:
             # Nobody could answer a challenge nobody sees: withdraw it.
@@ -148,65 +166,98 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if typed in p.id or typed in p.label.lower()
         ][:25]
 
-    # ---- buttons ------------------------------------------------------------------------
+    # ---- lobby buttons ------------------------------------------------------------------
 
     async def on_challenge_button(
         self, interaction: Interaction, button: ChallengeButtonId
     ) -> None:
-        """Accept / Decline / Cancel pressed on a challenge post."""
+        """A lobby button was pressed: apply it, then show the lobby (or the game) as it is."""
         await interaction.response.defer()
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
             try:
-                if button.action is ChallengeAction.ACCEPT:
-                    await self._accept(interaction, button.challenge_id)
-                else:
-                    await self._close(interaction, button)
+                if button.action is ChallengeAction.CANCEL:
+                    info = await self.bot.service.cancel_challenge(
+                        button.challenge_id, interaction.user.id
+                    )
+                    await edit_post(interaction, presenters.challenge_closed_text(info))
+                    return
+                try:
+                    update = await self._press(button, interaction.user.id)
+                except ChannelBusyError:
+                    update = await self._press_in_thread(interaction, button)
+                await self._show(interaction, update)
             except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
                 # make the post say so, then tell the presser.
                 await self._show_closed(interaction, button.challenge_id, closed.status)
                 raise
 
-    async def _accept(self, interaction: Interaction, challenge_id: int) -> None:
-        service = self.bot.service
-        user_id = interaction.user.id
-        try:
-            snapshot = await service.accept_challenge(challenge_id, user_id)
-        except ChannelBusyError:
-            snapshot = await self._accept_in_thread(interaction, challenge_id)
-        info = await service.get_challenge(challenge_id)
-        await edit_post(
-            interaction,
-            presenters.challenge_closed_text(
-                info, by_user_id=user_id, game_channel_id=snapshot.channel_id
-            ),
-        )
-        await post_board(
-            self.bot,
-            snapshot,
-            presenters.game_started_text(snapshot),
-            mention_ids=snapshot.user_ids,
-        )
+    async def _press(
+        self,
+        button: ChallengeButtonId,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """Ask the service to apply ``button`` for ``user_id`` (Cancel is handled apart).
 
-    async def _accept_in_thread(self, interaction: Interaction, challenge_id: int) -> GameSnapshot:
-        """The channel is busy: open a thread off the challenge post and start the game there."""
+        A press that may start the game starts it in ``channel_id`` when given.
+        """
+        service, challenge_id = self.bot.service, button.challenge_id
+        match button.action:
+            case ChallengeAction.ACCEPT:
+                return await service.accept_challenge(
+                    challenge_id,
+                    user_id,
+                    channel_id=channel_id,
+                    parent_channel_id=parent_channel_id,
+                )
+            case ChallengeAction.JOIN:
+                return await service.join_challenge(
+                    challenge_id,
+                    user_id,
+                    channel_id=channel_id,
+                    parent_channel_id=parent_channel_id,
+                )
+            case ChallengeAction.START:
+                return await service.start_challenge(
+                    challenge_id,
+                    user_id,
+                    channel_id=channel_id,
+                    parent_channel_id=parent_channel_id,
+                )
+            case ChallengeAction.DECLINE:
+                return await service.decline_challenge(challenge_id, user_id)
+            case ChallengeAction.LEAVE:
+                return await service.leave_challenge(challenge_id, user_id)
+        raise ValueError(f"no lobby press for {button.action}")
+
+    async def _press_in_thread(
+        self, interaction: Interaction, button: ChallengeButtonId
+    ) -> LobbyUpdate:
+        """The press would start the game but the channel is busy: open a thread off the
+        challenge post and press again there."""
         busy = "This channel already has a game in progress; finish it or challenge elsewhere."
         message = interaction.message
         if message is None or getattr(interaction.channel, "type", None) in _THREAD_TYPES:
             raise ChannelBusyError(busy)
-        info = await self.bot.service.get_challenge(challenge_id)
-        names = [await self.bot.display_name(info.challenger_id), interaction.user.display_name]
+        info = await self.bot.service.get_challenge(button.challenge_id)
+        user_ids = list(info.seated_ids)
+        if button.action is not ChallengeAction.START and interaction.user.id not in user_ids:
+            user_ids.append(interaction.user.id)
+        names = [await self.bot.display_name(user_id) for user_id in user_ids]
         try:
             thread = await message.create_thread(
-                name=f"{info.game_name}: {names[0]} vs {names[1]}"[:100],
+                name=f"{info.game_name}: {' vs '.join(names)}"[:100],
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except discord.HTTPException as exc:
             raise ChannelBusyError(busy) from exc
         try:
-            return await self.bot.service.accept_challenge(
-                challenge_id,
+            update = await self._press(
+                button,
                 interaction.user.id,
                 channel_id=thread.id,
                 parent_channel_id=info.channel_id,
@@ -214,26 +265,36 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         except BaseException:
             await _delete_quietly(thread)
             raise
+        if update.game is None:
+            # Someone left in the meantime, so this press no longer started the game.
+            await _delete_quietly(thread)
+        return update
 
-    async def _close(self, interaction: Interaction, button: ChallengeButtonId) -> None:
-        service = self.bot.service
-        if button.action is ChallengeAction.DECLINE:
-            info = await service.decline_challenge(button.challenge_id, interaction.user.id)
+    async def _show(self, interaction: Interaction, update: LobbyUpdate) -> None:
+        """Edit the post to the lobby as it is now; announce the game if one started."""
+        info, game = update.challenge, update.game
+        if game is not None:
+            await edit_post(interaction, presenters.challenge_closed_text(info, game=game))
+            await post_board(
+                self.bot,
+                game,
+                presenters.game_started_text(game),
+                mention_ids=game.user_ids,
+            )
+        elif info.is_open:
+            await _edit_lobby(interaction, info)
         else:
-            info = await service.cancel_challenge(button.challenge_id, interaction.user.id)
-        await edit_post(interaction, presenters.challenge_closed_text(info))
+            await edit_post(interaction, presenters.challenge_closed_text(info))
 
     async def _show_closed(self, interaction: Interaction, challenge_id: int, status: str) -> None:
         info = await self.bot.service.get_challenge(challenge_id)
         if info.is_open:
             # Past its expiry, but the expiry loop has not marked it yet.
             info = replace(info, status=status)
-        channel_id = None
+        game: GameSnapshot | None = None
         if info.game_id is not None:
-            channel_id = (await self.bot.service.game_snapshot(info.game_id)).channel_id
-        await edit_post(
-            interaction, presenters.challenge_closed_text(info, game_channel_id=channel_id)
-        )
+            game = await self.bot.service.game_snapshot(info.game_id)
+        await edit_post(interaction, presenters.challenge_closed_text(info, game=game))
 
     # ---- expiry -------------------------------------------------------------------------
 
@@ -259,6 +320,20 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     @expire_challenges.before_loop
     async def _before_expiry(self) -> None:
         await self.bot.wait_until_ready()
+
+
+async def _edit_lobby(interaction: Interaction, info: ChallengeInfo) -> None:
+    """Show the lobby's new state on the pressed post, with the buttons that fit it now.
+
+    A failure is logged and swallowed: the press is committed, and the next press (or
+    ``/challenge`` again) shows the lobby.
+    """
+    try:
+        await interaction.edit_original_response(
+            content=presenters.challenge_text(info), view=challenge_view(info)
+        )
+    except discord.HTTPException:
+        log.warning("could not edit the lobby of %s", describe(interaction), exc_info=True)
 
 
 async def _delete_quietly(thread: discord.Thread) -> None:

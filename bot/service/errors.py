@@ -16,6 +16,7 @@ __all__ = [
     "ChannelBusyError",
     "DrawOfferError",
     "InvalidMoveError",
+    "LobbyError",
     "NoGameHereError",
     "NotAPlayerError",
     "NotChallengedError",
@@ -116,7 +117,13 @@ class ChannelBusyError(ServiceError):
 
 
 class NotChallengedError(ServiceError):
-    """Someone other than the challenged user (or the challenger) pressed a challenge button."""
+    """Someone pressed a challenge button that is not theirs to press (Accept for another
+    user's invitation, Start or Cancel by anyone but the challenger, ...)."""
+
+
+class LobbyError(ServiceError):
+    """A lobby press the lobby cannot take now: every seat is taken, the user already has
+    one, or too few players are seated to start."""
 
 
 class DrawOfferError(ServiceError):

@@ -16,8 +16,10 @@ from engines.base import Event, OptionValue, Outcome
 __all__ = [
     "FEW_MOVES",
     "ChallengeInfo",
+    "ChallengePlayer",
     "DrawOffer",
     "GameSnapshot",
+    "LobbyUpdate",
     "MoveRecord",
     "Player",
     "ReplayReport",
@@ -144,18 +146,45 @@ class DrawOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengePlayer:
+    """One user listed in a challenge's lobby.
+
+    ``role`` is how they came: ``challenger``, ``invited`` (named by the challenger) or
+    ``joined`` (took an open seat). ``status`` is where they stand: ``invited`` (seat
+    reserved, no answer yet), ``seated``, ``declined`` or ``left`` (seat open again).
+    """
+
+    user_id: int
+    role: str
+    status: str
+
+    @property
+    def holds_seat(self) -> bool:
+        """True while the user is seated or their seat is reserved for them."""
+        return self.status in ("invited", "seated")
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengeInfo:
-    """A challenge as stored. ``opponent_id`` is ``None`` for an open challenge;
-    ``status`` is ``open``, ``accepted``, ``declined``, ``cancelled`` or ``expired``."""
+    """A challenge as stored: a lobby of ``players`` seats.
+
+    ``lobby`` lists the challenger first, then the invited users in the order named, then
+    those who joined (including users who declined or left; see :class:`ChallengePlayer`).
+    ``min_players`` is the game's minimum: when it is below ``players`` the challenger may
+    start early once that many are seated. ``status`` is ``open``, ``accepted`` (``game_id``
+    names the game), ``declined``, ``cancelled`` or ``expired``.
+    """
 
     challenge_id: int
     guild_id: int | None
     channel_id: int
     message_id: int | None
     challenger_id: int
-    opponent_id: int | None
     game: str
     game_name: str
+    players: int
+    min_players: int
+    lobby: tuple[ChallengePlayer, ...]
     options: Mapping[str, OptionValue]
     options_text: str
     status: str
@@ -166,6 +195,54 @@ class ChallengeInfo:
     @property
     def is_open(self) -> bool:
         return self.status == "open"
+
+    @property
+    def invited_ids(self) -> tuple[int, ...]:
+        """Everyone the challenger named, whatever their answer, in the order named."""
+        return tuple(p.user_id for p in self.lobby if p.role == "invited")
+
+    @property
+    def pending_ids(self) -> tuple[int, ...]:
+        """Invited users who have not answered yet (their seats are reserved)."""
+        return tuple(p.user_id for p in self.lobby if p.status == "invited")
+
+    @property
+    def seated_ids(self) -> tuple[int, ...]:
+        """Users holding a seat now, in listing order (the challenger first)."""
+        return tuple(p.user_id for p in self.lobby if p.status == "seated")
+
+    @property
+    def declined_ids(self) -> tuple[int, ...]:
+        """Invited users who declined."""
+        return tuple(p.user_id for p in self.lobby if p.status == "declined")
+
+    @property
+    def open_seats(self) -> int:
+        """Seats anyone may take with Join: neither held nor reserved."""
+        return self.players - sum(1 for p in self.lobby if p.holds_seat)
+
+    @property
+    def can_start_early(self) -> bool:
+        """True when the challenger may press Start now: the game allows fewer players than
+        seats, and at least ``min_players`` are seated (the lobby is open)."""
+        return (
+            self.is_open
+            and self.min_players < self.players
+            and len(self.seated_ids) >= self.min_players
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyUpdate:
+    """What a press in a lobby (Accept, Join, Decline, Leave, Start) led to.
+
+    ``challenge`` is the lobby after the change. ``game`` is the game it started when the
+    change filled the last seat or was a Start (then ``challenge.status`` is
+    ``accepted``), else ``None``.
+    """
+
+    challenge: ChallengeInfo
+    game: GameSnapshot | None = None
 
 
 @dataclass(frozen=True, slots=True)

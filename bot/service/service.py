@@ -32,6 +32,7 @@ from bot.service.errors import (
     ChannelBusyError,
     DrawOfferError,
     InvalidMoveError,
+    LobbyError,
     NoGameHereError,
     NotAPlayerError,
     NotChallengedError,
@@ -44,8 +45,10 @@ from bot.service.matching import filter_moves
 from bot.service.models import (
     FEW_MOVES,
     ChallengeInfo,
+    ChallengePlayer,
     DrawOffer,
     GameSnapshot,
+    LobbyUpdate,
     MoveRecord,
     Player,
     ReplayReport,
@@ -53,8 +56,19 @@ from bot.service.models import (
 )
 from bot.service.options import format_options, resolve_challenge_options
 from bot.service.randomness import random_seed, seat_order
+from db import ChallengeChangedError as DbChallengeChangedError
 from db import ChallengeClosedError as DbChallengeClosedError
-from db import ChallengeRow, Database, GameRow, MoveRow, NewMove
+from db import (
+    ChallengeEntry,
+    ChallengePlayerRole,
+    ChallengePlayerStatus,
+    ChallengeRow,
+    Database,
+    GameRow,
+    MoveRow,
+    NewMove,
+)
+from db import ChallengeFullError as DbChallengeFullError
 from db import ChannelBusyError as DbChannelBusyError
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
@@ -64,6 +78,7 @@ from engines.base import (
     AmbiguousMoveError,
     Event,
     GameOverError,
+    IllegalMoveError,
     MoveError,
     Outcome,
     UsageError,
@@ -71,7 +86,7 @@ from engines.base import (
 from engines.base import NotYourTurnError as EngineNotYourTurnError
 from render import render_png
 
-__all__ = ["DEFAULT_CHALLENGE_TTL", "GameService", "utc_now"]
+__all__ = ["DEFAULT_CHALLENGE_TTL", "GameService", "resign_move_text", "utc_now"]
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +99,10 @@ RECENT_MOVES = 8
 MAX_AUTOCOMPLETE = 25
 #: A chance node that leads to another chance node more often than this is an engine bug.
 MAX_CHANCE_CHAIN = 64
+#: Forced moves the bot plays in a row before it leaves the players to pass themselves.
+MAX_AUTOMATIC_STEPS = 32
+#: How often a lobby press reads and decides again when other presses keep landing first.
+LOBBY_ATTEMPTS = 5
 
 
 def utc_now() -> datetime:
@@ -168,43 +187,65 @@ class GameService:
         guild_id: int | None,
         channel_id: int,
         challenger_id: int,
-        opponent_id: int | None,
         game: str,
+        opponent_ids: Sequence[int] = (),
+        players: int | None = None,
         options_text: str | None = None,
         preset: str | None = None,
     ) -> ChallengeInfo:
-        """Record an open challenge to play ``game`` in ``channel_id``.
+        """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
 
-        ``opponent_id=None`` makes an open challenge anyone else may accept. ``options_text``
-        is ``key=value …`` text and ``preset`` a preset id of the game; both are validated
-        now. Raises :class:`ChallengeSetupError` (unknown game, bad option or preset — the
-        message lists what is allowed — or a challenge to oneself).
+        ``opponent_ids`` are the users invited, in order: a seat is reserved for each until
+        they Accept or Decline. ``players`` is the number of seats; by default the
+        challenger plus the opponents named, or the game's ``default_players`` when nobody
+        was named. Seats left over are open: anyone may Join. ``options_text`` is ``key=value
+        …`` text and ``preset`` a preset id of the game. Everything is validated now,
+        options together with the player count (a new game is set up and thrown away), so
+        a challenge that could never start is never posted.
+
+        Raises :class:`ChallengeSetupError` (unknown game, a player count the game does not
+        allow, a bad option or preset — the message lists what is allowed —, a challenge to
+        oneself, an opponent named twice, or more opponents than seats).
         """
-        if opponent_id == challenger_id:
+        invited = list(opponent_ids)
+        if challenger_id in invited:
             raise ChallengeSetupError("You cannot challenge yourself.")
+        if len(set(invited)) != len(invited):
+            raise ChallengeSetupError("You named the same opponent twice.")
         try:
             engine = get_engine(game)
-            engine.check_players(2)
+            seats = players
+            if seats is None:
+                seats = 1 + len(invited) if invited else engine.info.default_players
+            engine.check_players(seats)
             options = resolve_challenge_options(engine, options_text, preset)
+            engine.new_game(seats, options, 0)
         except UsageError as exc:
             raise ChallengeSetupError(_sentence(str(exc))) from exc
+        if 1 + len(invited) > seats:
+            raise ChallengeSetupError(
+                f"You named {len(invited)} opponents, but a game for {seats} players has "
+                f"room for only {seats - 1}."
+            )
         now = self._now()
         row = await self.database.challenges.create(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
-            opponent_id=opponent_id,
+            invited_ids=invited,
+            players=seats,
             game=engine.info.id,
             options_json=_codec.dump_options(options),
             now=now,
             expires_at=now + self.challenge_ttl,
         )
         log.info(
-            "challenge %d: %s by %d against %s in channel %d",
+            "challenge %d: %s for %d by %d, invited %s, in channel %d",
             row.id,
             row.game,
+            seats,
             challenger_id,
-            opponent_id or "anyone",
+            invited or "nobody",
             channel_id,
         )
         return self._challenge_info(row)
@@ -220,6 +261,13 @@ class GameService:
         """Remember the message that shows the challenge, to edit it when it closes."""
         await self.database.challenges.set_message(challenge_id, message_id)
 
+    # Every lobby press below is: read the open challenge, decide (a pure function that
+    # raises the user's mistake), write with a compare-and-set on the lobby's version. If
+    # another press landed in between, read again and decide again, so two presses for
+    # different seats both land, and of two presses for the last seat exactly one does.
+    # The press that fills the last seat (or Start) creates the game in the same
+    # transaction: a game starts exactly once, from exactly the lobby its players saw.
+
     async def accept_challenge(
         self,
         challenge_id: int,
@@ -227,28 +275,163 @@ class GameService:
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
-    ) -> GameSnapshot:
-        """Accept a challenge and start its game, atomically.
+    ) -> LobbyUpdate:
+        """An invited user takes the seat reserved for them (Accept).
 
-        The game starts in ``channel_id`` (default: the challenge's channel; pass a thread
-        and its ``parent_channel_id`` when the channel is busy). Seats are assigned at random
-        from the new game's seed. Raises :class:`ChallengeNotFoundError`,
-        :class:`ChallengeClosedError` (already answered or expired: a double click lands
-        here), :class:`NotChallengedError` (the challenger, or not the named opponent), and
-        :class:`ChannelBusyError` when the channel already has an active game (nothing is
-        written; the caller may retry in a thread).
+        If that fills the last seat the game starts, atomically, in ``channel_id`` (default:
+        the challenge's channel; pass a thread and its ``parent_channel_id`` when the
+        channel is busy), seats drawn at random from the new game's seed. Raises
+        :class:`ChallengeNotFoundError`, :class:`ChallengeClosedError` (answered, cancelled
+        or expired: a double click lands here), :class:`NotChallengedError` (the challenger,
+        or a user not invited), :class:`LobbyError` (already seated, or gave the seat up),
+        :class:`ChallengeSetupError` (the options no longer fit the player count) and
+        :class:`ChannelBusyError` when the game would start in a channel that already has
+        one (nothing is written; the caller may press again in a thread).
         """
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _accept_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def join_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """Anyone not in the lobby takes an open seat (Join); an invited user who presses
+        Join accepts. Starts the game when it fills the last seat, as
+        :meth:`accept_challenge` does, with the same errors (:class:`LobbyError` when every
+        seat is taken or reserved, or the user already has one)."""
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _join_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> LobbyUpdate:
+        """An invited user turns the invitation down (Decline).
+
+        In a two-seat challenge that closes it (status ``declined``); with more seats it
+        only frees the user's seat for anyone to Join. Raises :class:`NotChallengedError`
+        for a user with no pending invitation, and the errors of :meth:`accept_challenge`
+        for a missing or closed challenge.
+        """
+        return await self._lobby_press(challenge_id, user_id, _decline_press)
+
+    async def leave_challenge(self, challenge_id: int, user_id: int) -> LobbyUpdate:
+        """A seated user (not the challenger, who cancels instead) gives up their seat before
+        the game starts (Leave). Raises :class:`NotChallengedError` for anyone without a
+        seat, and the errors of :meth:`accept_challenge` for a missing or closed challenge."""
+        return await self._lobby_press(challenge_id, user_id, _leave_press)
+
+    async def start_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """The challenger starts the game with the players seated now (Start).
+
+        Only for games that allow fewer players than the challenge has seats, once at least
+        the game's ``min_players`` are seated; invitations not yet answered lapse. Raises
+        :class:`NotChallengedError` (not the challenger), :class:`LobbyError` (the game needs
+        every seat, or too few are seated) and the errors of :meth:`accept_challenge`.
+        """
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _start_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
         now = self._now()
         challenge = await self._open_challenge(challenge_id, now)
-        if user_id == challenge.challenger_id:
-            raise NotChallengedError("You cannot accept your own challenge.")
-        if challenge.opponent_id is not None and user_id != challenge.opponent_id:
-            raise NotChallengedError("This challenge is for someone else.")
+        if user_id != challenge.challenger_id:
+            raise NotChallengedError("Only the challenger can cancel this challenge.")
+        row = await self.database.challenges.resolve(challenge_id, new_status="cancelled", now=now)
+        if row is None:
+            raise await self._closed(challenge_id)
+        log.info("challenge %d cancelled", challenge_id)
+        return self._challenge_info(row)
+
+    async def expire_challenges(self) -> list[ChallengeInfo]:
+        """Mark every challenge past its expiry as expired; returns those this call closed
+        (each exactly once, even with several processes), so their messages can be edited."""
+        rows = await self.database.challenges.expire_due(self._now())
+        for row in rows:
+            log.info("challenge %d expired", row.id)
+        return [self._challenge_info(row) for row in rows]
+
+    async def _lobby_press(
+        self,
+        challenge_id: int,
+        user_id: int,
+        decide: Callable[[ChallengeRow, int], _Press],
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """Apply one press to the lobby, deciding again if another press landed first."""
+        for _ in range(LOBBY_ATTEMPTS):
+            now = self._now()
+            row = await self._open_challenge(challenge_id, now)
+            press = decide(row, user_id)
+            try:
+                if press.starts:
+                    game = await self._start_game(
+                        row, press.entry, now, channel_id, parent_channel_id
+                    )
+                    return LobbyUpdate(await self.get_challenge(challenge_id), game)
+                if press.closes_as is not None:
+                    resolved = await self.database.challenges.resolve(
+                        challenge_id, new_status=press.closes_as, now=now, entry=press.entry
+                    )
+                    if resolved is None:
+                        continue  # answered or expired meanwhile: the next read says which
+                    log.info("challenge %d %s by %d", challenge_id, press.closes_as, user_id)
+                    return LobbyUpdate(self._challenge_info(resolved))
+                if press.entry is None:  # pragma: no cover - every decision sets one of the three
+                    raise RuntimeError(f"lobby press on challenge {challenge_id} changes nothing")
+                updated = await self.database.challenges.enter(
+                    challenge_id, row.version, press.entry, now=now
+                )
+            except (DbChallengeChangedError, DbChallengeClosedError, DbChallengeFullError):
+                continue
+            log.info("challenge %d: %d is %s", challenge_id, user_id, press.entry.status.value)
+            return LobbyUpdate(self._challenge_info(updated))
+        raise StaleActionError("The lobby kept changing while you pressed; please press again.")
+
+    async def _start_game(
+        self,
+        challenge: ChallengeRow,
+        entry: ChallengeEntry | None,
+        now: datetime,
+        channel_id: int | None,
+        parent_channel_id: int | None,
+    ) -> GameSnapshot:
+        """Create the game of ``challenge`` with the users seated once ``entry`` is applied,
+        accepting the challenge in the same transaction (compare-and-set on its version)."""
         engine = get_engine(challenge.game)
         options = engine.resolve_options(_codec.load_options(challenge.options_json))
         seed = self._seed_source()
-        user_ids = seat_order(seed, [challenge.challenger_id, user_id])
-        state = engine.new_game(len(user_ids), options, seed)
+        user_ids = seat_order(seed, _seated_after(challenge, entry))
+        try:
+            state = engine.new_game(len(user_ids), options, seed)
+        except UsageError as exc:
+            raise ChallengeSetupError(_sentence(str(exc))) from exc
         target = challenge.channel_id if channel_id is None else channel_id
         try:
             row = await self.database.games.create(
@@ -264,49 +447,23 @@ class GameService:
                 to_move=engine.to_move(state),
                 user_ids=user_ids,
                 now=now,
-                challenge_id=challenge_id,
+                challenge_id=challenge.id,
+                challenge_version=challenge.version,
+                challenge_entry=entry,
             )
         except DbChannelBusyError as exc:
             raise ChannelBusyError() from exc
-        except DbChallengeClosedError as exc:
-            raise await self._closed(challenge_id) from exc
         log.info(
             "game %d: %s started in channel %d from challenge %d, seats %s",
             row.id,
             row.game,
             target,
-            challenge_id,
+            challenge.id,
             user_ids,
         )
         async with self._game_lock(row.id):
             loaded = await self._load_row(row)
             return self._snapshot(await self._settle_chance(loaded))
-
-    async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
-        """The named opponent declines. Raises :class:`NotChallengedError` for anyone else
-        (an open challenge cannot be declined, only left to expire) and the errors of
-        :meth:`accept_challenge` for a missing or closed challenge."""
-        now = self._now()
-        challenge = await self._open_challenge(challenge_id, now)
-        if challenge.opponent_id is None or user_id != challenge.opponent_id:
-            raise NotChallengedError("Only the challenged player can decline this challenge.")
-        return await self._resolve(challenge_id, "declined", now)
-
-    async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
-        """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
-        now = self._now()
-        challenge = await self._open_challenge(challenge_id, now)
-        if user_id != challenge.challenger_id:
-            raise NotChallengedError("Only the challenger can cancel this challenge.")
-        return await self._resolve(challenge_id, "cancelled", now)
-
-    async def expire_challenges(self) -> list[ChallengeInfo]:
-        """Mark every challenge past its expiry as expired; returns those this call closed
-        (each exactly once, even with several processes), so their messages can be edited."""
-        rows = await self.database.challenges.expire_due(self._now())
-        for row in rows:
-            log.info("challenge %d expired", row.id)
-        return [self._challenge_info(row) for row in rows]
 
     async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
         row = await self.database.challenges.get(challenge_id)
@@ -317,13 +474,6 @@ class GameService:
         if row.expires_at <= now:
             raise ChallengeClosedError("expired")
         return row
-
-    async def _resolve(self, challenge_id: int, status: str, now: datetime) -> ChallengeInfo:
-        row = await self.database.challenges.resolve(challenge_id, new_status=status, now=now)
-        if row is None:
-            raise await self._closed(challenge_id)
-        log.info("challenge %d %s", challenge_id, status)
-        return self._challenge_info(row)
 
     async def _closed(self, challenge_id: int) -> ChallengeClosedError:
         """The error for a challenge a compare-and-set found no longer open."""
@@ -339,9 +489,13 @@ class GameService:
             channel_id=row.channel_id,
             message_id=row.message_id,
             challenger_id=row.challenger_id,
-            opponent_id=row.opponent_id,
             game=row.game,
             game_name=engine.info.name,
+            players=row.players,
+            min_players=engine.info.min_players,
+            lobby=tuple(
+                ChallengePlayer(p.user_id, p.role.value, p.status.value) for p in row.lobby
+            ),
             options=options,
             options_text=format_options(engine.info, options),
             status=str(row.status),
@@ -466,25 +620,45 @@ class GameService:
     def _sample_chance(
         self, meta: GameMeta, state: Any, first_ply: int
     ) -> tuple[Any, list[NewMove], list[Event]]:
-        """Resolve chance nodes from ``state`` on: sample, apply and log each outcome.
+        """Play the steps nobody decides, from ``state`` on: chance outcomes and forced moves.
 
-        Each outcome is drawn by the engine's own generator (seed and draw counter live in
-        the state), so another process, or ``python -m engines`` with the same seed and
-        moves, draws the same one. Returns the state after the last outcome, the log rows
-        (seat ``None``) starting at ``first_ply``, and their events.
+        Each chance outcome is drawn by the engine's own generator (seed and draw counter live
+        in the state), so another process, or ``python -m engines`` with the same seed and
+        moves, draws the same one; it is logged with seat ``None``. For engines with
+        :attr:`~engines.base.Engine.plays_forced_moves` (Generator GEN-12), a seat whose only
+        legal move is ``pass`` has it played and logged under its seat, with an ``automatic``
+        event saying so. After :data:`MAX_AUTOMATIC_STEPS` forced moves in a row the players
+        are left to pass themselves, so a position where nobody can ever move cannot spin.
+        Returns the state after the last step, the log rows starting at ``first_ply``, and
+        their events.
         """
         engine = meta.engine
         moves: list[NewMove] = []
         events: list[Event] = []
-        while engine.to_move(state) == (CHANCE,):
-            if len(moves) >= MAX_CHANCE_CHAIN:
-                raise RuntimeError(f"{engine.info.id}: more than {MAX_CHANCE_CHAIN} chance nodes")
+        forced = 0
+        while True:
+            to_move = engine.to_move(state)
+            seat: int | None = None
+            if to_move == (CHANCE,):
+                if len(moves) >= MAX_CHANCE_CHAIN + MAX_AUTOMATIC_STEPS:
+                    raise RuntimeError(f"{engine.info.id}: chance nodes without end")
+                text = engine.sample_chance(state)
+                transition = engine.apply_chance(state, text)
+                state, step_events = transition.state, transition.events
+            elif engine.plays_forced_moves and len(to_move) == 1 and forced < MAX_AUTOMATIC_STEPS:
+                seat = to_move[0]
+                only = engine.few_legal_moves(state, seat, 1)
+                if not only:
+                    break
+                forced += 1
+                state, text, played = engine.play(state, seat, only[0])
+                notice = Event("automatic", seat, f"no other legal move, so {text} is played")
+                step_events = (notice, *played)
+            else:
+                break
             ply = first_ply + len(moves)
-            text = engine.sample_chance(state)
-            transition = engine.apply_chance(state, text)
-            state = transition.state
-            moves.append(NewMove(ply, None, text, _codec.dump_events(transition.events)))
-            events.extend(transition.events)
+            moves.append(NewMove(ply, seat, text, _codec.dump_events(step_events)))
+            events.extend(step_events)
         return state, moves, events
 
     async def _settle_chance(self, loaded: _Loaded) -> _Loaded:
@@ -535,21 +709,56 @@ class GameService:
     # ========================================================================================
 
     async def resign(self, channel_id: int, user_id: int) -> GameSnapshot:
-        """The caller resigns the active game here; every other seat wins.
+        """The caller resigns the active game here (allowed out of turn).
 
-        Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`StaleActionError`.
+        When the engine says what resigning does (:meth:`~engines.base.Engine.resign`;
+        Generator GEN-15: the resigner's pyramids leave and play goes on without them), the
+        resignation is committed as a logged move of the resigner's seat ``k`` with the text
+        ``[k]resign`` (see :func:`resign_move_text`), followed by any chance outcomes it
+        leads to, as after :meth:`play`; the game ends only when the engine's outcome says
+        so. Otherwise (the engine returns ``None``) the game ends at once and every other
+        seat wins (termination ``resignation``). Returns the game after it.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError` (also for a player who has
+        already resigned from a game that goes on) and :class:`StaleActionError`.
         """
         row = await self._active_row(channel_id)
         async with self._game_lock(row.id):
-            loaded = await self._reload(row)
+            loaded = await self._settle_chance(await self._reload(row))
             seats = loaded.meta.seats_of(user_id)
             if not seats:
                 raise NotAPlayerError()
-            players = len(loaded.meta.players)
-            others = tuple(s for s in range(players) if s not in seats)
-            outcome = Outcome("resignation", others, (others, seats) if others else (seats,))
+            engine = loaded.meta.engine
+            state = loaded.position.state
+            moves: list[NewMove] = []
+            for seat in seats:
+                if engine.outcome(state) is not None:
+                    break
+                try:
+                    transition = engine.resign(state, seat)
+                except IllegalMoveError:
+                    continue  # this seat has left the game already
+                if transition is None:
+                    return self._snapshot(await self._end_by_resignation(loaded, seats))
+                state = transition.state
+                ply = loaded.row.ply + len(moves) + 1
+                events = _codec.dump_events(transition.events)
+                moves.append(NewMove(ply, seat, resign_move_text(seat), events))
+            if not moves:
+                raise NotAPlayerError("You have already resigned from this game.")
+            state, chance_moves, _ = self._sample_chance(loaded.meta, state, moves[-1].ply + 1)
+            updated = await self._commit(loaded, state, [*moves, *chance_moves])
             log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
-            return self._snapshot(await self._finish(loaded, "finished", outcome))
+            return self._snapshot(updated)
+
+    async def _end_by_resignation(self, loaded: _Loaded, seats: Sequence[int]) -> _Loaded:
+        """End the game because ``seats`` resigned: every other seat wins."""
+        players = len(loaded.meta.players)
+        others = tuple(s for s in range(players) if s not in seats)
+        resigned = tuple(seats)
+        outcome = Outcome("resignation", others, (others, resigned) if others else (resigned,))
+        log.info("game %d: seats %s resigned", loaded.row.id, list(seats))
+        return await self._finish(loaded, "finished", outcome)
 
     async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
         """The caller offers a draw to the opponent of a two-player game.
@@ -707,7 +916,8 @@ class GameService:
     async def replay(self, game_id: int) -> ReplayReport:
         """Rebuild game ``game_id`` from its seed, options and move log.
 
-        Chance rows are re-applied as logged; player rows are re-parsed for their seat.
+        Chance rows are re-applied as logged; a ``[k]resign`` row of seat ``k`` goes through
+        :meth:`~engines.base.Engine.resign`; other player rows are re-parsed for their seat.
         The report says whether the rebuilt position and state match what is stored.
         Raises :class:`NoGameHereError` for an unknown game; an engine error while
         replaying (a corrupt log) propagates.
@@ -722,6 +932,13 @@ class GameService:
         for move in log_rows:
             if move.seat is None:
                 state = engine.apply_chance(state, move.text).state
+            elif move.text == resign_move_text(move.seat):
+                resigned = engine.resign(state, move.seat)
+                if resigned is None:
+                    raise RuntimeError(
+                        f"game {game_id} ply {move.ply}: {engine.info.id} does not resign in play"
+                    )
+                state = resigned.state
             else:
                 state, canonical, _ = engine.play(state, move.seat, move.text)
                 if canonical != move.text:
@@ -801,12 +1018,13 @@ class GameService:
         if meta is not None:
             return meta
         engine = get_engine(row.game)
-        names = engine.info.seat_names
+        seat_rows = await self.database.games.seats(row.id)
+        options = _codec.load_options(row.options_json)
+        names = engine.seat_names(len(seat_rows), options)
         players = tuple(
             Player(s.seat, s.user_id, names[s.seat] if s.seat < len(names) else f"Seat {s.seat}")
-            for s in await self.database.games.seats(row.id)
+            for s in seat_rows
         )
-        options = _codec.load_options(row.options_json)
         meta = GameMeta(
             engine=engine,
             players=players,
@@ -839,8 +1057,8 @@ class GameService:
             return ()
         if len(row.to_move) != 1 or row.to_move[0] < 0:
             return ()
-        moves = self._legal_texts(meta, loaded.position, row.to_move[0])
-        return moves if len(moves) <= FEW_MOVES else ()
+        moves = meta.engine.few_legal_moves(loaded.position.state, row.to_move[0], FEW_MOVES)
+        return moves or ()
 
     @staticmethod
     def _prompt(loaded: _Loaded) -> str | None:
@@ -895,6 +1113,133 @@ def _record(move: MoveRow | NewMove, at: datetime) -> MoveRecord:
     )
 
 
+def resign_move_text(seat: int) -> str:
+    """``[k]resign``: how the move log records that seat ``k`` resigned from a game that the
+    engine lets go on (the spec's meta move, e.g. Generator's ``[k]resign``)."""
+    return f"[{seat}]resign"
+
+
 def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
     """The events everyone may see."""
     return tuple(e for e in events if e.visible_to is None)
+
+
+# ---- lobby decisions: what one press changes, or the user's mistake ---------------------
+
+_SEATED = ChallengePlayerStatus.SEATED
+_INVITED = ChallengePlayerStatus.INVITED
+_DECLINED = ChallengePlayerStatus.DECLINED
+_LEFT = ChallengePlayerStatus.LEFT
+
+
+@dataclass(frozen=True, slots=True)
+class _Press:
+    """What one lobby press does: write ``entry`` (the presser's new place), and either
+    start the game (``starts``) or close the challenge with ``closes_as`` — or neither."""
+
+    entry: ChallengeEntry | None
+    starts: bool = False
+    closes_as: str | None = None
+
+
+def _seated_after(challenge: ChallengeRow, entry: ChallengeEntry | None) -> list[int]:
+    """The users seated once ``entry`` is written, in listing order (a newcomer last)."""
+    seated = []
+    for player in challenge.lobby:
+        changes = entry is not None and entry.user_id == player.user_id
+        status = entry.status if entry is not None and changes else player.status
+        if status is _SEATED:
+            seated.append(player.user_id)
+    if entry is not None and entry.status is _SEATED and challenge.entry_of(entry.user_id) is None:
+        seated.append(entry.user_id)
+    return seated
+
+
+def _take_seat(challenge: ChallengeRow, entry: ChallengeEntry) -> _Press:
+    """Seat ``entry``'s user; the game starts if that fills the last seat."""
+    return _Press(entry, starts=len(_seated_after(challenge, entry)) == challenge.players)
+
+
+def _accept_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Accept: only for a pending invitation (the seat reserved for the user)."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise NotChallengedError("You cannot accept your own challenge.")
+    if mine is not None and mine.status is _SEATED:
+        raise LobbyError("You already have a seat in this challenge.")
+    if (
+        mine is not None
+        and mine.role is ChallengePlayerRole.INVITED
+        and mine.status is not _INVITED
+    ):
+        raise LobbyError("You gave your seat up; press Join if one is still open.")
+    if mine is None or mine.status is not _INVITED:
+        if challenge.open_seats:
+            raise NotChallengedError(
+                "That invitation is for someone else; press Join to take an open seat."
+            )
+        raise NotChallengedError("This challenge is for someone else.")
+    return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
+
+
+def _join_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Join: an open seat for anyone not seated; an invited user's Join is an Accept."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise LobbyError("You made this challenge, so you already have a seat.")
+    if mine is not None and mine.status is _SEATED:
+        raise LobbyError("You already have a seat in this challenge.")
+    if mine is not None and mine.status is _INVITED:
+        return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
+    if challenge.open_seats < 1:
+        raise LobbyError("Every seat is taken or reserved for an invited player.")
+    role = mine.role if mine is not None else ChallengePlayerRole.JOINED
+    return _take_seat(challenge, ChallengeEntry(user_id, role, _SEATED))
+
+
+def _decline_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Decline: a pending invitation only. A two-seat challenge closes as declined (its
+    only invitation is refused); with more seats the user's seat opens for anyone."""
+    mine = challenge.entry_of(user_id)
+    if mine is None or mine.status is not _INVITED:
+        if user_id == challenge.challenger_id:
+            raise NotChallengedError("You made this challenge: press Cancel to call it off.")
+        if mine is not None and mine.status is _SEATED:
+            raise NotChallengedError("You have already accepted; press Leave to give up your seat.")
+        raise NotChallengedError("Only an invited player can decline this challenge.")
+    entry = ChallengeEntry(user_id, mine.role, _DECLINED)
+    return _Press(entry, closes_as="declined" if challenge.players == 2 else None)
+
+
+def _leave_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Leave: a seated user other than the challenger gives the seat up."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise NotChallengedError("You made this challenge: press Cancel to call it off.")
+    if mine is None or mine.status is not _SEATED:
+        if mine is not None and mine.status is _INVITED:
+            raise NotChallengedError(
+                "You have not accepted yet; press Decline to turn the invitation down."
+            )
+        raise NotChallengedError("You do not have a seat in this challenge.")
+    return _Press(ChallengeEntry(user_id, mine.role, _LEFT))
+
+
+def _start_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Start: the challenger, for a game that allows fewer players than seats, once at
+    least its ``min_players`` are seated."""
+    if user_id != challenge.challenger_id:
+        raise NotChallengedError("Only the challenger can start the game.")
+    info = get_engine(challenge.game).info
+    if info.min_players >= challenge.players:
+        raise LobbyError(
+            f"{info.name} needs all {challenge.players} seats filled; "
+            "the game starts by itself once they are."
+        )
+    seated = len(challenge.seated_ids)
+    if seated < info.min_players:
+        raise LobbyError(
+            f"{info.name} needs at least {info.min_players} players to start; "
+            f"{seated} {'has' if seated == 1 else 'have'} a seat so far."
+        )
+    return _Press(None, starts=True)

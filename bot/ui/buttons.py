@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 import discord
 
 from bot import presenters
+from bot.service import ChallengeInfo
 from bot.ui.custom_ids import (
     CHALLENGE_TEMPLATE,
     GAME_TEMPLATE,
@@ -67,6 +68,9 @@ class GameButtonHandler(Protocol):
 _CHALLENGE_STYLE = {
     ChallengeAction.ACCEPT: ("Accept", discord.ButtonStyle.success),
     ChallengeAction.DECLINE: ("Decline", discord.ButtonStyle.danger),
+    ChallengeAction.JOIN: ("Join", discord.ButtonStyle.primary),
+    ChallengeAction.LEAVE: ("Leave", discord.ButtonStyle.secondary),
+    ChallengeAction.START: ("Start", discord.ButtonStyle.success),
     ChallengeAction.CANCEL: ("Cancel", discord.ButtonStyle.secondary),
 }
 _GAME_STYLE = {
@@ -83,7 +87,8 @@ async def _unavailable(interaction: AnyInteraction, cog: str) -> None:
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(CHALLENGE_TEMPLATE)
 ):
-    """Accept, Decline or Cancel on a challenge post (``gr:c<challenge_id>:<action>``)."""
+    """Accept, Decline, Join, Leave, Start or Cancel on a challenge post
+    (``gr:c<challenge_id>:<action>``)."""
 
     def __init__(self, button_id: ChallengeButtonId) -> None:
         label, style = _CHALLENGE_STYLE[button_id.action]
@@ -132,15 +137,27 @@ class GameButton(
         )
 
 
-def challenge_view(challenge_id: int, *, open_to_anyone: bool) -> discord.ui.View:
-    """Accept / Decline / Cancel for a challenge to one user; Accept / Cancel for anyone."""
-    view = discord.ui.View(timeout=None)
-    actions = [ChallengeAction.ACCEPT]
-    if not open_to_anyone:
-        actions.append(ChallengeAction.DECLINE)
+def challenge_view(info: ChallengeInfo) -> discord.ui.View:
+    """The buttons of a lobby as it stands (persistent: no timeout).
+
+    Accept and Decline while an invitation is pending, Join while a seat is open, Leave once
+    someone besides the challenger is seated, Start once the challenger may start early
+    (:attr:`ChallengeInfo.can_start_early`), and always Cancel. A two-seat challenge thus
+    shows Accept / Decline / Cancel to a named opponent and Join / Cancel to anyone.
+    """
+    actions: list[ChallengeAction] = []
+    if info.pending_ids:
+        actions += [ChallengeAction.ACCEPT, ChallengeAction.DECLINE]
+    if info.open_seats > 0:
+        actions.append(ChallengeAction.JOIN)
+    if len(info.seated_ids) > 1:
+        actions.append(ChallengeAction.LEAVE)
+    if info.can_start_early:
+        actions.append(ChallengeAction.START)
     actions.append(ChallengeAction.CANCEL)
+    view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(ChallengeButton(ChallengeButtonId(challenge_id, action)))
+        view.add_item(ChallengeButton(ChallengeButtonId(info.challenge_id, action)))
     return view
 
 

@@ -5,8 +5,9 @@ Buttons carry everything they need in their custom id, so they keep working afte
 
 * game buttons: ``gr:<game_id>:<action>:<version>``, where ``version`` is the game version the
   button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale;
-* challenge buttons: ``gr:c<challenge_id>:<action>``; a challenge leaves ``open`` only once, so
-  its status alone tells a stale press apart.
+* challenge buttons: ``gr:c<challenge_id>:<action>``; the service checks every press against
+  the lobby as it is now (a challenge leaves ``open`` only once, and a press for a seat that
+  was taken meanwhile is refused), so these ids need no version.
 
 Custom ids are at most 100 characters; these stay under 40.
 """
@@ -37,11 +38,20 @@ class GameAction(StrEnum):
 
 
 class ChallengeAction(StrEnum):
-    """What a challenge button does."""
+    """What a challenge (lobby) button does."""
 
     ACCEPT = "accept"
+    """An invited player takes the seat reserved for them."""
     DECLINE = "decline"
+    """An invited player refuses (closes a two-seat challenge, else frees the seat)."""
+    JOIN = "join"
+    """Anyone takes an open seat."""
+    LEAVE = "leave"
+    """A seated player (not the challenger) gives the seat up before the start."""
+    START = "start"
+    """The challenger starts with the players present (games that allow fewer)."""
     CANCEL = "cancel"
+    """The challenger withdraws the challenge."""
 
 
 def _alternatives(actions: type[StrEnum]) -> str:

@@ -6,12 +6,21 @@ from dataclasses import replace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
 
+import discord
 import pytest
 
+from bot import presenters
 from bot.cogs.challenges import ChallengesCog
 from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
-from bot.service import ChallengeClosedError, ChallengeInfo
+from bot.service import (
+    ChallengeClosedError,
+    ChallengeInfo,
+    ChallengePlayer,
+    ChannelBusyError,
+    LobbyUpdate,
+    Player,
+)
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from engines.base import Outcome
 
@@ -31,6 +40,7 @@ def posted_boards(monkeypatch: pytest.MonkeyPatch) -> AsyncMock:
     post = AsyncMock(return_value=MagicMock())
     monkeypatch.setattr("bot.cogs.game.post_board", post)
     monkeypatch.setattr("bot.cogs.play.post_board", post)
+    monkeypatch.setattr("bot.cogs.challenges.post_board", post)
     return post
 
 
@@ -78,18 +88,22 @@ async def test_an_accepted_draw_posts_the_final_board_and_pings_both_players(
     assert kwargs["mention_ids"] == (SOUTH, NORTH)
 
 
-async def test_a_press_on_a_challenge_past_its_expiry_says_it_expired() -> None:
-    """The expiry loop has not marked it yet: the post and the presser both hear "expired"."""
-    bot = stand_in_bot()
-    still_open = ChallengeInfo(
+def lobby_info(**changes: object) -> ChallengeInfo:
+    """Generator for three by ANN: BOB invited, one seat open."""
+    base = ChallengeInfo(
         challenge_id=8,
         guild_id=1,
         channel_id=2,
         message_id=77,
-        challenger_id=SOUTH,
-        opponent_id=NORTH,
-        game="generatorb",
-        game_name="Generatorb",
+        challenger_id=ANN,
+        game="generator",
+        game_name="Generator",
+        players=3,
+        min_players=2,
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+        ),
         options={},
         options_text="",
         status="open",
@@ -97,12 +111,42 @@ async def test_a_press_on_a_challenge_past_its_expiry_says_it_expired() -> None:
         created_at=T,
         expires_at=T,
     )
-    bot.service.accept_challenge = AsyncMock(side_effect=ChallengeClosedError("expired"))
-    bot.service.get_challenge = AsyncMock(return_value=still_open)
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+ANN, BOB, CAT = 1, 2, 3
+
+
+def pressing(user_id: int) -> Any:
+    """A component interaction by ``user_id`` that the cog may defer and edit."""
     interaction = fake_interaction(done=True)
-    interaction.user.id = NORTH
+    interaction.user.id = user_id
+    interaction.user.display_name = f"user{user_id}"
     interaction.response.defer = AsyncMock()
     interaction.edit_original_response = AsyncMock()
+    return interaction
+
+
+def button_labels(view: Any) -> list[str]:
+    return [item.item.label for item in view.children]
+
+
+async def test_a_press_on_a_challenge_past_its_expiry_says_it_expired() -> None:
+    """The expiry loop has not marked it yet: the post and the presser both hear "expired"."""
+    bot = stand_in_bot()
+    still_open = lobby_info(
+        challenger_id=SOUTH,
+        game="generatorb",
+        game_name="Generatorb",
+        players=2,
+        lobby=(
+            ChallengePlayer(SOUTH, "challenger", "seated"),
+            ChallengePlayer(NORTH, "invited", "invited"),
+        ),
+    )
+    bot.service.accept_challenge = AsyncMock(side_effect=ChallengeClosedError("expired"))
+    bot.service.get_challenge = AsyncMock(return_value=still_open)
+    interaction = pressing(NORTH)
     cog = ChallengesCog(bot)
     await cog.on_challenge_button(interaction, ChallengeButtonId(8, ChallengeAction.ACCEPT))
     interaction.edit_original_response.assert_awaited_once_with(
@@ -112,4 +156,161 @@ async def test_a_press_on_a_challenge_past_its_expiry_says_it_expired() -> None:
     )
     interaction.followup.send.assert_awaited_once_with(
         "This challenge has expired.", ephemeral=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("action", "method"),
+    [
+        (ChallengeAction.ACCEPT, "accept_challenge"),
+        (ChallengeAction.JOIN, "join_challenge"),
+        (ChallengeAction.START, "start_challenge"),
+        (ChallengeAction.DECLINE, "decline_challenge"),
+        (ChallengeAction.LEAVE, "leave_challenge"),
+    ],
+)
+async def test_a_lobby_press_edits_the_post_with_the_buttons_that_fit_now(
+    posted_boards: AsyncMock, action: ChallengeAction, method: str
+) -> None:
+    bot = stand_in_bot()
+    after = lobby_info(
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+            ChallengePlayer(CAT, "joined", "seated"),
+        )
+    )
+    setattr(bot.service, method, AsyncMock(return_value=LobbyUpdate(after)))
+    interaction = pressing(CAT)
+    await ChallengesCog(bot).on_challenge_button(interaction, ChallengeButtonId(8, action))
+    getattr(bot.service, method).assert_awaited_once()
+    assert getattr(bot.service, method).await_args.args == (8, CAT)
+    interaction.edit_original_response.assert_awaited_once()
+    edited = interaction.edit_original_response.await_args.kwargs
+    assert edited["content"] == presenters.challenge_text(after)
+    assert button_labels(edited["view"]) == ["Accept", "Decline", "Leave", "Start", "Cancel"]
+    posted_boards.assert_not_awaited()
+    interaction.followup.send.assert_not_awaited()  # nothing to say privately
+
+
+async def test_the_press_that_fills_the_last_seat_announces_the_game_to_every_player(
+    posted_boards: AsyncMock,
+) -> None:
+    bot = stand_in_bot()
+    game = snapshot(
+        game="generator",
+        game_name="Generator",
+        ply=0,
+        to_move=(0,),
+        last_moves=(),
+        players=(Player(0, CAT, "Green"), Player(1, ANN, "Red"), Player(2, BOB, "Yellow")),
+    )
+    started = lobby_info(status="accepted", game_id=game.game_id)
+    bot.service.accept_challenge = AsyncMock(return_value=LobbyUpdate(started, game))
+    interaction = pressing(BOB)
+    await ChallengesCog(bot).on_challenge_button(
+        interaction, ChallengeButtonId(8, ChallengeAction.ACCEPT)
+    )
+    interaction.edit_original_response.assert_awaited_once_with(
+        content=presenters.challenge_closed_text(started, game=game), view=None
+    )
+    posted_boards.assert_awaited_once()
+    assert posted_boards.await_args is not None
+    args, kwargs = posted_boards.await_args
+    assert args[1] is game
+    assert args[2].startswith("**Generator** begins: <@3> plays 🟢 Green, <@1> plays 🔴 Red")
+    assert kwargs["mention_ids"] == (CAT, ANN, BOB)
+
+
+async def test_a_busy_channel_starts_the_game_in_a_thread_named_after_the_players(
+    posted_boards: AsyncMock,
+) -> None:
+    bot = stand_in_bot()
+    bot.display_name = AsyncMock(side_effect=lambda user_id: f"user{user_id}")
+    game = snapshot(channel_id=555)
+    seated = lobby_info(
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+            ChallengePlayer(CAT, "joined", "seated"),
+        )
+    )
+    bot.service.get_challenge = AsyncMock(return_value=seated)
+    bot.service.accept_challenge = AsyncMock(
+        side_effect=[ChannelBusyError(), LobbyUpdate(replace(seated, status="accepted"), game)]
+    )
+    interaction = pressing(BOB)
+    interaction.channel = MagicMock(type=discord.ChannelType.text)
+    thread = MagicMock(spec=discord.Thread)
+    thread.id = 555
+    interaction.message.create_thread = AsyncMock(return_value=thread)
+    await ChallengesCog(bot).on_challenge_button(
+        interaction, ChallengeButtonId(8, ChallengeAction.ACCEPT)
+    )
+    interaction.message.create_thread.assert_awaited_once()
+    assert interaction.message.create_thread.await_args is not None
+    assert interaction.message.create_thread.await_args.kwargs["name"] == (
+        "Generator: user1 vs user3 vs user2"
+    )
+    assert bot.service.accept_challenge.await_args_list[-1].kwargs == {
+        "channel_id": 555,
+        "parent_channel_id": 2,
+    }
+    thread.delete.assert_not_called()
+    posted_boards.assert_awaited_once()
+
+
+async def test_challenge_invites_up_to_three_and_pings_only_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot = stand_in_bot()
+    info = lobby_info(
+        players=4,
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+            ChallengePlayer(CAT, "invited", "invited"),
+        ),
+    )
+    bot.service.create_challenge = AsyncMock(return_value=info)
+    bot.service.set_challenge_message = AsyncMock()
+    post = AsyncMock(return_value=MagicMock(id=99))
+    monkeypatch.setattr("bot.cogs.challenges.post_in_channel", post)
+    interaction = fake_interaction(done=False)
+    interaction.user.id = ANN
+    interaction.response.defer = AsyncMock()
+    bob, cat = MagicMock(id=BOB, bot=False), MagicMock(id=CAT, bot=False)
+    command: Any = ChallengesCog.challenge.callback
+    await command(
+        ChallengesCog(bot), interaction, "generator", bob, None, cat, 4, "max_turns=50", None
+    )
+    bot.service.create_challenge.assert_awaited_once_with(
+        guild_id=1,
+        channel_id=2,
+        challenger_id=ANN,
+        opponent_ids=[BOB, CAT],
+        players=4,
+        game="generator",
+        options_text="max_turns=50",
+        preset=None,
+    )
+    assert post.await_args is not None
+    args, kwargs = post.await_args
+    assert args[2] == presenters.challenge_text(info)
+    assert kwargs["mention_ids"] == (BOB, CAT)
+    assert button_labels(kwargs["view"]) == ["Accept", "Decline", "Join", "Cancel"]
+    bot.service.set_challenge_message.assert_awaited_once_with(8, 99)
+    interaction.followup.send.assert_awaited_once_with("Challenge posted.", ephemeral=True)
+
+
+async def test_a_bot_cannot_be_challenged() -> None:
+    bot = stand_in_bot()
+    bot.service.create_challenge = AsyncMock()
+    interaction = fake_interaction(done=False)
+    command: Any = ChallengesCog.challenge.callback
+    robot = MagicMock(id=BOB, bot=True)
+    await command(ChallengesCog(bot), interaction, "generator", None, robot, None, None, None, None)
+    bot.service.create_challenge.assert_not_awaited()
+    interaction.response.send_message.assert_awaited_once_with(
+        "You can only challenge people, not bots.", ephemeral=True
     )

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from bot import presenters
 from bot.service import (
     ChallengeInfo,
+    ChallengePlayer,
     DrawOffer,
     GameSnapshot,
     InvalidMoveError,
@@ -126,7 +127,7 @@ def test_game_started_and_info() -> None:
         "Options: `refill=all`.\n<@11>, your move (South)."
     )
     info = presenters.game_info_text(snapshot(draw_offer_seat=0))
-    assert "Players: <@11> (South) and <@22> (North)" in info
+    assert "Players: South — <@11> and North — <@22>" in info
     assert "Options: standard" in info
     assert "To move: <@22> (North)" in info
     assert "Draw offered by <@11> (South)." in info
@@ -150,16 +151,19 @@ def test_move_list_in_rounds_or_by_ply() -> None:
     assert presenters.move_list_text(snapshot(), []).endswith("no moves yet.")
 
 
-def test_challenge_texts() -> None:
-    info = ChallengeInfo(
+def challenge(**changes: object) -> ChallengeInfo:
+    """An open two-seat Generatorb challenge by SOUTH to anyone."""
+    base = ChallengeInfo(
         challenge_id=1,
         guild_id=1,
         channel_id=2,
         message_id=None,
         challenger_id=SOUTH,
-        opponent_id=None,
         game="generatorb",
         game_name="Generatorb",
+        players=2,
+        min_players=2,
+        lobby=(ChallengePlayer(SOUTH, "challenger", "seated"),),
         options={},
         options_text="refill=all",
         status="open",
@@ -167,15 +171,132 @@ def test_challenge_texts() -> None:
         created_at=T,
         expires_at=T,
     )
-    assert presenters.challenge_text(info) == (
-        f"<@11> challenges anyone to **Generatorb** with `refill=all`. "
-        f"The challenge expires <t:{int(T.timestamp())}:R>."
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+EXPIRES = f"The challenge expires <t:{int(T.timestamp())}:R>."
+ANN, BOB, CAT, DAN = 1, 2, 3, 4
+
+
+def test_two_seat_challenge_texts() -> None:
+    assert presenters.challenge_text(challenge()) == (
+        "<@11> challenges anyone to **Generatorb** with `refill=all`.\n"
+        "1. <@11> (challenger)\n"
+        "2. open\n"
+        f"Press **Join** to take an open seat. {EXPIRES}"
     )
-    accepted = replace(info, status="accepted", opponent_id=NORTH)
-    assert presenters.challenge_closed_text(accepted, by_user_id=NORTH, game_channel_id=9) == (
-        "<@11> challenged <@22> to **Generatorb**: accepted by <@22>. The game is on in <#9>."
+    named = challenge(
+        options_text="",
+        lobby=(
+            ChallengePlayer(SOUTH, "challenger", "seated"),
+            ChallengePlayer(NORTH, "invited", "invited"),
+        ),
     )
-    assert presenters.challenge_closed_text(replace(info, status="expired")).endswith("expired.")
+    assert presenters.challenge_text(named) == (
+        f"<@11> challenges <@22> to **Generatorb**.\n1. <@11> (challenger)\n2. <@22> (invited)\n"
+        f"{EXPIRES}"
+    )
+    started = snapshot(channel_id=9)
+    accepted = replace(named, status="accepted", game_id=5)
+    assert presenters.challenge_closed_text(accepted, game=started) == (
+        "<@11> challenged <@22> to **Generatorb**: the game is on in <#9>.\n"
+        "South — <@11>\nNorth — <@22>"
+    )
+    assert presenters.challenge_closed_text(accepted) == (
+        "<@11> challenged <@22> to **Generatorb**: the game has started."
+    )
+    declined = replace(
+        named,
+        status="declined",
+        lobby=(named.lobby[0], ChallengePlayer(NORTH, "invited", "declined")),
+    )
+    assert presenters.challenge_closed_text(declined) == (
+        "<@11> challenged <@22> to **Generatorb**: declined by <@22>."
+    )
+    assert presenters.challenge_closed_text(replace(named, status="cancelled")).endswith(
+        "**Generatorb**: cancelled."
+    )
+    assert presenters.challenge_closed_text(replace(named, status="expired")).endswith(
+        "nobody answered in time, so the challenge expired."
+    )
+
+
+def test_a_lobby_lists_every_seat_and_how_to_take_part() -> None:
+    lobby = challenge(
+        challenger_id=ANN,
+        game="generator",
+        game_name="Generator",
+        players=4,
+        options_text="",
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "seated"),
+            ChallengePlayer(CAT, "invited", "declined"),
+            ChallengePlayer(DAN, "joined", "seated"),
+            ChallengePlayer(5, "joined", "left"),
+        ),
+    )
+    assert presenters.challenge_text(lobby) == (
+        "<@1> challenges <@2>, <@3> and anyone to **Generator** (4 players).\n"
+        "1. <@1> (challenger)\n"
+        "2. <@2> (accepted)\n"
+        "3. <@4> (joined)\n"
+        "4. open\n"
+        "Declined: <@3>.\n"
+        "Press **Join** to take an open seat. The game starts when every seat is filled, or "
+        f"when <@1> presses **Start** with at least 2 players. {EXPIRES}"
+    )
+    full = replace(
+        lobby,
+        players=3,
+        min_players=3,
+        lobby=(*lobby.lobby[:2], ChallengePlayer(CAT, "invited", "invited")),
+    )
+    assert presenters.challenge_text(full) == (
+        "<@1> challenges <@2> and <@3> to **Generator** (3 players).\n"
+        "1. <@1> (challenger)\n2. <@2> (accepted)\n3. <@3> (invited)\n"
+        f"The game starts when every seat is filled. {EXPIRES}"
+    )
+    expired = replace(lobby, status="expired")
+    assert presenters.challenge_closed_text(expired) == (
+        "<@1> challenged <@2>, <@3> and anyone to **Generator** (4 players): "
+        "the seats were not filled in time, so the challenge expired."
+    )
+
+
+def test_seats_that_are_colours_get_a_disc() -> None:
+    assert presenters.seat_label("Green") == "🟢 Green"
+    assert presenters.seat_label("blue") == "🔵 blue"
+    assert presenters.seat_label("South") == "South"
+    three = snapshot(
+        game="generator",
+        game_name="Generator",
+        ply=0,
+        to_move=(0,),
+        last_moves=(),
+        players=(Player(0, BOB, "Green"), Player(1, ANN, "Red"), Player(2, DAN, "Yellow")),
+    )
+    assert presenters.game_started_text(three).startswith(
+        "**Generator** begins: <@2> plays 🟢 Green, <@1> plays 🔴 Red and <@4> plays 🟡 Yellow."
+    )
+    assert "Players: 🟢 Green — <@2>, 🔴 Red — <@1> and 🟡 Yellow — <@4>" in (
+        presenters.game_info_text(three)
+    )
+    lobby = challenge(challenger_id=ANN, game_name="Generator", players=3, status="accepted")
+    assert presenters.challenge_closed_text(lobby, game=three).endswith(
+        "\n🟢 Green — <@2>\n🔴 Red — <@1>\n🟡 Yellow — <@4>"
+    )
+
+
+def test_a_resignation_the_game_survives_says_who_left_and_who_moves() -> None:
+    going_on = snapshot(
+        players=(Player(0, BOB, "Green"), Player(1, ANN, "Red"), Player(2, DAN, "Yellow")),
+        to_move=(2,),
+    )
+    assert presenters.resign_text(going_on, ANN) == (
+        "<@1> (🔴 Red) resigns and leaves the game; play goes on without them.\n"
+        "<@4>, your move (Yellow)."
+    )
 
 
 def test_draw_offer_text() -> None:

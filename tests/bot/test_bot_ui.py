@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import discord
 import pytest
 
 from bot.client import EXTENSIONS, GameroomBot, intents, point_at_discord
+from bot.service import ChallengeInfo, ChallengePlayer
 from bot.settings import Settings
 from bot.ui.buttons import ChallengeButton, GameButton, challenge_view, draw_offer_view
 from bot.ui.custom_ids import (
@@ -20,6 +23,10 @@ from bot.ui.custom_ids import (
     GameButtonId,
 )
 from engines import ENGINES
+
+T = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+ALICE, BOB, CAROL = 1, 2, 3
+CHALLENGER = ChallengePlayer(ALICE, "challenger", "seated")
 
 
 @pytest.mark.parametrize("action", list(GameAction))
@@ -51,14 +58,83 @@ def test_foreign_custom_ids_are_not_ours(text: str) -> None:
     assert ChallengeButtonId.parse(text) is None
 
 
+def lobby(**changes: object) -> ChallengeInfo:
+    """A lobby of Generator for three: ALICE seated, BOB invited, one seat open."""
+    base = ChallengeInfo(
+        challenge_id=7,
+        guild_id=1,
+        channel_id=2,
+        message_id=None,
+        challenger_id=ALICE,
+        game="generator",
+        game_name="Generator",
+        players=3,
+        min_players=2,
+        lobby=(CHALLENGER, ChallengePlayer(BOB, "invited", "invited")),
+        options={},
+        options_text="",
+        status="open",
+        game_id=None,
+        created_at=T,
+        expires_at=T,
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def labels(view: discord.ui.View) -> list[str]:
+    return [item.item.label or "" for item in view.children if isinstance(item, ChallengeButton)]
+
+
+@pytest.mark.parametrize(
+    ("players", "entries", "expected"),
+    [
+        # Two seats, a named opponent: as before the lobby existed.
+        (2, [(BOB, "invited", "invited")], ["Accept", "Decline", "Cancel"]),
+        # Two seats, open to anyone.
+        (2, [], ["Join", "Cancel"]),
+        # Three seats: an invitation pending and a seat open; nobody to leave, too few to start.
+        (3, [(BOB, "invited", "invited")], ["Accept", "Decline", "Join", "Cancel"]),
+        # BOB accepted: he may leave, and the challenger may start with two.
+        (3, [(BOB, "invited", "seated")], ["Join", "Leave", "Start", "Cancel"]),
+        # Every seat held, one still to answer.
+        (
+            3,
+            [(BOB, "invited", "invited"), (CAROL, "joined", "seated")],
+            ["Accept", "Decline", "Leave", "Start", "Cancel"],
+        ),
+        # Four seats: six buttons do not fit one row; discord.py wraps them.
+        (
+            4,
+            [(BOB, "invited", "invited"), (CAROL, "joined", "seated")],
+            ["Accept", "Decline", "Join", "Leave", "Start", "Cancel"],
+        ),
+    ],
+)
+def test_a_lobby_shows_the_buttons_that_fit_it(
+    players: int, entries: list[tuple[int, str, str]], expected: list[str]
+) -> None:
+    players_in = (CHALLENGER, *(ChallengePlayer(*entry) for entry in entries))
+    view = challenge_view(lobby(players=players, lobby=players_in))
+    assert labels(view) == expected
+    assert all(item.custom_id.startswith("gr:c7:") for item in view.children)  # type: ignore[attr-defined]
+
+
+def test_a_game_that_needs_every_seat_never_shows_start() -> None:
+    full_only = lobby(min_players=3, lobby=(CHALLENGER, ChallengePlayer(BOB, "joined", "seated")))
+    assert labels(challenge_view(full_only)) == ["Join", "Leave", "Cancel"]
+
+
 async def test_dynamic_items_rebuild_themselves_from_custom_ids() -> None:
-    view = challenge_view(7, open_to_anyone=False)
-    labels = [item.item.label for item in view.children if isinstance(item, ChallengeButton)]
-    assert labels == ["Accept", "Decline", "Cancel"]
-    assert [c.item.label for c in challenge_view(7, open_to_anyone=True).children] == [  # type: ignore[attr-defined]
-        "Accept",
-        "Cancel",
-    ]
+    every_button = lobby(
+        players=4,
+        lobby=(
+            CHALLENGER,
+            ChallengePlayer(BOB, "invited", "invited"),
+            ChallengePlayer(CAROL, "joined", "seated"),
+        ),
+    )
+    view = challenge_view(every_button)
+    assert {item.button_id.action for item in view.children} == set(ChallengeAction)  # type: ignore[attr-defined]
     for item in [*view.children, *draw_offer_view(5, 9).children]:
         assert isinstance(item, ChallengeButton | GameButton)
         match = item.template.fullmatch(item.custom_id)
@@ -116,6 +192,21 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
         game_param = challenge.get_parameter("game")
         assert game_param is not None
         assert [c.value for c in game_param.choices] == list(ENGINES)
+        players_param = challenge.get_parameter("players")
+        assert players_param is not None
+        assert (players_param.min_value, players_param.max_value) == (
+            2,
+            max(e.info.max_players for e in ENGINES.values()),
+        )
+        assert [p.name for p in challenge.parameters] == [
+            "game",
+            "opponent",
+            "opponent2",
+            "opponent3",
+            "players",
+            "options",
+            "preset",
+        ]
     finally:
         for extension in EXTENSIONS:
             await bot.unload_extension(extension)

@@ -11,7 +11,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from db import (
+    ChallengeChangedError,
     ChallengeClosedError,
+    ChallengeEntry,
+    ChallengeFullError,
+    ChallengePlayerRole,
+    ChallengePlayerStatus,
     ChannelBusyError,
     Database,
     GameNotActiveError,
@@ -388,7 +393,8 @@ async def _open_challenge(db: Database, channel_id: int = 500) -> int:
         guild_id=9,
         channel_id=channel_id,
         challenger_id=11,
-        opponent_id=None,
+        invited_ids=(),
+        players=2,
         game="generatorb",
         options_json="{}",
         now=T0,
@@ -406,9 +412,42 @@ async def test_create_from_a_challenge_accepts_and_links_it(
     assert challenge is not None
     assert (challenge.status, challenge.game_id) == ("accepted", game.id)
     assert challenge.resolved_at == T0 + timedelta(minutes=1)
+    assert challenge.version == 2
     with pytest.raises(ChallengeClosedError):
         await new_game(501, challenge_id=challenge_id)
     assert await _count(db, "games") == 1
+
+
+async def test_create_from_a_lobby_quotes_its_version_and_records_the_last_answer(
+    db: Database, new_game: NewGame
+) -> None:
+    challenge_id = await _open_challenge(db)
+    joiner = ChallengeEntry(22, ChallengePlayerRole.JOINED, ChallengePlayerStatus.SEATED)
+    with pytest.raises(ChallengeChangedError) as changed:
+        await new_game(challenge_id=challenge_id, challenge_version=7, challenge_entry=joiner)
+    assert (changed.value.expected_version, changed.value.actual_version) == (7, 1)
+    game = await new_game(challenge_id=challenge_id, challenge_version=1, challenge_entry=joiner)
+    challenge = await db.challenges.get(challenge_id)
+    assert challenge is not None
+    assert (challenge.status, challenge.game_id, challenge.version) == ("accepted", game.id, 2)
+    assert challenge.seated_ids == (11, 22)
+    with pytest.raises(ValueError, match="need a challenge_id"):
+        await new_game(502, challenge_version=1)
+
+
+async def test_create_refuses_an_answer_that_overfills_the_lobby(
+    db: Database, new_game: NewGame
+) -> None:
+    challenge_id = await _open_challenge(db)
+    first = ChallengeEntry(22, ChallengePlayerRole.JOINED, ChallengePlayerStatus.SEATED)
+    await db.challenges.enter(challenge_id, 1, first, now=T0)
+    second = ChallengeEntry(33, ChallengePlayerRole.JOINED, ChallengePlayerStatus.SEATED)
+    with pytest.raises(ChallengeFullError):
+        await new_game(challenge_id=challenge_id, challenge_entry=second)
+    assert await _count(db, "games") == 0
+    challenge = await db.challenges.get(challenge_id)
+    assert challenge is not None
+    assert (challenge.is_open, challenge.seated_ids) == (True, (11, 22))
 
 
 async def test_create_from_a_challenge_in_a_busy_channel_keeps_it_open(

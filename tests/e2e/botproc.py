@@ -21,7 +21,14 @@ from tests.fakediscord.fixtures import bot_environment
 class BotProcess:
     """One ``python -m bot run`` process; its output goes to ``log_path``."""
 
-    def __init__(self, fake: FakeDiscord, db_path: Path, log_path: Path, dev_guild: int) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        db_path: Path,
+        log_path: Path,
+        dev_guild: int,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         self.fake = fake
         self.env = {
             **os.environ,
@@ -29,6 +36,7 @@ class BotProcess:
             "GAMEROOM_DB_URL": f"sqlite+aiosqlite:///{db_path}",
             "GAMEROOM_DEV_GUILD": str(dev_guild),
             "GAMEROOM_LOG_LEVEL": "INFO",
+            **(extra_env or {}),
         }
         self.log_path = log_path
         self.process: asyncio.subprocess.Process | None = None

@@ -1,7 +1,8 @@
 """Fixtures for the service tests: real SQLite files in ``tmp_path``, a fake clock, fixed seeds.
 
-Users are small ints: ``ALICE`` challenges, ``BOB`` accepts, ``CAROL`` watches. Games are
-played in channel ``GAMES`` unless a test says otherwise.
+Users are small ints: ``ALICE`` challenges, ``BOB`` accepts, ``CAROL`` watches (or, in games
+for more players, joins with ``DAN`` and ``ERIN``). Games are played in channel ``GAMES``
+unless a test says otherwise.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from engines.base import (
     IllegalMoveError,
     NotationError,
     NotYourTurnError,
+    OptionSpec,
     OptionValue,
     Outcome,
     Transition,
     UsageError,
 )
 
-ALICE, BOB, CAROL = 101, 202, 303
+ALICE, BOB, CAROL, DAN, ERIN = 101, 202, 303, 404, 505
 GUILD, GAMES, OTHER = 9, 500, 600
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
 
@@ -104,12 +106,14 @@ def start_game(service: GameService) -> StartGame:
             guild_id=GUILD,
             channel_id=channel_id,
             challenger_id=challenger,
-            opponent_id=opponent,
+            opponent_ids=[opponent],
             game=game,
             options_text=options,
             preset=preset,
         )
-        return await svc.accept_challenge(challenge.challenge_id, opponent)
+        started = (await svc.accept_challenge(challenge.challenge_id, opponent)).game
+        assert started is not None
+        return started
 
     return start
 
@@ -268,5 +272,149 @@ class DiceRace(Engine[DiceState, str]):
 def dice_race(monkeypatch: pytest.MonkeyPatch) -> DiceRace:
     """Register :class:`DiceRace` in the engine registry for one test."""
     engine = DiceRace()
+    monkeypatch.setitem(engines.ENGINES, engine.info.id, engine)
+    return engine
+
+
+# ----------------------------------------------------------------------------------------------
+# A toy game for 2–4 players, to exercise lobbies, seat names and resigning in play
+# ----------------------------------------------------------------------------------------------
+
+#: Colour names by letter, for :class:`RoundRobin`'s seat names.
+COLOURS = {"g": "Green", "r": "Red", "y": "Yellow", "b": "Blue"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinState:
+    """Each seat's ``scores``; ``turn`` is the seat to act (``None`` once over); ``out``
+    the seats that resigned, in the order they did."""
+
+    scores: tuple[int, ...]
+    turn: int | None
+    out: tuple[int, ...]
+    target: int
+
+
+class RoundRobin(Engine[RoundRobinState, str]):
+    """Seats take turns typing ``tick`` (one point each); the first to ``target`` wins.
+
+    2–4 players (3 by default). Like Generator (GEN-15), a seat may resign at any time and
+    play goes on without it until one seat is left. Option ``colours`` orders the seat
+    names (``gryb``: seat 0 Green, seat 1 Red, …). Option ``teams=true`` needs exactly 4
+    players: :meth:`new_game` refuses it otherwise, like options whose validity depends on
+    the player count.
+    """
+
+    info = GameInfo(
+        id="roundrobin",
+        name="Round robin",
+        min_players=2,
+        max_players=4,
+        default_players=3,
+        options=(
+            OptionSpec("colours", "choice", "gryb", "order of the seat colours", ("gryb", "bygr")),
+            OptionSpec("teams", "bool", False, "play 2 against 2 (4 players only)"),
+        ),
+        presets=(),
+        rules_version="1",
+        seat_names=("North", "East", "South", "West"),
+        rules_summary="Type tick; the first to 3 points wins.",
+        notation_help="`tick`",
+    )
+
+    def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
+        return tuple(COLOURS[letter] for letter in str(options["colours"])[:players])
+
+    def new_game(
+        self, players: int, options: Mapping[str, OptionValue], seed: int
+    ) -> RoundRobinState:
+        self.check_players(players)
+        if options["teams"] and players != 4:
+            raise UsageError(f"teams=true needs 4 players, not {players}")
+        return RoundRobinState((0,) * players, 0, (), 3)
+
+    def to_move(self, state: RoundRobinState) -> tuple[int, ...]:
+        return () if state.turn is None else (state.turn,)
+
+    def legal_moves(self, state: RoundRobinState, seat: int) -> Sequence[str]:
+        return ["tick"] if state.turn == seat else []
+
+    def parse_move(self, state: RoundRobinState, seat: int, text: str) -> str:
+        if text.strip().lower() != "tick":
+            raise NotationError(f"{text!r} is not a move: type tick", text=text)
+        if state.turn != seat:
+            raise NotYourTurnError("not your turn", text=text)
+        return "tick"
+
+    def format_move(self, state: RoundRobinState, move: str) -> str:
+        return move
+
+    def apply(self, state: RoundRobinState, seat: int, move: str) -> Transition[RoundRobinState]:
+        scores = list(state.scores)
+        scores[seat] += 1
+        after = replace(state, scores=tuple(scores), turn=self._next(state, seat))
+        if scores[seat] >= state.target:
+            after = replace(after, turn=None)
+        return Transition(after, (Event("ticked", seat, "scores a point"),))
+
+    def resign(self, state: RoundRobinState, seat: int) -> Transition[RoundRobinState] | None:
+        if seat in state.out:
+            raise IllegalMoveError(f"seat {seat} has already left", text=f"[{seat}]resign")
+        out = (*state.out, seat)
+        turn = state.turn
+        if len(out) == len(state.scores) - 1:
+            turn = None
+        elif turn == seat:
+            turn = self._next(replace(state, out=out), seat)
+        return Transition(
+            replace(state, out=out, turn=turn), (Event("resigned", seat, "leaves the game"),)
+        )
+
+    def _next(self, state: RoundRobinState, seat: int) -> int:
+        players = len(state.scores)
+        for step in range(1, players + 1):
+            candidate = (seat + step) % players
+            if candidate not in state.out:
+                return candidate
+        raise AssertionError("nobody left to move")
+
+    def outcome(self, state: RoundRobinState) -> Outcome | None:
+        players = len(state.scores)
+        left = [s for s in range(players) if s not in state.out]
+        if len(left) == 1:
+            return Outcome("resignation", (left[0],), ((left[0],), tuple(sorted(state.out))))
+        for seat, score in enumerate(state.scores):
+            if score >= state.target:
+                return Outcome.win("target", seat, players)
+        return None
+
+    def view(self, state: RoundRobinState, viewer: int | None) -> Any:
+        return state
+
+    def position(self, state: RoundRobinState) -> str:
+        out = ",".join(map(str, state.out)) or "-"
+        return f"scores:{'/'.join(map(str, state.scores))} turn:{state.turn} out:{out}"
+
+    def from_position(self, text: str, options: Mapping[str, OptionValue]) -> RoundRobinState:
+        raise UsageError("roundrobin has no position input")
+
+    def dump_state(self, state: RoundRobinState) -> dict[str, Any]:
+        return {
+            "scores": list(state.scores),
+            "turn": state.turn,
+            "out": list(state.out),
+            "target": state.target,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> RoundRobinState:
+        return RoundRobinState(
+            tuple(data["scores"]), data["turn"], tuple(data["out"]), data["target"]
+        )
+
+
+@pytest.fixture
+def round_robin(monkeypatch: pytest.MonkeyPatch) -> RoundRobin:
+    """Register :class:`RoundRobin` in the engine registry for one test."""
+    engine = RoundRobin()
     monkeypatch.setitem(engines.ENGINES, engine.info.id, engine)
     return engine

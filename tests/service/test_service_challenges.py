@@ -1,8 +1,10 @@
-"""Challenges: options and presets, who may answer, double clicks, busy channels, expiry."""
+"""Two-seat challenges: options and presets, who may answer, double clicks, busy channels,
+expiry. Lobbies for more seats are in ``test_service_lobby.py``."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from datetime import timedelta
 
 import pytest
@@ -10,12 +12,17 @@ import pytest
 from bot.service import (
     ChallengeClosedError,
     ChallengeNotFoundError,
+    ChallengePlayer,
     ChallengeSetupError,
     ChannelBusyError,
     GameService,
+    GameSnapshot,
+    LobbyError,
+    LobbyUpdate,
     NotChallengedError,
 )
 from db import Database
+from engines import ENGINES
 
 from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, OTHER, FakeClock, StartGame, seeds
 
@@ -32,12 +39,19 @@ async def challenge(
         guild_id=GUILD,
         channel_id=channel_id,
         challenger_id=ALICE,
-        opponent_id=opponent,
+        opponent_ids=[] if opponent is None else [opponent],
         game="generatorb",
         options_text=options,
         preset=preset,
     )
     return info.challenge_id
+
+
+async def started(update: Awaitable[LobbyUpdate]) -> GameSnapshot:
+    """The game a press started (the test fails if it did not start one)."""
+    game = (await update).game
+    assert game is not None
+    return game
 
 
 async def test_options_and_presets_are_validated_and_stored(service: GameService) -> None:
@@ -52,7 +66,15 @@ async def test_options_and_presets_are_validated_and_stored(service: GameService
     assert info.options["start_globes"] is False
     assert info.options["start_supply"] == 20
     assert info.options_text == "start_globes=false start_supply=20 refill=all move_limit=50"
-    snapshot = await service.accept_challenge(challenge_id, BOB)
+    assert (info.players, info.min_players, info.lobby) == (
+        2,
+        2,
+        (
+            ChallengePlayer(ALICE, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+        ),
+    )
+    snapshot = await started(service.accept_challenge(challenge_id, BOB))
     assert snapshot.options == info.options
     assert snapshot.position.startswith("S:a1,a2,b1,b2 N:g7,g8,h7,h8 supply:20/20")
 
@@ -76,30 +98,62 @@ async def test_bad_options_say_what_is_allowed(
 
 
 async def test_unknown_game_and_self_challenge_are_refused(service: GameService) -> None:
-    with pytest.raises(ChallengeSetupError, match="Unknown game 'chess'; games are: generatorb"):
+    with pytest.raises(ChallengeSetupError) as unknown:
         await service.create_challenge(
             guild_id=GUILD,
             channel_id=GAMES,
             challenger_id=ALICE,
-            opponent_id=BOB,
+            opponent_ids=[BOB],
             game="chess",
         )
+    assert unknown.value.message == f"Unknown game 'chess'; games are: {', '.join(ENGINES)}."
     with pytest.raises(ChallengeSetupError, match="yourself"):
         await challenge(service, opponent=ALICE)
 
 
+@pytest.mark.parametrize(
+    ("opponents", "players", "expected"),
+    [
+        ([BOB, CAROL], None, "Generatorb is played by 2 players, not 3."),
+        ([BOB], 3, "Generatorb is played by 2 players, not 3."),
+        ([BOB, BOB], None, "You named the same opponent twice."),
+    ],
+)
+async def test_a_two_player_game_takes_one_opponent(
+    service: GameService, opponents: list[int], players: int | None, expected: str
+) -> None:
+    with pytest.raises(ChallengeSetupError) as error:
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=GAMES,
+            challenger_id=ALICE,
+            opponent_ids=opponents,
+            players=players,
+            game="generatorb",
+        )
+    assert error.value.message == expected
+
+
 async def test_only_the_challenged_user_may_answer(service: GameService) -> None:
     challenge_id = await challenge(service)
-    with pytest.raises(NotChallengedError):
+    with pytest.raises(NotChallengedError, match="This challenge is for someone else"):
         await service.accept_challenge(challenge_id, CAROL)
-    with pytest.raises(NotChallengedError):
+    with pytest.raises(NotChallengedError, match="your own"):
         await service.accept_challenge(challenge_id, ALICE)
-    with pytest.raises(NotChallengedError):
+    with pytest.raises(LobbyError, match="Every seat is taken or reserved"):
+        await service.join_challenge(challenge_id, CAROL)
+    with pytest.raises(NotChallengedError, match="Only an invited player"):
         await service.decline_challenge(challenge_id, CAROL)
-    with pytest.raises(NotChallengedError):
+    with pytest.raises(NotChallengedError, match="Only the challenger can cancel"):
         await service.cancel_challenge(challenge_id, BOB)
+    with pytest.raises(NotChallengedError, match="Only the challenger can start"):
+        await service.start_challenge(challenge_id, BOB)
+    with pytest.raises(LobbyError, match="needs all 2 seats filled"):
+        await service.start_challenge(challenge_id, ALICE)
     declined = await service.decline_challenge(challenge_id, BOB)
-    assert declined.status == "declined"
+    assert declined.game is None
+    assert declined.challenge.status == "declined"  # two seats: a refusal closes it
+    assert declined.challenge.declined_ids == (BOB,)
     with pytest.raises(ChallengeClosedError, match="declined"):
         await service.accept_challenge(challenge_id, BOB)
     with pytest.raises(ChallengeNotFoundError):
@@ -108,15 +162,20 @@ async def test_only_the_challenged_user_may_answer(service: GameService) -> None
 
 async def test_an_open_challenge_is_for_anyone_but_the_challenger(service: GameService) -> None:
     challenge_id = await challenge(service, opponent=None)
-    with pytest.raises(NotChallengedError):
-        await service.accept_challenge(challenge_id, ALICE)
+    with pytest.raises(LobbyError, match="you already have a seat"):
+        await service.join_challenge(challenge_id, ALICE)
+    with pytest.raises(NotChallengedError, match="press Join"):
+        await service.accept_challenge(challenge_id, CAROL)
     with pytest.raises(NotChallengedError):
         await service.decline_challenge(challenge_id, CAROL)
-    snapshot = await service.accept_challenge(challenge_id, CAROL)
-    assert sorted(snapshot.user_ids) == [ALICE, CAROL]
+    joined = await service.join_challenge(challenge_id, CAROL)
+    assert joined.game is not None
+    assert sorted(joined.game.user_ids) == [ALICE, CAROL]
     info = await service.get_challenge(challenge_id)
+    assert info == joined.challenge
     assert info.status == "accepted"
-    assert info.game_id == snapshot.game_id
+    assert info.game_id == joined.game.game_id
+    assert info.seated_ids == (ALICE, CAROL)
 
 
 async def test_cancel_by_the_challenger(service: GameService) -> None:
@@ -135,9 +194,10 @@ async def test_a_double_click_starts_one_game(database: Database, clock: FakeClo
         two.accept_challenge(challenge_id, BOB),
         return_exceptions=True,
     )
-    started = [r for r in results if not isinstance(r, BaseException)]
+    landed = [r for r in results if isinstance(r, LobbyUpdate)]
     refused = [r for r in results if isinstance(r, BaseException)]
-    assert len(started) == 1
+    assert len(landed) == 1
+    assert landed[0].game is not None
     assert len(refused) == 1
     assert isinstance(refused[0], ChallengeClosedError)
     assert len(await database.games.list_active(channel_id=GAMES)) == 1
@@ -150,10 +210,11 @@ async def test_a_busy_channel_refuses_without_writing_then_a_thread_works(
     challenge_id = await challenge(service)
     with pytest.raises(ChannelBusyError):
         await service.accept_challenge(challenge_id, BOB)
-    assert (await service.get_challenge(challenge_id)).status == "open"
+    unchanged = await service.get_challenge(challenge_id)
+    assert (unchanged.status, unchanged.pending_ids) == ("open", (BOB,))  # not even seated
     thread_id = 777
-    snapshot = await service.accept_challenge(
-        challenge_id, BOB, channel_id=thread_id, parent_channel_id=GAMES
+    snapshot = await started(
+        service.accept_challenge(challenge_id, BOB, channel_id=thread_id, parent_channel_id=GAMES)
     )
     assert snapshot.channel_id == thread_id
     assert (await service.snapshot(thread_id)).game_id == snapshot.game_id
@@ -165,11 +226,12 @@ async def test_seats_come_from_the_games_seed(database: Database, clock: FakeClo
     for seed in range(1, 9):
         service = GameService(database, clock=clock, rng_seed_source=seeds(seed))
         challenge_id = await challenge(service, channel_id=1000 + seed)
-        snapshot = await service.accept_challenge(challenge_id, BOB)
+        snapshot = await started(service.accept_challenge(challenge_id, BOB))
         orders.add(snapshot.user_ids)
         again = GameService(database, clock=clock, rng_seed_source=seeds(seed))
         challenge_id = await challenge(again, channel_id=2000 + seed)
-        assert (await again.accept_challenge(challenge_id, BOB)).user_ids == snapshot.user_ids
+        replayed = await started(again.accept_challenge(challenge_id, BOB))
+        assert replayed.user_ids == snapshot.user_ids
     assert orders == {(ALICE, BOB), (BOB, ALICE)}
 
 

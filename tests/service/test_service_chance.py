@@ -45,10 +45,11 @@ async def test_the_same_seed_rolls_the_same_dice(
             guild_id=1,
             channel_id=channel_id,
             challenger_id=1,
-            opponent_id=2,
+            opponent_ids=[2],
             game="dicerace",
         )
-        snapshot = await service.accept_challenge(challenge.challenge_id, 2)
+        snapshot = (await service.accept_challenge(challenge.challenge_id, 2)).game
+        assert snapshot is not None
         while snapshot.is_active:
             snapshot = (await service.play(channel_id, to_move_user(snapshot), "roll")).snapshot
         return [m.text for m in await database.games.moves(snapshot.game_id)]

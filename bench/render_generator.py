@@ -1,0 +1,124 @@
+"""Time the Generator board renderer: ``python bench/render_generator.py [--views N]``.
+
+Builds N busy Generator views deterministically (SplitMix64 from ``engines.rng``, so every run
+draws the same boards), renders each to PNG bytes with ``render.generator.render`` and prints
+the median and 99th-percentile time of render + encode, the first (cold-cache) render, and the
+median and largest PNG size. Each view seats 2–4 players with most of their pyramids on the
+board as stacks of every kind (within the level limits of GEN-8), up to eight reachable nodes,
+a last action (often a capture) and sometimes a finished game. They are random views, not
+reachable positions: the renderer does not care, and they are busier than most real games.
+A benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from engines.base import Outcome
+from engines.generator import GeneratorView, LastAction
+from engines.geometry.gryb import LEVEL, NODE_COUNT
+from engines.rng import Rng
+from render.generator import LOWEST_LEVEL, UNITS, render
+
+LABELS = ("Zoë the Pyramid Sage 🐉", "bob", "北の王", "a_very_long_discord_display_name_32")
+#: Every colour set a game can use, as seat colours in GRYB order.
+COLOUR_SETS = ((0, 1), (0, 2), (1, 3), (0, 1, 2), (1, 2, 3), (0, 1, 2, 3))
+
+
+def random_view(rng: Rng) -> GeneratorView:
+    """A busy view: each seat puts 4–6 stacks on free nodes, each stack within its level
+    limit and the seat's 5 S, 5 M and 5 L."""
+    colours = rng.choice(COLOUR_SETS)
+    players = len(colours)
+    free = rng.shuffled(range(NODE_COUNT))
+    stacks: list[tuple[int, int, str]] = []
+    stashes: list[tuple[int, int, int] | None] = []
+    for seat in range(players):
+        left = {"S": 5, "M": 5, "L": 5}
+        for _ in range(4 + rng.below(3)):
+            sizes = rng.choice(UNITS)
+            if any(left[size] == 0 for size in sizes):
+                continue
+            node = next((n for n in free if LEVEL[n] <= LOWEST_LEVEL[sizes[0]]), None)
+            if node is None:  # every node that could hold this stack is taken
+                continue
+            free.remove(node)
+            stacks.append((node, seat, sizes))
+            for size in sizes:
+                left[size] -= 1
+        stashes.append((left["S"], left["M"], left["L"]))
+    seat = rng.below(players)
+    origin, destination = rng.shuffled(range(NODE_COUNT))[:2]
+    captured = (rng.below(players), rng.choice(UNITS)) if rng.below(2) else None
+    kind = rng.choice(("move", "move", "move", "entry", "pass"))
+    if kind == "entry":
+        destination = colours[seat]  # the seat's start node: node number = colour (level 1)
+    last = LastAction(
+        seat,
+        kind,
+        "" if kind == "pass" else rng.choice(("S", "M", "MS", "LMS")),
+        origin if kind == "move" else None,
+        None if kind == "pass" else destination,
+        None if kind == "pass" else captured,
+        rng.below(4),
+    )
+    outcome = None
+    if rng.below(8) == 0:
+        outcome = rng.choice(
+            (
+                Outcome.win("coupling", seat, players),
+                Outcome.win("resignation", seat, players),
+                Outcome.draw("turn_limit", players),
+            )
+        )
+    return GeneratorView(
+        colours=colours,
+        stacks=tuple(sorted(stacks)),
+        stashes=tuple(stashes),
+        to_move=None if outcome else seat,
+        roll=None if outcome or rng.below(5) == 0 else rng.below(4),
+        extra_turn=rng.below(3) == 0,
+        count=rng.below(500),
+        max_turns=rng.choice((0, 0, 300, 1000)),
+        reachable=() if outcome else tuple(sorted(rng.shuffled(free)[: rng.below(9)])),
+        outcome=outcome,
+        last=last,
+        viewer=None,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--views", type=int, default=200, help="how many views (default 200)")
+    args = parser.parse_args()
+
+    rng = Rng(20250302)
+    views = [random_view(rng) for _ in range(args.views)]
+    labels = [tuple(rng.choice(LABELS) for _ in view.colours) for view in views]
+
+    start = time.perf_counter()
+    render(views[0], seat_labels=labels[0])
+    cold = time.perf_counter() - start
+
+    times: list[float] = []
+    sizes: list[int] = []
+    for view, label in zip(views, labels, strict=True):
+        start = time.perf_counter()
+        data = render(view, seat_labels=label)
+        times.append(time.perf_counter() - start)
+        sizes.append(len(data))
+
+    times.sort()
+    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+    print(f"generator: {len(views)} views, render + PNG encode")
+    print(f"  first render (cold caches): {cold * 1000:7.1f} ms")
+    print(f"  median:                     {statistics.median(times) * 1000:7.2f} ms")
+    print(f"  p99:                        {p99 * 1000:7.2f} ms")
+    print(f"  PNG size median:            {statistics.median(sizes) / 1000:7.1f} KB")
+    print(f"  PNG size max:               {max(sizes) / 1000:7.1f} KB")
+
+
+if __name__ == "__main__":
+    main()

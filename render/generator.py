@@ -1,0 +1,942 @@
+"""The Generator board image (spec ``shared/specs/generator.md``, "What the board image must show").
+
+:func:`render` turns a :class:`~engines.generator.GeneratorView` into a 1340 × 1000 palette PNG:
+a 1000 × 1000 board on the left and a 340 px panel on the right.
+
+The board is the spec's fractal layout, :data:`engines.geometry.gryb.POSITION` only scaled
+(H = :data:`UNIT` = 250 px, head node at the centre, the 256 leaves on an even 62.5 px grid):
+
+* every quadrangle as a square outline through its four nodes (thicker on higher levels), a
+  thin line from each node to its parent, and the head node at the centre labelled ``GRYB``;
+* a disc per node, shrinking with depth, tinted and rimmed in the node's colour and carrying
+  its name: the full name on levels 1–2, the last letter on levels 3–4 (the rest of the name is
+  the path to the centre). The four start nodes are the largest discs; each one in play has its
+  seat's name underneath (``G  GREEN``);
+* every stack as a small column of pyramids: each a triangle in its owner's hue with a dark
+  outline, S < M < L in size, each smaller one standing on the one below, and the top one
+  carrying the owner's letter, so ownership never depends on colour alone;
+* a white tag with the full node name under every occupied or reachable node of levels 3–4 and
+  under occupied level-2 nodes (whose disc the stack hides), so the names to type can be read
+  without tracing the path;
+* the last action: square frames on its origin and destination and an arrow between them; an
+  entry gets a frame and a "+" badge on the start node; a capture gets a card with a black "x"
+  and the captured stack beside the destination;
+* the nodes the player to act can reach with the roll (``view.reachable``) ringed in pink. The
+  last action's marks are squares and the reachable marks are rings, so shape alone tells them
+  apart.
+
+The panel lists each seat (its pyramid, colour, player name, stash as S/M/L counts, and
+"TO ACT", "WINNER" or "resigned"), then the result, or whose turn it is with the die (a big face
+in the rolled colour with its letter, or "?" and "rolling..." while the roll is pending) and
+"EXTRA TURN" after a capture (GEN-11); the turns played (COUNT) and the limit; the last action
+in the spec's notation; and a key to the symbols.
+
+``flip`` is accepted for the common renderer signature and ignored: the spec gives every player
+the same layout (G top-left, R top-right, Y bottom-right, B bottom-left).
+
+Speed (``python bench/render_generator.py``) comes from the habits of :mod:`render.generatorb`:
+the board without pieces (lines, 341 discs and their names, the key) is drawn once per process,
+supersampled for smooth edges, and copied for each image; stacks, plates, tags, rings, frames,
+badges and the die are small cached sprites, and panel texts cached masks; the RGB drawing is
+mapped onto the fixed :data:`PALETTE` and encoded as a palette PNG, which is most of the time.
+Text uses Pillow's bundled font; player names are folded to it by
+:func:`render.generatorb.displayable_label`.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engines.generator import GeneratorView, LastAction
+from engines.geometry.gryb import (
+    COLOUR,
+    COLOUR_NAMES,
+    COLOURS,
+    DIRECTIONS,
+    LEVEL,
+    LEVEL_START,
+    NAMES,
+    NODE_COUNT,
+    PARENT,
+    POSITION,
+    QUADRANGLES,
+)
+from render.generatorb import displayable_label
+
+__all__ = [
+    "HEIGHT",
+    "PALETTE",
+    "UNITS",
+    "WIDTH",
+    "count_text",
+    "describe_action",
+    "headline",
+    "node_centre",
+    "render",
+]
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+#: A sprite: an RGBA image and the pixel offset of its anchor inside it.
+Sprite = tuple[Image.Image, int, int]
+
+# ---- layout, in pixels ------------------------------------------------------------------------
+
+BOARD_SIZE = 1000
+PANEL_WIDTH = 340
+WIDTH = BOARD_SIZE + PANEL_WIDTH
+HEIGHT = BOARD_SIZE
+PANEL_LEFT = BOARD_SIZE + 16
+PANEL_RIGHT = WIDTH - 16
+#: H of the spec's layout: how far a start node lies from the head node along each axis. The
+#: drawing spans ±1.875 H = ±469 px around the centre, and the closest nodes are 44 px apart.
+UNIT = 250
+CENTRE: Point = (BOARD_SIZE / 2, BOARD_SIZE / 2)
+#: Disc radius by level (index 0: the head node). Every node of levels 1–3 has four leaves
+#: 44 px away on its diagonals, which bounds the discs and the stacks.
+DISC_RADIUS = (22, 25, 17, 13, 10)
+#: Font size of the name in a disc, by level.
+DISC_FONT = (12, 24, 15, 13, 12)
+#: Pyramid height and half base by size. GEN-8 keeps an L on levels 1–2 and an M on levels 1–3,
+#: so the tallest column on each level still clears the leaves around it.
+PYRAMID: dict[str, tuple[float, float]] = {"S": (24, 12), "M": (33, 16.5), "L": (42, 21)}
+#: In a column each pyramid stands on the one below it where that one is this much narrower
+#: (on each side) than its base, so every step of the silhouette shows.
+TOWER_OVERHANG = 3.5
+#: The seven stacks a node can hold, bottom to top (spec "Pieces and setup").
+UNITS = ("L", "M", "S", "LM", "LS", "MS", "LMS")
+#: The deepest level each size may stand on (GEN-8).
+LOWEST_LEVEL = {"L": 2, "M": 3, "S": 4}
+TAG_FONT = 12
+TAG_HEIGHT = 15
+#: How far the start node's seat name sits below its centre: clear of the leaves around it.
+START_LABEL_DROP = 58
+#: How far a badge's centre stays inside the board's edges.
+BADGE_MARGIN = 28
+DIE_HALF = 52
+SEAT_ROW_TOP = 12
+SEAT_ROW_HEIGHT = 74
+#: Sprites are drawn this many times larger, then shrunk, for smooth edges.
+SUPERSAMPLE = 4
+#: The piece-free board is drawn this many times larger once, then shrunk.
+BOARD_SUPERSAMPLE = 3
+#: zlib level for the PNG: encoding is most of the time; level 2 takes about half as long as
+#: Pillow's default 6 for about 25 % more bytes (≈ 85 KB rather than 67 KB on busy views).
+PNG_COMPRESS_LEVEL = 2
+
+# ---- colours -----------------------------------------------------------------------------------
+
+BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
+PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
+INK: RGB = (0x1E, 0x1E, 0x1E)
+MUTED: RGB = (0x6E, 0x6A, 0x62)
+WHITE: RGB = (0xFF, 0xFF, 0xFF)
+#: Quadrangle outlines, parent links and the head node.
+LINE: RGB = (0xA9, 0xA2, 0x94)
+LINK: RGB = (0xC8, 0xC1, 0xB4)
+HEAD: RGB = (0xDD, 0xD8, 0xCE)
+#: Per colour G, R, Y, B (Okabe–Ito hues): the full hue of pyramids and the die, a dark shade
+#: for disc rims and names, a pale tint for disc fills, and the ink for a letter on the hue.
+HUE: tuple[RGB, ...] = (
+    (0x00, 0x9E, 0x73),
+    (0xD5, 0x5E, 0x00),
+    (0xF0, 0xE4, 0x42),
+    (0x00, 0x72, 0xB2),
+)
+DARK: tuple[RGB, ...] = (
+    (0x00, 0x5E, 0x45),
+    (0x8F, 0x3A, 0x00),
+    (0x6E, 0x64, 0x00),
+    (0x00, 0x48, 0x75),
+)
+TINT: tuple[RGB, ...] = (
+    (0xCC, 0xEB, 0xE0),
+    (0xF7, 0xD6, 0xBE),
+    (0xFA, 0xF4, 0xBE),
+    (0xC6, 0xDF, 0xF0),
+)
+HUE_INK: tuple[RGB, ...] = (WHITE, WHITE, INK, WHITE)
+#: The last action's frames, arrow and entry badge, and the extra-turn badge (a dark reddish
+#: purple, apart from the four hues).
+HIGHLIGHT: RGB = (0x9C, 0x1F, 0x80)
+#: Rings around the nodes the player to act can reach (a bright pink, apart from the hues).
+REACH: RGB = (0xFF, 0x2E, 0x9A)
+
+_BASE_COLOURS: tuple[RGB, ...] = (
+    BACKGROUND, PANEL_BACKGROUND, INK, MUTED, WHITE, LINE, LINK, HEAD, *HUE, *DARK, *TINT,
+    HIGHLIGHT, REACH,
+)  # fmt: skip
+#: Foreground/background pairs whose blends anti-aliasing produces (text on its background, a
+#: sprite's rim on the board, a line across a disc). Each gets RAMP_STEPS − 1 palette entries.
+_RAMP_PAIRS: tuple[tuple[RGB, RGB], ...] = (
+    *((INK, bg) for bg in (BACKGROUND, PANEL_BACKGROUND, WHITE, *HUE, *TINT, HEAD, LINE)),
+    *((MUTED, bg) for bg in (BACKGROUND, PANEL_BACKGROUND, WHITE)),
+    *((WHITE, bg) for bg in (*HUE, INK, HIGHLIGHT)),
+    *((DARK[c], bg) for c in range(4) for bg in (TINT[c], BACKGROUND, WHITE, LINE)),
+    *((HUE[c], bg) for c in range(4) for bg in (BACKGROUND, PANEL_BACKGROUND)),
+    *((LINE, bg) for bg in (BACKGROUND, LINK)),
+    (LINK, BACKGROUND),
+    *((HIGHLIGHT, bg) for bg in (BACKGROUND, WHITE, *TINT)),
+    *((REACH, bg) for bg in (BACKGROUND, *TINT)),
+)
+RAMP_STEPS = 4
+
+
+def _blend(top: RGB, bottom: RGB, alpha: float) -> RGB:
+    """``top`` over ``bottom`` at opacity ``alpha`` (0–1)."""
+    r, g, b = (round(t * alpha + u * (1 - alpha)) for t, u in zip(top, bottom, strict=True))
+    return (r, g, b)
+
+
+def _build_palette() -> tuple[RGB, ...]:
+    ramps = (
+        _blend(top, bottom, k / RAMP_STEPS)
+        for top, bottom in _RAMP_PAIRS
+        for k in range(1, RAMP_STEPS)
+    )
+    colours = list(dict.fromkeys(_BASE_COLOURS))
+    for candidate in ramps:
+        # Pillow's palette lookup works on 6-bit channels, so near twins would be merged anyway.
+        if all(
+            max(abs(c - d) for c, d in zip(candidate, kept, strict=True)) > 6 for kept in colours
+        ):
+            colours.append(candidate)
+    if len(colours) > 256:
+        raise AssertionError(f"the palette needs {len(colours)} colours; PNG allows 256")
+    return tuple(colours)
+
+
+#: Every colour the PNG can contain, background first. Pixels drawn in other colours (the
+#: blends anti-aliasing makes) are mapped to the nearest of these.
+PALETTE: tuple[RGB, ...] = _build_palette()
+
+
+@cache
+def _palette_image() -> Image.Image:
+    image = Image.new("P", (1, 1))
+    image.putpalette([channel for colour in PALETTE for channel in colour])
+    return image
+
+
+# ---- text --------------------------------------------------------------------------------------
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled Aileron Regular at ``size`` px."""
+    font = ImageFont.load_default(size=size)
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType, which the renderer needs")
+    return font
+
+
+@lru_cache(maxsize=1024)
+def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``text`` at ``size`` px as an anti-aliased mask, and the offset of the mask's top-left
+    corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…). Cached: the
+    panel's texts recur from one image of a game to the next, and drawing text is slow."""
+    font, stroke = _font(size), 1 if bold else 0
+    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    right, bottom = math.ceil(box[2]), math.ceil(box[3])
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
+    return mask, left, top
+
+
+def _text(
+    canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
+    anchor: str = "lm", bold: bool = False,
+) -> None:  # fmt: skip
+    """Draw ``text`` at ``size`` px with its ``anchor`` point at (``x``, ``y``)."""
+    if not text:
+        return
+    mask, left, top = _text_stamp(text, size, anchor, bold)
+    corner = (round(x) + left, round(y) + top)
+    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)
+
+
+@lru_cache(maxsize=256)
+def _label(text: str, max_width: float, size: int) -> str:
+    """A player's name folded and cut to fit (:func:`render.generatorb.displayable_label`)."""
+    return displayable_label(text, max_width, size)
+
+
+def _colour_name(colour: int) -> str:
+    return COLOUR_NAMES[colour].capitalize()
+
+
+# ---- geometry: the engine's unit-space layout, scaled ------------------------------------------
+
+#: Pixel centre of every node, in node order.
+NODE_XY: tuple[Point, ...] = tuple(
+    (CENTRE[0] + u * UNIT, CENTRE[1] + v * UNIT) for u, v in POSITION
+)
+
+
+def node_centre(node: int) -> Point:
+    """The pixel centre of node ``node`` (0–339); ``IndexError`` for any other number."""
+    return NODE_XY[node]
+
+
+def _radius(node: int) -> float:
+    return DISC_RADIUS[LEVEL[node]]
+
+
+def _stack_layout(sizes: str, scale: float = 1.0) -> list[tuple[str, float]]:
+    """Each pyramid of the stack ``sizes`` (bottom to top) with the y of its base line relative
+    to the node's centre, the whole column centred on the node."""
+    bases: list[tuple[str, float]] = [(sizes[0], 0.0)]
+    for below, size in itertools.pairwise(sizes):
+        height, half = PYRAMID[below]
+        # Where the pyramid below is TOWER_OVERHANG narrower (each side) than this one's base.
+        rise = height * (1 - (PYRAMID[size][1] - TOWER_OVERHANG) / half)
+        bases.append((size, bases[-1][1] - rise * scale))
+    top_size, top_base = bases[-1]
+    apex = top_base - PYRAMID[top_size][0] * scale
+    return [(size, base - apex / 2) for size, base in bases]
+
+
+def _stack_height(sizes: str, scale: float = 1.0) -> float:
+    """The height in px of the column ``sizes``, bottom base line to top apex."""
+    layout = _stack_layout(sizes, scale)
+    top_size, top_base = layout[-1]
+    return layout[0][1] - (top_base - PYRAMID[top_size][0] * scale)
+
+
+def _reach(node: int, sizes: str) -> float:
+    """How far ``node``'s disc or its stack (``""``: none) reaches up or down from its centre."""
+    return max(_radius(node), _stack_height(sizes) / 2 if sizes else 0.0)
+
+
+def _side_reach(node: int, sizes: str) -> float:
+    """How far ``node``'s disc or its stack (``""``: none) reaches sideways from its centre."""
+    return max(_radius(node), PYRAMID[sizes[0]][1] if sizes else 0.0)
+
+
+def _beside(node: int, reach: float, side: int) -> Point:
+    """A spot beside ``node`` that no other node's disc covers, for a badge.
+
+    Every node above the leaves has leaves on its four diagonals but free room straight to its
+    side between them: the spot is ``reach`` px to the left (``side`` −1) or right (+1). A
+    leaf's parent lies on one diagonal and another node may lie on the opposite one, but the
+    diagonals towards the leaf's neighbours in the colour cycle are free; the spot is half a
+    leaf spacing away on one of those, the upper one (clear of the name tag under the leaf)
+    unless that runs off the board. ``reach`` and ``side`` do not matter for a leaf.
+    """
+    x, y = NODE_XY[node]
+    if LEVEL[node] < 4:
+        return (x + side * reach, y)
+    step = UNIT * 0.125
+    spots = sorted(
+        ((x + DIRECTIONS[c][0] * step, y + DIRECTIONS[c][1] * step)
+         for c in ((COLOUR[node] + 1) % 4, (COLOUR[node] + 3) % 4)),
+        key=lambda spot: spot[1],
+    )  # fmt: skip
+    low, high = BADGE_MARGIN, BOARD_SIZE - BADGE_MARGIN
+    for sx, sy in spots:
+        if low <= sx <= high and low <= sy <= high:
+            return (sx, sy)
+    # A corner leaf: both free diagonals run off the board, so pull the upper spot back in.
+    sx, sy = spots[0]
+    return (min(max(sx, low), high), min(max(sy, low), high))
+
+
+# ---- sprites: drawn once, large, then shrunk for smooth edges ---------------------------------
+
+
+class _Pen:
+    """Draws on a transparent supersampled canvas; coordinates are in final pixels from the
+    anchor, so sprite code reads like ordinary drawing code."""
+
+    def __init__(self, half_width: float, half_height: float | None = None) -> None:
+        self.half_x = math.ceil(half_width) + 2
+        self.half_y = math.ceil(half_width if half_height is None else half_height) + 2
+        size = (2 * self.half_x * SUPERSAMPLE, 2 * self.half_y * SUPERSAMPLE)
+        self.image = Image.new("RGBA", size, (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def _xy(self, x: float, y: float) -> Point:
+        return ((self.half_x + x) * SUPERSAMPLE, (self.half_y + y) * SUPERSAMPLE)
+
+    def _box(self, x: float, y: float, rx: float, ry: float) -> tuple[float, float, float, float]:
+        return (*self._xy(x - rx, y - ry), *self._xy(x + rx, y + ry))
+
+    def disc(self, x: float, y: float, r: float, fill: RGB) -> None:
+        self.draw.ellipse(self._box(x, y, r, r), fill=fill)
+
+    def ring(self, x: float, y: float, r: float, colour: RGB, width: float) -> None:
+        self.draw.ellipse(self._box(x, y, r, r), outline=colour, width=round(width * SUPERSAMPLE))
+
+    def rectangle(
+        self, rx: float, ry: float, fill: RGB | None, outline: RGB, width: float, radius: float
+    ) -> None:
+        """A rounded rectangle of half-sides ``rx`` × ``ry`` around the anchor."""
+        self.draw.rounded_rectangle(
+            self._box(0, 0, rx, ry), radius=radius * SUPERSAMPLE, fill=fill, outline=outline,
+            width=round(width * SUPERSAMPLE),
+        )  # fmt: skip
+
+    def polygon(self, points: Sequence[Point], fill: RGB) -> None:
+        self.draw.polygon([self._xy(x, y) for x, y in points], fill=fill)
+
+    def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
+        xy = [self._xy(x, y) for x, y in points]
+        self.draw.line(xy, fill=colour, width=round(width * SUPERSAMPLE))
+
+    def text(
+        self, x: float, y: float, text: str, size: int, colour: RGB, bold: bool = True
+    ) -> None:
+        """Text centred on (``x``, ``y``), a little heavier than the font unless not ``bold``."""
+        s = SUPERSAMPLE
+        stroke = s // 2 if bold else 0
+        self.draw.text(self._xy(x, y), text, font=_font(size * s), fill=colour, anchor="mm",
+                       stroke_width=stroke, stroke_fill=colour)  # fmt: skip
+
+    def sprite(self) -> Sprite:
+        return self.image.reduce(SUPERSAMPLE), self.half_x, self.half_y
+
+
+def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+    image, ax, ay = sprite
+    canvas.paste(image, (round(x) - ax, round(y) - ay), image)
+
+
+@cache
+def _stack_sprite(colour: int, sizes: str, scale: float = 1.0) -> Sprite:
+    """The stack ``sizes`` (bottom to top, e.g. ``"LMS"``) of the seat playing ``colour``,
+    anchored at its node's centre (``ValueError`` for a stack not in :data:`UNITS`).
+
+    A small column: each smaller pyramid stands on the one below it, its base jutting out
+    past the lower one's slopes, so the steps of the silhouette show the sizes. Every pyramid
+    is a triangle in the owner's hue with a dark outline; the top one carries the owner's
+    letter.
+    """
+    if sizes not in UNITS:
+        raise ValueError(f"a stack is one of {', '.join(UNITS)}, not {sizes!r}")
+    layout = _stack_layout(sizes, scale)
+    pen = _Pen(PYRAMID[sizes[0]][1] * scale + 2, _stack_height(sizes, scale) / 2 + 2)
+    rim = 2.2 * scale
+    for size, base_y in layout:
+        height, half = (value * scale for value in PYRAMID[size])
+        pen.polygon([(0, base_y - height), (half, base_y), (-half, base_y)], INK)
+        # The same triangle inset by the rim width on every side.
+        slant = math.hypot(half, height)
+        inset_x = rim * (slant + half) / height
+        inner = [
+            (0, base_y - height + rim * slant / half),
+            (half - inset_x, base_y - rim),
+            (-half + inset_x, base_y - rim),
+        ]
+        pen.polygon(inner, HUE[colour])
+    top_size, top_base = layout[-1]
+    letter = round({"S": 12, "M": 15, "L": 18}[top_size] * scale)
+    pen.text(0, top_base - PYRAMID[top_size][0] * scale * 0.3, COLOURS[colour], letter,
+             HUE_INK[colour])  # fmt: skip
+    return pen.sprite()
+
+
+@cache
+def _plate_sprite(level: int, colour: int) -> Sprite:
+    """A node's disc without its name, anchored at its centre: pasted under a stack so that the
+    name does not peek out round the pyramids' slopes (the stack's tag names the node)."""
+    r = DISC_RADIUS[level]
+    pen = _Pen(r + 1)
+    pen.disc(0, 0, r, DARK[colour])
+    pen.disc(0, 0, r - (2 if level < 4 else 1.5), TINT[colour])
+    return pen.sprite()
+
+
+@cache
+def _tag_sprite(text: str, ink: RGB = INK, rim: RGB = MUTED) -> Sprite:
+    """A white label with ``text``, anchored at its centre."""
+    width = _font(TAG_FONT).getlength(text) + 8
+    pen = _Pen(width / 2, TAG_HEIGHT / 2)
+    pen.rectangle(width / 2, TAG_HEIGHT / 2, WHITE, rim, 1, 3)
+    pen.text(0, 0.5, text, TAG_FONT, ink, bold=False)
+    return pen.sprite()
+
+
+@cache
+def _ring_sprite(level: int) -> Sprite:
+    """The pink ring, with a white gap inside, around a reachable node of ``level``."""
+    r = DISC_RADIUS[level] + 6
+    pen = _Pen(r + 2)
+    pen.ring(0, 0, r - 1.5, WHITE, 5)
+    pen.ring(0, 0, r, REACH, 3.5)
+    return pen.sprite()
+
+
+@cache
+def _frame_sprite(reach: float) -> Sprite:
+    """The last action's rounded square frame around something ``reach`` px from its centre."""
+    half = reach + 6
+    pen = _Pen(half + 2)
+    pen.rectangle(half, half, None, HIGHLIGHT, 3.5, 6)
+    return pen.sprite()
+
+
+@cache
+def _badge_sprite(kind: str) -> Sprite:
+    """A round badge anchored at its centre: ``"capture"`` (x on black) or ``"entry"`` (+)."""
+    pen = _Pen(10)
+    arm = 4.5
+    if kind == "capture":
+        pen.disc(0, 0, 10, INK)
+        strokes = [((-arm, -arm), (arm, arm)), ((-arm, arm), (arm, -arm))]
+    elif kind == "entry":
+        pen.disc(0, 0, 10, HIGHLIGHT)
+        strokes = [((-arm - 1, 0), (arm + 1, 0)), ((0, -arm - 1), (0, arm + 1))]
+    else:
+        raise ValueError(f"unknown badge {kind!r}")
+    for stroke in strokes:
+        pen.line(stroke, WHITE, 2.5)
+    return pen.sprite()
+
+
+@cache
+def _captured_sprite(colour: int, sizes: str) -> Sprite:
+    """What a capture sent home: a white card with a black "x" badge and the captured stack at
+    70 %, anchored at its centre."""
+    stack, ax, ay = _stack_sprite(colour, sizes, 0.7)
+    badge, bx, by = _badge_sprite("capture")
+    half_x, half_y = bx + ax + 2, max(ay, by) + 1
+    pen = _Pen(half_x, half_y)
+    pen.rectangle(half_x, half_y, WHITE, INK, 1.5, 5)
+    card = pen.sprite()[0]
+    card.alpha_composite(badge, (3, pen.half_y - by))
+    card.alpha_composite(stack, (2 * pen.half_x - 2 * ax - 3, pen.half_y - ay))
+    return card, pen.half_x, pen.half_y
+
+
+@cache
+def _die_sprite(colour: int | None) -> Sprite:
+    """The die face, anchored at its centre: a rounded square in the rolled colour with its
+    letter, or a white one with a grey "?" while the roll is pending."""
+    pen = _Pen(DIE_HALF + 2)
+    if colour is None:
+        pen.rectangle(DIE_HALF, DIE_HALF, WHITE, MUTED, 3, 16)
+        pen.text(0, 3, "?", 68, MUTED)
+    else:
+        pen.rectangle(DIE_HALF, DIE_HALF, HUE[colour], INK, 3.5, 16)
+        pen.text(0, 4, COLOURS[colour], 74, HUE_INK[colour])
+    return pen.sprite()
+
+
+# ---- the cached board --------------------------------------------------------------------------
+
+
+@cache
+def _board_layer() -> Image.Image:
+    """Everything that never depends on the view: quadrangles, links, discs and their names, the
+    head node, the panel's background and the key (RGB, cached; the board is drawn
+    supersampled, then shrunk)."""
+    s = BOARD_SUPERSAMPLE
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+
+    def xy(point: Point) -> Point:
+        return (point[0] * s, point[1] * s)
+
+    def disc(centre: Point, r: float, fill: RGB, rim: RGB, rim_width: float) -> None:
+        x, y = xy(centre)
+        box = (x - r * s, y - r * s, x + r * s, y + r * s)
+        draw.ellipse(box, fill=fill, outline=rim, width=round(rim_width * s))
+
+    for node in range(NODE_COUNT):
+        parent = CENTRE if PARENT[node] < 0 else NODE_XY[PARENT[node]]
+        draw.line((xy(NODE_XY[node]), xy(parent)), fill=LINK, width=round(1.5 * s))
+    for prefix, nodes in QUADRANGLES.items():
+        corners = [xy(NODE_XY[node]) for node in nodes]
+        width = (3.5, 2.5, 1.75, 1.25)[len(prefix)]
+        draw.line([*corners, corners[0]], fill=LINE, width=round(width * s), joint="curve")
+    disc(CENTRE, DISC_RADIUS[0], HEAD, LINE, 2)
+    draw.text(xy(CENTRE), "GRYB", font=_font(DISC_FONT[0] * s), fill=INK, anchor="mm")
+    for node in range(NODE_COUNT):
+        level, colour = LEVEL[node], COLOUR[node]
+        disc(NODE_XY[node], DISC_RADIUS[level], TINT[colour], DARK[colour], 2 if level < 4 else 1.5)
+        name = NAMES[node] if level <= 2 else NAMES[node][-1]
+        bold = s // 2 if level <= 2 else 0
+        draw.text(xy(NODE_XY[node]), name, font=_font(DISC_FONT[level] * s), fill=DARK[colour],
+                  anchor="mm", stroke_width=bold, stroke_fill=DARK[colour])  # fmt: skip
+    draw.rectangle((BOARD_SIZE * s, 0, WIDTH * s, HEIGHT * s), fill=PANEL_BACKGROUND)
+    draw.line(((BOARD_SIZE * s, 0), (BOARD_SIZE * s, HEIGHT * s)), fill=LINE, width=2 * s)
+    board = image.reduce(s)
+    _draw_key(board)
+    return board
+
+
+def _draw_key(image: Image.Image) -> None:
+    """The key to the symbols, at the bottom of the panel: the three sizes and a tower, the
+    reachable ring, the last action's frame and the capture and entry badges."""
+    top = HEIGHT - 196
+    _text(image, PANEL_LEFT, top, "Key", 19, MUTED)
+    for sizes, dx in (("S", 14), ("M", 74), ("L", 140), ("LMS", 212)):
+        x = PANEL_LEFT + dx
+        _paste(image, _stack_sprite(0, sizes), x, top + 44)
+        name = "tower" if len(sizes) > 1 else sizes
+        _text(image, x + PYRAMID[sizes[0]][1] + 5, top + 56, name, 17, INK)
+    marks = (
+        ("can move here", _ring_sprite(4), 0, 0),
+        ("last action", _frame_sprite(8), 0, 1),
+        ("captured", _badge_sprite("capture"), 166, 0),
+        ("entered", _badge_sprite("entry"), 166, 1),
+    )
+    for name, sprite, dx, row in marks:
+        x, y = PANEL_LEFT + 12 + dx, top + 94 + row * 34
+        _paste(image, sprite, x, y)
+        _text(image, x + 24, y, name, 17, INK)
+    _text(image, PANEL_LEFT, HEIGHT - 18, "Node names run from the centre out: GYBR", 15, MUTED)
+
+
+# ---- one image ---------------------------------------------------------------------------------
+
+
+def render(
+    view: GeneratorView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+) -> bytes:
+    """Draw ``view`` as a 1340 × 1000 palette PNG and return its bytes.
+
+    ``seat_labels`` are the players' display names in seat order, one per seat
+    (``len(view.colours)``), shown beside each colour in the panel and folded to the bundled
+    font (:func:`~render.generatorb.displayable_label`). ``flip`` is ignored: the spec gives
+    every player the same layout. The same arguments always give the same bytes.
+
+    Raises ``TypeError`` if ``view`` is not a :class:`GeneratorView` or ``seat_labels`` is a
+    single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
+    ``seat_labels`` does not hold one name per seat.
+    """
+    del flip  # one layout for everybody (see the module's docstring)
+    if not isinstance(view, GeneratorView):
+        raise TypeError(f"expected a GeneratorView, not {type(view).__name__}")
+    if isinstance(seat_labels, str):
+        raise TypeError("seat_labels must be a sequence of names, not one string")
+    if seat_labels is not None and len(seat_labels) != len(view.colours):
+        seats = len(view.colours)
+        raise ValueError(
+            f"seat_labels must hold {seats} names, one per seat, not {len(seat_labels)}"
+        )
+    _check(view)
+
+    image = _board_layer().copy()
+    draw = ImageDraw.Draw(image)
+    stacks = {node: sizes for node, _, sizes in view.stacks}
+    _draw_start_labels(image, view)
+    if view.last is not None:
+        _draw_last_action_under(image, draw, view.last, stacks)
+    for node in view.reachable:
+        _paste(image, _ring_sprite(LEVEL[node]), *NODE_XY[node])
+    for node, owner, sizes in view.stacks:
+        _paste(image, _plate_sprite(LEVEL[node], COLOUR[node]), *NODE_XY[node])
+        _paste(image, _stack_sprite(view.colours[owner], sizes), *NODE_XY[node])
+    _draw_tags(image, view, stacks)
+    if view.last is not None:
+        _draw_last_action_over(image, view, view.last, stacks)
+    _draw_panel(image, draw, view, seat_labels)
+    return _encode(image)
+
+
+def _check(view: GeneratorView) -> None:
+    """Raise ``ValueError`` unless the view is drawable: 2–4 distinct colours 0–3; one stash per
+    seat, each three counts 0–5 or ``None`` (resigned); stacks on distinct nodes in node order,
+    owned by seats still in, each one of :data:`UNITS` within the level limits of GEN-8; a seat
+    to act that has not resigned; and seats, rolls and nodes in range wherever the view (or its
+    last action, see :func:`_check_last`) names them."""
+    colours, players = view.colours, len(view.colours)
+    if (
+        not 2 <= players <= 4
+        or len(set(colours)) != players
+        or any(c not in range(4) for c in colours)
+    ):
+        raise ValueError(f"a Generator view has 2–4 distinct colours 0–3, not {colours}")
+    if len(view.stashes) != players:
+        raise ValueError(f"{players} seats need {players} stashes, not {len(view.stashes)}")
+    for stash in view.stashes:
+        if stash is not None and (len(stash) != 3 or any(not 0 <= n <= 5 for n in stash)):
+            raise ValueError(f"a stash is three counts (S, M, L) of 0–5 or None, not {stash}")
+    previous = -1
+    for node, owner, sizes in view.stacks:
+        if not previous < node < NODE_COUNT:
+            raise ValueError(f"stacks go on distinct nodes 0–339 in node order: {view.stacks}")
+        previous = node
+        if owner not in range(players) or view.stashes[owner] is None:
+            raise ValueError(f"the stack on {NAMES[node]} belongs to no seat still in: {owner}")
+        if sizes not in UNITS:
+            raise ValueError(f"the stack on {NAMES[node]} is not one of {', '.join(UNITS)}")
+        if LEVEL[node] > LOWEST_LEVEL[sizes[0]]:
+            raise ValueError(f"a {sizes[0]} may not stand on level {LEVEL[node]} ({NAMES[node]})")
+    seats = [] if view.to_move is None else [view.to_move]
+    if view.outcome is not None:
+        seats += view.outcome.winners
+    rolls = [view.roll]
+    nodes = list(view.reachable)
+    last = view.last
+    if last is not None:
+        _check_last(last, players)
+        seats.append(last.seat)
+        rolls.append(last.roll)
+        nodes += [n for n in (last.origin, last.destination) if n is not None]
+    if any(seat not in range(players) for seat in seats):
+        raise ValueError(f"the seats of this view are 0–{players - 1}: {view}")
+    if view.to_move is not None and view.stashes[view.to_move] is None:
+        raise ValueError(f"the seat to act, {view.to_move}, has resigned")
+    if any(roll is not None and roll not in range(4) for roll in rolls):
+        raise ValueError(f"a roll is a colour 0–3 or None: {view}")
+    if any(node not in range(NODE_COUNT) for node in nodes):
+        raise ValueError(f"the view names a node off the board (0–339): {view}")
+    if view.count < 0 or view.max_turns < 0:
+        raise ValueError(f"count and max_turns are at least 0: {view.count}, {view.max_turns}")
+
+
+#: Which of (origin, destination) each kind of last action has.
+_ACTION_ENDS = {
+    "move": (True, True),
+    "entry": (False, True),
+    "pass": (False, False),
+    "resign": (False, False),
+}
+
+
+def _check_last(last: LastAction, players: int) -> None:
+    """Raise ``ValueError`` unless ``last`` is a known kind with the nodes and unit that kind
+    needs, and a capture names a seat and a stack."""
+    if _ACTION_ENDS.get(last.kind) != (last.origin is not None, last.destination is not None):
+        raise ValueError(f"a last action of kind {last.kind!r} cannot have these nodes: {last}")
+    if last.kind in ("move", "entry") and last.unit not in UNITS:
+        raise ValueError(f"a {last.kind} moves one of {', '.join(UNITS)}, not {last.unit!r}")
+    if last.captured is not None:
+        owner, sizes = last.captured
+        if owner not in range(players) or sizes not in UNITS:
+            raise ValueError(f"captured must be (seat, one of {', '.join(UNITS)}): {last}")
+
+
+# ---- the board's marks -------------------------------------------------------------------------
+
+
+def _draw_start_labels(image: Image.Image, view: GeneratorView) -> None:
+    """Under each start node in play, its seat's name (``G  GREEN``); greyed once resigned."""
+    for seat, colour in enumerate(view.colours):
+        x, y = NODE_XY[LEVEL_START[1] + colour]
+        ink = MUTED if view.stashes[seat] is None else DARK[colour]
+        text = f"{COLOURS[colour]}  {COLOUR_NAMES[colour].upper()}"
+        _paste(image, _tag_sprite(text, ink, ink), x, y + START_LABEL_DROP)
+
+
+def _draw_tags(image: Image.Image, view: GeneratorView, stacks: dict[int, str]) -> None:
+    """Full-name tags under the nodes a player has to type: occupied or reachable nodes whose
+    disc does not show the full name (levels 3–4) or whose name a stack hides (level 2; start
+    nodes have their label), and the last action's origin."""
+    named = set(view.reachable) | set(stacks)
+    if view.last is not None and view.last.origin is not None:
+        named.add(view.last.origin)
+    for node in sorted(named):
+        level = LEVEL[node]
+        if level == 1 or (level == 2 and node not in stacks):
+            continue
+        x, y = NODE_XY[node]
+        drop = _reach(node, stacks.get(node, "")) + TAG_HEIGHT / 2 + 1
+        _paste(image, _tag_sprite(NAMES[node]), x, y + drop)
+
+
+def _draw_last_action_under(
+    image: Image.Image, draw: ImageDraw.ImageDraw, last: LastAction, stacks: dict[int, str]
+) -> None:
+    """Under the pieces: frames on the last action's origin and destination, and an arrow from
+    the origin's rim to the edge of the destination's stack."""
+    for node in (last.origin, last.destination):
+        if node is not None:
+            _paste(image, _frame_sprite(_reach(node, stacks.get(node, ""))), *NODE_XY[node])
+    if last.origin is None or last.destination is None:
+        return
+    (x0, y0), (x1, y1) = NODE_XY[last.origin], NODE_XY[last.destination]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    start = _radius(last.origin)
+    tip = length - _reach(last.destination, stacks.get(last.destination, "")) - 2
+    head = min(16.0, max(tip - start, 0) * 0.6)
+    back = tip - head
+    draw.line(((x0 + ux * start, y0 + uy * start), (x0 + ux * back, y0 + uy * back)),
+              fill=HIGHLIGHT, width=5)  # fmt: skip
+    wing_x, wing_y = -uy * head * 0.6, ux * head * 0.6
+    bx, by = x0 + ux * back, y0 + uy * back
+    draw.polygon(
+        [(x0 + ux * tip, y0 + uy * tip), (bx + wing_x, by + wing_y), (bx - wing_x, by - wing_y)],
+        fill=HIGHLIGHT,
+    )
+
+
+def _draw_last_action_over(
+    image: Image.Image, view: GeneratorView, last: LastAction, stacks: dict[int, str]
+) -> None:
+    """Over the pieces, beside the destination: a "+" badge on its left for an entry, and for a
+    capture a card on its right with a black "x" and the stack that went home."""
+    node = last.destination
+    if node is None:
+        return
+    reach = _side_reach(node, stacks.get(node, ""))
+    if last.kind == "entry":
+        _paste(image, _badge_sprite("entry"), *_beside(node, reach + 12, -1))
+    if last.captured is not None:
+        owner, captured = last.captured
+        card = _captured_sprite(view.colours[owner], captured)
+        _paste(image, card, *_beside(node, reach + 4 + card[1], 1))
+
+
+# ---- the panel ---------------------------------------------------------------------------------
+
+#: How each termination of the spec ("Turn flow and end") is told under the result.
+TERMINATIONS = {
+    "coupling": "Power coupling",
+    "resignation": "Last player left",
+    "turn_limit": "Turn limit reached",
+}
+
+
+def describe_action(last: LastAction, colours: Sequence[int]) -> str:
+    """The last action in the spec's canonical notation after the mover's colour, e.g.
+    ``"Red MS:Y-R"``, ``"Green +L"``, ``"Blue passed"`` or ``"Yellow resigned"``; a capture
+    adds what went home: ``"Red S:G-Y took Blue L"``. ``colours`` are the view's colours."""
+    mover = _colour_name(colours[last.seat])
+    if last.kind == "move" and last.origin is not None and last.destination is not None:
+        text = f"{mover} {last.unit}:{NAMES[last.origin]}-{NAMES[last.destination]}"
+    elif last.kind == "entry":
+        text = f"{mover} +{last.unit}"
+    elif last.kind == "pass":
+        text = f"{mover} passed"
+    else:
+        text = f"{mover} resigned"
+    if last.captured is not None:
+        owner, sizes = last.captured
+        text += f" took {_colour_name(colours[owner])} {sizes}"
+    return text
+
+
+def count_text(view: GeneratorView) -> str:
+    """COUNT in words, with the limit when ``max_turns`` is on: ``"37 of 120 turns played"``."""
+    limit = f" of {view.max_turns}" if view.max_turns > 0 else ""
+    noun = "turn" if view.count == 1 and not limit else "turns"
+    return f"{view.count}{limit} {noun} played"
+
+
+def headline(view: GeneratorView) -> tuple[str, str]:
+    """The panel's big line and the line under it: ``("Red wins", "Power coupling")``,
+    ``("Draw", "Turn limit reached")``, or ``("Red to act", "")`` while the game runs."""
+    outcome = view.outcome
+    if outcome is not None:
+        reason = TERMINATIONS.get(outcome.termination, outcome.termination.replace("_", " "))
+        if not outcome.winners:
+            return ("Draw", reason)
+        return (f"{_colour_name(view.colours[outcome.winners[0]])} wins", reason)
+    if view.to_move is not None:
+        return (f"{_colour_name(view.colours[view.to_move])} to act", "")
+    return ("", "")
+
+
+def turn_top(players: int) -> int:
+    """The y of the panel's turn block (the result, or whose turn and the die): just under the
+    seat rows."""
+    return SEAT_ROW_TOP + players * SEAT_ROW_HEIGHT + 14
+
+
+def _draw_panel(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: GeneratorView,
+    seat_labels: Sequence[str] | None,
+) -> None:
+    """The right-hand panel: one row per seat; the result, or whose turn it is with the die;
+    the turns played and the last action. (The key is part of the cached board.)"""
+    for seat in range(len(view.colours)):
+        _draw_seat_row(image, draw, view, seat, seat_labels, SEAT_ROW_TOP + seat * SEAT_ROW_HEIGHT)
+    top = turn_top(len(view.colours))
+    big, reason = headline(view)
+    over = view.outcome is not None
+    lead = view.outcome.winners[0] if view.outcome and view.outcome.winners else view.to_move
+    ink = INK if lead is None else DARK[view.colours[lead]]
+    _text(image, PANEL_LEFT, top + 20, big, 40 if over else 34, ink, bold=True)
+    if lead is not None and seat_labels is not None:
+        width = PANEL_RIGHT - PANEL_LEFT if over else 170
+        _text(image, PANEL_LEFT, top + 58, _label(seat_labels[lead], width, 22), 22, INK)
+    if over:
+        _text(image, PANEL_LEFT, top + 94, reason, 22, INK)
+    elif view.to_move is not None:
+        if view.extra_turn:
+            box = (PANEL_LEFT, top + 80, PANEL_LEFT + 150, top + 112)
+            draw.rounded_rectangle(box, radius=7, fill=HIGHLIGHT)
+            _text(image, PANEL_LEFT + 75, top + 96, "EXTRA TURN", 18, WHITE, "mm", bold=True)
+        die_x = PANEL_RIGHT - DIE_HALF - 2
+        _paste(image, _die_sprite(view.roll), die_x, top + DIE_HALF + 44)
+        caption = "rolling..." if view.roll is None else f"rolled {COLOURS[view.roll]}"
+        _text(image, die_x, top + 2 * DIE_HALF + 60, caption, 20, INK, "mm")
+    text_y = top + 202
+    _text(image, PANEL_LEFT, text_y, count_text(view), 22, INK)
+    if view.last is not None:
+        _text(image, PANEL_LEFT, text_y + 40, "Last action", 17, MUTED)
+        for row, line in enumerate(_wrap(describe_action(view.last, view.colours), 22)):
+            _text(image, PANEL_LEFT, text_y + 68 + row * 30, line, 22, INK)
+
+
+def _wrap(text: str, size: int) -> list[str]:
+    """``text`` as one line of the panel's width at ``size`` px, or two broken at a space."""
+    font, width = _font(size), PANEL_RIGHT - PANEL_LEFT
+    if font.getlength(text) <= width:
+        return [text]
+    words = text.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:cut])
+        if font.getlength(head) <= width:
+            return [head, " ".join(words[cut:])]
+    return [text]
+
+
+def _draw_seat_row(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: GeneratorView,
+    seat: int,
+    seat_labels: Sequence[str] | None,
+    top: int,
+) -> None:
+    """One seat: its pyramid, colour name and player name, its stash as S/M/L counts, and
+    "TO ACT" or "WINNER" (on a tinted row), or "resigned" (colour name struck through)."""
+    colour = view.colours[seat]
+    stash = view.stashes[seat]
+    active = view.to_move == seat
+    won = view.outcome is not None and seat in view.outcome.winners
+    if active or won:
+        box = (PANEL_LEFT - 8, top, PANEL_RIGHT + 8, top + SEAT_ROW_HEIGHT - 6)
+        draw.rounded_rectangle(box, radius=8, fill=TINT[colour], outline=DARK[colour], width=3)
+    ink = INK if stash is not None else MUTED
+    _paste(image, _stack_sprite(colour, "M", 1.15), PANEL_LEFT + 20, top + 34)
+    name = _colour_name(colour)
+    name_x, name_width = PANEL_LEFT + 48, _font(26).getlength(name) + 1
+    _text(image, name_x, top + 22, name, 26, ink, bold=True)
+    if seat_labels is not None:
+        x = name_x + name_width + 10
+        _text(image, x, top + 23, _label(seat_labels[seat], PANEL_RIGHT - x, 20), 20, ink)
+    if stash is None:
+        draw.line(((name_x - 2, top + 23), (name_x + 1 + name_width, top + 23)), fill=MUTED,
+                  width=3)  # fmt: skip
+        _text(image, name_x, top + 52, "resigned", 20, MUTED)
+    else:
+        counts = "   ".join(f"{size} {count}" for size, count in zip("SML", stash, strict=True))
+        _text(image, name_x, top + 52, f"Stash  {counts}", 19, INK)
+    tag = "TO ACT" if active else "WINNER" if won else ""
+    _text(image, PANEL_RIGHT, top + 52, tag, 17, DARK[colour], "rm", bold=True)
+
+
+def _encode(image: Image.Image) -> bytes:
+    """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
+    paletted = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()

@@ -1,0 +1,156 @@
+"""A three-player game of Generator through Discord, with the dice known in advance.
+
+The bot runs with ``GAMEROOM_GAME_SEED`` set, so the game's seed is known to the test: a local
+engine started from the same seed draws the same first player and the same rolls the bot
+draws (the generator lives in the game state; ``engines/rng.py``). The test therefore mirrors
+the game exactly, including the rolls the bot logs as ``roll:X`` and the passes it plays for a
+player who has no other legal move (GEN-12), and checks each turn message against the mirror:
+the move, the roll it announces, what that roll allows, who is pinged. A ``max_turns`` limit
+ends the game in a draw, which every player is told.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engines.base import CHANCE
+from engines.generator import GeneratorEngine, GeneratorState
+from engines.rng import Rng
+from tests.e2e.botproc import BotProcess
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+ENGINE = GeneratorEngine()
+SEED = 424_242
+TURNS = 24
+COMMANDS = ["challenge", "move", "board", "resign", "draw", "game"]
+
+
+def labels(message: Any) -> list[str]:
+    return [str(b.get("label")) for row in message.components for b in row.get("components", [])]
+
+
+def board_png(message: Any) -> None:
+    (attachment,) = [a for a in message.attachments if a.filename.endswith(".png")]
+    assert len(attachment.data) <= 250_000
+    image = Image.open(io.BytesIO(attachment.data))
+    image.load()
+    assert image.format == "PNG"
+
+
+def settle(state: GeneratorState) -> tuple[GeneratorState, list[str]]:
+    """What the bot does after every move: roll, and pass for a player with nothing else."""
+    logged = []
+    while True:
+        to_move = ENGINE.to_move(state)
+        if to_move == (CHANCE,):
+            text = ENGINE.sample_chance(state)
+            state = ENGINE.apply_chance(state, text).state
+        elif to_move and ENGINE.legal_move_texts(state, to_move[0]) == ["pass"]:
+            text = "pass"
+            state = ENGINE.play(state, to_move[0], text)[0]
+        else:
+            return state, logged
+        logged.append(text)
+
+
+@pytest.fixture
+async def bot(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
+    guild = fake_discord.add_guild("Generator Test")
+    process = BotProcess(
+        fake_discord,
+        tmp_path / "gameroom.db",
+        tmp_path / "bot.log",
+        guild.id,
+        extra_env={"GAMEROOM_GAME_SEED": str(SEED)},
+    )
+    await process.start()
+    await fake_discord.wait_commands(guild, names=COMMANDS)
+    try:
+        yield guild
+    finally:
+        await process.stop()
+        print(f"--- bot log ---\n{process.log()[-4000:]}")
+
+
+async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, bot: Any) -> None:
+    fake = fake_discord
+    channel = fake.add_text_channel(bot, "pyramids")
+    ann, bob, cat = (fake.add_user(name) for name in ("ann", "bob", "cat"))
+    for user in (ann, bob, cat):
+        fake.add_member(bot, user)
+
+    # -- the lobby: ann invites bob, cat joins the open seat --------------------------------
+    await fake.slash(
+        ann,
+        channel,
+        "challenge",
+        options={
+            "game": "generator",
+            "opponent": bob,
+            "players": 3,
+            "options": f"max_turns={TURNS}",
+        },
+    )
+    lobby = await fake.wait_for_message(channel, lambda m: "Join" in labels(m))
+    await fake.press(cat, lobby, label="Join")
+    mark = fake.checkpoint()
+    await fake.press(bob, lobby, label="Accept")
+    started = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=mark)
+    first = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    board_png(first)
+    colours = dict(re.findall(r"<@(\d+)> plays \S+ (Green|Red|Yellow)", started.content))
+    by_colour = {c: next(u for u in (ann, bob, cat) if str(u.id) == i) for i, c in colours.items()}
+    seats = [by_colour["Green"], by_colour["Red"], by_colour["Yellow"]]
+
+    # -- the mirror: same seed, same options, so the same first player and rolls ------------
+    options = ENGINE.resolve_options({"max_turns": str(TURNS)})
+    state, _ = settle(ENGINE.new_game(3, options, SEED))
+    assert (
+        ENGINE.prompt(state, state.turn) in first.content
+        or ENGINE.prompt(state, state.turn) in started.content
+    )
+
+    rng = Rng(SEED, 7)
+    played = 0
+    while ENGINE.outcome(state) is None:
+        seat = state.turn
+        player = seats[seat]
+        legal = ENGINE.legal_move_texts(state, seat)
+        choices = await fake.autocomplete(player, channel, "move", focused="text", text="")
+        assert sorted(c.value for c in choices) == sorted(legal)[:25]  # exactly this roll's moves
+        others = [m for m in legal if m != "pass"]
+        text = others[rng.below(len(others))] if others else "pass"
+        mark = fake.checkpoint()
+        reply = await fake.slash(player, channel, "move", text=text)
+        assert reply.ephemeral, reply.content
+        state = ENGINE.play(state, seat, text)[0]
+        state, logged = settle(state)
+        played += 1
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+        board_png(board)
+        assert f"`{text}`" in board.content
+        for step in logged:
+            assert f"`{step}`" in board.content  # the rolls (and automatic passes) are shown
+        if ENGINE.outcome(state) is None:
+            assert [u.id for u in board.mentions] == [seats[state.turn].id]
+            prompt = ENGINE.prompt(state, state.turn)
+            assert prompt is not None
+            assert prompt in board.content
+
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert outcome.termination == "turn_limit"
+    assert "drawn" in board.content
+    assert {u.id for u in board.mentions} == {ann.id, bob.id, cat.id}
+    record = await fake.slash(ann, channel, "game moves")
+    text = record.content + "".join(f.data.decode() for f in record.files)
+    assert len(re.findall(r"roll:[GRYB]", text)) >= TURNS
+    assert TURNS // 3 <= played <= TURNS  # some turns were passes the bot played
