@@ -49,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import groupby
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engines.arbos import (
     BLACK,
@@ -62,11 +62,10 @@ from engines.arbos import (
     cell_name,
 )
 from engines.geometry.square import DIRECTIONS, SquareGrid
-from render.generatorb import displayable_label
+from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
 
 __all__ = ["CELL", "HEIGHT", "PALETTE", "WIDTH", "cell_centre", "describe_turn", "render"]
 
-RGB = tuple[int, int, int]
 Point = tuple[float, float]
 #: A sprite: an RGBA image (or an ``L`` mask) and the pixel offset of its anchor within it.
 Sprite = tuple[Image.Image, int, int]
@@ -180,51 +179,11 @@ _RAMP_PAIRS: tuple[tuple[RGB, RGB], ...] = (
 RAMP_STEPS = 6
 
 
-def _blend(top: RGB, bottom: RGB, alpha: float) -> RGB:
-    """``top`` over ``bottom`` at opacity ``alpha`` (0–1)."""
-    r, g, b = (round(t * alpha + u * (1 - alpha)) for t, u in zip(top, bottom, strict=True))
-    return (r, g, b)
-
-
-def _build_palette() -> tuple[RGB, ...]:
-    ramps = (
-        _blend(top, bottom, k / RAMP_STEPS)
-        for top, bottom in _RAMP_PAIRS
-        for k in range(1, RAMP_STEPS)
-    )
-    colours = list(dict.fromkeys(_BASE_COLOURS))
-    for candidate in ramps:
-        # Pillow's palette lookup works on 6-bit channels, so near twins would be merged anyway.
-        if all(
-            max(abs(c - d) for c, d in zip(candidate, kept, strict=True)) > 6 for kept in colours
-        ):
-            colours.append(candidate)
-    if len(colours) > 256:
-        raise AssertionError(f"the palette needs {len(colours)} colours; PNG allows 256")
-    return tuple(colours)
-
-
 #: Every colour the PNG can contain, background first.
-PALETTE: tuple[RGB, ...] = _build_palette()
-
-
-@cache
-def _palette_image() -> Image.Image:
-    image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in PALETTE for channel in colour])
-    return image
+PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled Aileron Regular at ``size`` px."""
-    font = ImageFont.load_default(size=size)
-    if not isinstance(font, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType, which the renderer needs")
-    return font
 
 
 def _text(
@@ -247,7 +206,7 @@ def _text(
 def _text_mask(text: str, size: int, anchor: str, bold: bool) -> Sprite:
     """``text`` as an anti-aliased mask anchored at its ``anchor`` point (cached: most panel
     texts, such as ``"Supply 69"``, come back image after image)."""
-    font, stroke = _font(size), 1 if bold else 0
+    font, stroke = bundled_font(size), 1 if bold else 0
     left, top, right, bottom = (
         round(v) for v in font.getbbox(text, anchor=anchor, stroke_width=stroke)
     )
@@ -260,7 +219,7 @@ def _text_mask(text: str, size: int, anchor: str, bold: bool) -> Sprite:
 def _wrap(text: str, size: int, width: float) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` px (a single word that is
     wider stays on its own line)."""
-    font = _font(size)
+    font = bundled_font(size)
     lines: list[str] = []
     for word in text.split():
         if lines and font.getlength(f"{lines[-1]} {word}") <= width:
@@ -859,7 +818,7 @@ def _fitting_size(text: str, size: int, bold: bool) -> int:
     """``size``, or the largest smaller font size (down to 12 px) at which ``text`` fits the
     panel's width: a safety net for unforeseen words such as an unknown termination name."""
     width = TEXT_RIGHT - TEXT_LEFT - (2 if bold else 0)
-    while size > 12 and _font(size).getlength(text) > width:
+    while size > 12 and bundled_font(size).getlength(text) > width:
         size -= 1
     return size
 
@@ -924,7 +883,7 @@ def _draw_player(
 
 def _encode(image: Image.Image) -> bytes:
     """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

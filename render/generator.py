@@ -51,7 +51,7 @@ import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engines.generator import GeneratorView, LastAction
 from engines.geometry.gryb import (
@@ -67,7 +67,7 @@ from engines.geometry.gryb import (
     POSITION,
     QUADRANGLES,
 )
-from render.generatorb import displayable_label
+from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
 
 __all__ = [
     "HEIGHT",
@@ -81,7 +81,6 @@ __all__ = [
     "render",
 ]
 
-RGB = tuple[int, int, int]
 Point = tuple[float, float]
 #: A sprite: an RGBA image and the pixel offset of its anchor inside it.
 Sprite = tuple[Image.Image, int, int]
@@ -188,52 +187,12 @@ _RAMP_PAIRS: tuple[tuple[RGB, RGB], ...] = (
 RAMP_STEPS = 4
 
 
-def _blend(top: RGB, bottom: RGB, alpha: float) -> RGB:
-    """``top`` over ``bottom`` at opacity ``alpha`` (0–1)."""
-    r, g, b = (round(t * alpha + u * (1 - alpha)) for t, u in zip(top, bottom, strict=True))
-    return (r, g, b)
-
-
-def _build_palette() -> tuple[RGB, ...]:
-    ramps = (
-        _blend(top, bottom, k / RAMP_STEPS)
-        for top, bottom in _RAMP_PAIRS
-        for k in range(1, RAMP_STEPS)
-    )
-    colours = list(dict.fromkeys(_BASE_COLOURS))
-    for candidate in ramps:
-        # Pillow's palette lookup works on 6-bit channels, so near twins would be merged anyway.
-        if all(
-            max(abs(c - d) for c, d in zip(candidate, kept, strict=True)) > 6 for kept in colours
-        ):
-            colours.append(candidate)
-    if len(colours) > 256:
-        raise AssertionError(f"the palette needs {len(colours)} colours; PNG allows 256")
-    return tuple(colours)
-
-
 #: Every colour the PNG can contain, background first. Pixels drawn in other colours (the
 #: blends anti-aliasing makes) are mapped to the nearest of these.
-PALETTE: tuple[RGB, ...] = _build_palette()
-
-
-@cache
-def _palette_image() -> Image.Image:
-    image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in PALETTE for channel in colour])
-    return image
+PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled Aileron Regular at ``size`` px."""
-    font = ImageFont.load_default(size=size)
-    if not isinstance(font, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType, which the renderer needs")
-    return font
 
 
 @lru_cache(maxsize=1024)
@@ -241,7 +200,7 @@ def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Im
     """``text`` at ``size`` px as an anti-aliased mask, and the offset of the mask's top-left
     corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…). Cached: the
     panel's texts recur from one image of a game to the next, and drawing text is slow."""
-    font, stroke = _font(size), 1 if bold else 0
+    font, stroke = bundled_font(size), 1 if bold else 0
     box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
     left, top = math.floor(box[0]), math.floor(box[1])
     right, bottom = math.ceil(box[2]), math.ceil(box[3])
@@ -397,7 +356,7 @@ class _Pen:
         """Text centred on (``x``, ``y``), a little heavier than the font unless not ``bold``."""
         s = SUPERSAMPLE
         stroke = s // 2 if bold else 0
-        self.draw.text(self._xy(x, y), text, font=_font(size * s), fill=colour, anchor="mm",
+        self.draw.text(self._xy(x, y), text, font=bundled_font(size * s), fill=colour, anchor="mm",
                        stroke_width=stroke, stroke_fill=colour)  # fmt: skip
 
     def sprite(self) -> Sprite:
@@ -457,7 +416,7 @@ def _plate_sprite(level: int, colour: int) -> Sprite:
 @cache
 def _tag_sprite(text: str, ink: RGB = INK, rim: RGB = MUTED) -> Sprite:
     """A white label with ``text``, anchored at its centre."""
-    width = _font(TAG_FONT).getlength(text) + 8
+    width = bundled_font(TAG_FONT).getlength(text) + 8
     pen = _Pen(width / 2, TAG_HEIGHT / 2)
     pen.rectangle(width / 2, TAG_HEIGHT / 2, WHITE, rim, 1, 3)
     pen.text(0, 0.5, text, TAG_FONT, ink, bold=False)
@@ -558,13 +517,14 @@ def _board_layer() -> Image.Image:
         width = (3.5, 2.5, 1.75, 1.25)[len(prefix)]
         draw.line([*corners, corners[0]], fill=LINE, width=round(width * s), joint="curve")
     disc(CENTRE, DISC_RADIUS[0], HEAD, LINE, 2)
-    draw.text(xy(CENTRE), "GRYB", font=_font(DISC_FONT[0] * s), fill=INK, anchor="mm")
+    draw.text(xy(CENTRE), "GRYB", font=bundled_font(DISC_FONT[0] * s), fill=INK, anchor="mm")
     for node in range(NODE_COUNT):
         level, colour = LEVEL[node], COLOUR[node]
         disc(NODE_XY[node], DISC_RADIUS[level], TINT[colour], DARK[colour], 2 if level < 4 else 1.5)
         name = NAMES[node] if level <= 2 else NAMES[node][-1]
         bold = s // 2 if level <= 2 else 0
-        draw.text(xy(NODE_XY[node]), name, font=_font(DISC_FONT[level] * s), fill=DARK[colour],
+        face = bundled_font(DISC_FONT[level] * s)
+        draw.text(xy(NODE_XY[node]), name, font=face, fill=DARK[colour],
                   anchor="mm", stroke_width=bold, stroke_fill=DARK[colour])  # fmt: skip
     draw.rectangle((BOARD_SIZE * s, 0, WIDTH * s, HEIGHT * s), fill=PANEL_BACKGROUND)
     draw.line(((BOARD_SIZE * s, 0), (BOARD_SIZE * s, HEIGHT * s)), fill=LINE, width=2 * s)
@@ -887,7 +847,7 @@ def _draw_panel(
 
 def _wrap(text: str, size: int) -> list[str]:
     """``text`` as one line of the panel's width at ``size`` px, or two broken at a space."""
-    font, width = _font(size), PANEL_RIGHT - PANEL_LEFT
+    font, width = bundled_font(size), PANEL_RIGHT - PANEL_LEFT
     if font.getlength(text) <= width:
         return [text]
     words = text.split(" ")
@@ -918,7 +878,7 @@ def _draw_seat_row(
     ink = INK if stash is not None else MUTED
     _paste(image, _stack_sprite(colour, "M", 1.15), PANEL_LEFT + 20, top + 34)
     name = _colour_name(colour)
-    name_x, name_width = PANEL_LEFT + 48, _font(26).getlength(name) + 1
+    name_x, name_width = PANEL_LEFT + 48, bundled_font(26).getlength(name) + 1
     _text(image, name_x, top + 22, name, 26, ink, bold=True)
     if seat_labels is not None:
         x = name_x + name_width + 10
@@ -936,7 +896,7 @@ def _draw_seat_row(
 
 def _encode(image: Image.Image) -> bytes:
     """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

@@ -36,11 +36,10 @@ from __future__ import annotations
 
 import io
 import math
-import unicodedata
 from collections.abc import Sequence
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engines.generatorb import (
     CORES,
@@ -53,10 +52,10 @@ from engines.generatorb import (
     GeneratorbView,
     LastMove,
 )
+from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
 
 __all__ = ["HEIGHT", "PALETTE", "WIDTH", "describe_move", "displayable_label", "render"]
 
-RGB = tuple[int, int, int]
 Point = tuple[float, float]
 #: A sprite: an RGBA image and the pixel offset of its anchor (usually its centre).
 Sprite = tuple[Image.Image, int, int]
@@ -139,93 +138,12 @@ _RAMP_PAIRS: tuple[tuple[RGB, RGB], ...] = (
 RAMP_STEPS = 6
 
 
-def _blend(top: RGB, bottom: RGB, alpha: float) -> RGB:
-    """``top`` over ``bottom`` at opacity ``alpha`` (0–1)."""
-    r, g, b = (round(t * alpha + u * (1 - alpha)) for t, u in zip(top, bottom, strict=True))
-    return (r, g, b)
-
-
-def _build_palette() -> tuple[RGB, ...]:
-    ramps = (
-        _blend(top, bottom, k / RAMP_STEPS)
-        for top, bottom in _RAMP_PAIRS
-        for k in range(1, RAMP_STEPS)
-    )
-    colours = list(dict.fromkeys(_BASE_COLOURS))
-    for candidate in ramps:
-        # Pillow's palette lookup works on 6-bit channels, so near twins would be merged anyway.
-        if all(
-            max(abs(c - d) for c, d in zip(candidate, kept, strict=True)) > 6 for kept in colours
-        ):
-            colours.append(candidate)
-    if len(colours) > 256:
-        raise AssertionError(f"the palette needs {len(colours)} colours; PNG allows 256")
-    return tuple(colours)
-
-
 #: Every colour the PNG can contain, background first. Pixels drawn in other colours (the
 #: blends anti-aliasing makes) are mapped to the nearest of these.
-PALETTE: tuple[RGB, ...] = _build_palette()
-
-
-@cache
-def _palette_image() -> Image.Image:
-    image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in PALETTE for channel in colour])
-    return image
+PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled Aileron Regular at ``size`` px."""
-    font = ImageFont.load_default(size=size)
-    if not isinstance(font, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType, which the renderer needs")
-    return font
-
-
-def _glyph_signature(char: str) -> tuple[tuple[int, int], bytes]:
-    mask = _font(16).getmask(char)
-    return mask.size, bytes(mask)
-
-
-@cache
-def _has_glyph(char: str) -> bool:
-    """Whether the bundled font has ``char`` (rather than drawing its missing-glyph box)."""
-    return char == " " or _glyph_signature(char) != _glyph_signature("\ufffe")
-
-
-#: Latin letters that Unicode does not decompose into a base letter and an accent.
-_FOLD = str.maketrans(
-    {"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "đ": "d",
-     "Đ": "D", "ł": "l", "Ł": "L", "ı": "i", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
-)  # fmt: skip
-
-
-def displayable_label(text: str, max_width: float, size: int) -> str:
-    """``text`` cut down to what the bundled font can draw in ``max_width`` px at ``size`` px.
-
-    Compatibility forms are normalised (full-width letters), accents folded (``é`` → ``e``,
-    ``ø`` → ``o``), characters the font lacks (other scripts, emoji) and control characters
-    dropped, whitespace collapsed, and a label that is still too wide cut with ``…``. Returns
-    ``""`` when nothing drawable is left; the panel then shows the seat name alone.
-    """
-    folded = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    kept = "".join(
-        " " if char.isspace() else char
-        for char in folded
-        if char.isspace() or (unicodedata.category(char)[0] not in "CM" and _has_glyph(char))
-    )
-    label = " ".join(kept.split())
-    font = _font(size)
-    if font.getlength(label) <= max_width:
-        return label
-    while label and font.getlength(label + "…") > max_width:
-        label = label[:-1].rstrip()
-    return label + "…" if label else ""
 
 
 # ---- geometry: the engine's unit-space diamond, scaled (and turned for ``flip``) --------------
@@ -290,7 +208,7 @@ class _Pen:
 
     def text(self, x: float, y: float, text: str, size: int, colour: RGB) -> None:
         s = SUPERSAMPLE
-        self.draw.text(self._xy(x, y), text, font=_font(size * s), fill=colour, anchor="mm",
+        self.draw.text(self._xy(x, y), text, font=bundled_font(size * s), fill=colour, anchor="mm",
                        stroke_width=s, stroke_fill=colour)  # fmt: skip
 
     def sprite(self) -> Sprite:
@@ -450,7 +368,7 @@ def _sorted_corners(cell: int, flip: bool) -> tuple[Point, Point, Point, Point]:
 
 def _draw_edge_labels(draw: ImageDraw.ImageDraw, flip: bool) -> None:
     """Files along the lower-right edge and ranks along the lower-left edge, as drawn."""
-    font = _font(EDGE_LABEL_SIZE)
+    font = bundled_font(EDGE_LABEL_SIZE)
     edge = GRID.size - 1 if flip else 0
     out = HALF / 2 + 10
     for x in range(GRID.size):
@@ -464,7 +382,7 @@ def _draw_edge_labels(draw: ImageDraw.ImageDraw, flip: bool) -> None:
 def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     """The key to the symbols, in the bottom-right corner: pieces in one column, marks in a
     second one that starts higher because the corner widens towards the right."""
-    font = _font(14)
+    font = bundled_font(14)
     pieces = (("orb", 1), ("spheroid", 2), ("globe", 3))
     for row, (name, height) in enumerate(pieces):
         y = HEIGHT - 100 + row * 34
@@ -486,7 +404,7 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
 @cache
 def _cell_labels(flip: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
     """Each cell's name as an anti-aliased mask and the pixel where it goes (cached)."""
-    font = _font(CELL_LABEL_SIZE)
+    font = bundled_font(CELL_LABEL_SIZE)
     stamps = []
     for cell in GRID.cells:
         name = GRID.names[cell]
@@ -622,7 +540,7 @@ def _draw_panel(
         draw.rounded_rectangle(box, radius=8, fill=SEAT_TINT[seat], outline=SEAT_DARK[seat],
                                width=3)  # fmt: skip
     _paste(image, _piece_sprite(seat, 1), left + 28, top + 27)
-    name_font, small_font = _font(24), _font(17)
+    name_font, small_font = bundled_font(24), bundled_font(17)
     name = SEAT_NAMES[seat]
     draw.text((left + 54, top + 27), name, font=name_font, fill=INK, anchor="lm")
     if seat_labels is not None:
@@ -633,8 +551,9 @@ def _draw_panel(
               anchor="lm")  # fmt: skip
     tag = "TO MOVE" if active else "WINNER" if won else ""
     if tag:
-        draw.text((left + PANEL_WIDTH - 12, top + 60), tag, font=_font(15), fill=SEAT_DARK[seat],
-                  anchor="rm", stroke_width=1, stroke_fill=SEAT_DARK[seat])  # fmt: skip
+        draw.text((left + PANEL_WIDTH - 12, top + 60), tag, font=bundled_font(15),
+                  fill=SEAT_DARK[seat], anchor="rm", stroke_width=1,
+                  stroke_fill=SEAT_DARK[seat])  # fmt: skip
 
 
 #: How each termination of spec section 8 is told under the result.
@@ -689,13 +608,13 @@ def _draw_status(draw: ImageDraw.ImageDraw, view: GeneratorbView) -> None:
     """Whose turn (or the result), the ply, the last move: right-aligned in the top corner."""
     y = 26.0
     for text, size in _status_lines(view):
-        draw.text((WIDTH - 12, y), text, font=_font(size), fill=INK, anchor="rm")
+        draw.text((WIDTH - 12, y), text, font=bundled_font(size), fill=INK, anchor="rm")
         y += size * 0.6 + 18
 
 
 def _encode(image: Image.Image) -> bytes:
     """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
     out = io.BytesIO()
     paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

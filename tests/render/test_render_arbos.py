@@ -32,6 +32,7 @@ from PIL import Image
 import render.arbos as ar
 from engines.arbos import BLACK, EMPTY, SEED, SIZE, WHITE, ArbosAction, ArbosView
 from engines.base import Outcome
+from render import kit
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "arbos"
 UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
@@ -469,7 +470,7 @@ def test_status_texts_fit_the_panel() -> None:
     endings.append(replace(FINISHED, outcome=Outcome.win("resignation", 1, 2)))
     for view in (EMPTY_SETUP, drawing, OPENING, MIDGAME, PRUNE, *endings):
         for text, size, bold in ar._status_lines(view):
-            assert ar._font(size).getlength(text) <= width - 2 * bold, text
+            assert kit.bundled_font(size).getlength(text) <= width - 2 * bold, text
     # An unforeseen termination name is drawn smaller rather than cut off.
     assert ar._fitting_size("a termination nobody foresaw at all", 18, False) < 18
 
@@ -527,7 +528,7 @@ def test_same_view_gives_same_bytes() -> None:
     assert ar.render(FINISHED, seat_labels=LABELS) == first
     # Rebuilding the cached layer, sprites and text from scratch changes nothing either.
     for cached in (ar._base_layer, ar._spore_sprite, ar._shape_mask, ar._text_mask,
-                   ar._palette_image):  # fmt: skip
+                   kit.palette_image):  # fmt: skip
         cached.cache_clear()
     assert ar.render(FINISHED, seat_labels=LABELS) == first
 
@@ -566,7 +567,7 @@ def test_palette_keeps_every_meaningful_colour_exact() -> None:
     image = Image.new("RGB", (len(colours), 1))
     for x, colour in enumerate(colours):
         image.putpixel((x, 0), colour)
-    mapped = image.quantize(palette=ar._palette_image(), dither=Image.Dither.NONE)
+    mapped = image.quantize(palette=kit.palette_image(ar.PALETTE), dither=Image.Dither.NONE)
     assert mapped.convert("RGB").tobytes() == image.tobytes()
     assert len(ar.PALETTE) <= 256
 

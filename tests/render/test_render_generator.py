@@ -31,6 +31,7 @@ from engines.base import Outcome
 from engines.generator import GeneratorView, LastAction
 from engines.geometry.gryb import LEVEL, NAMES, NODE_COUNT, colour_of_letter, index
 from render import generator as gen
+from render import kit
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "generator"
 UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
@@ -169,7 +170,7 @@ def test_same_view_gives_same_bytes() -> None:
     first = gen.render(BUSY, seat_labels=LABELS_4)
     assert gen.render(BUSY, seat_labels=LABELS_4) == first
     # Rebuilding the cached layer and sprites from scratch changes nothing either.
-    for cached in (gen._board_layer, gen._stack_sprite, gen._tag_sprite, gen._palette_image):
+    for cached in (gen._board_layer, gen._stack_sprite, gen._tag_sprite, kit.palette_image):
         cached.cache_clear()
     assert gen.render(BUSY, seat_labels=LABELS_4) == first
 
@@ -416,7 +417,7 @@ def test_palette_keeps_every_meaningful_colour_exact() -> None:
     image = Image.new("RGB", (len(colours), 1))
     for x, colour in enumerate(colours):
         image.putpixel((x, 0), colour)
-    mapped = image.quantize(palette=gen._palette_image(), dither=Image.Dither.NONE)
+    mapped = image.quantize(palette=kit.palette_image(gen.PALETTE), dither=Image.Dither.NONE)
     assert mapped.convert("RGB").tobytes() == image.tobytes()
     assert len(gen.PALETTE) <= 256
 

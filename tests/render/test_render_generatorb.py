@@ -29,6 +29,7 @@ import render
 from engines.base import Outcome
 from engines.generatorb import GRID, GeneratorbView, LastMove
 from render import generatorb as gb
+from render import kit
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
@@ -164,7 +165,7 @@ def test_same_view_gives_same_bytes() -> None:
     first = gb.render(MIDGAME, seat_labels=LABELS)
     assert gb.render(MIDGAME, seat_labels=LABELS) == first
     # Rebuilding the cached layers and sprites from scratch changes nothing either.
-    for cached in (gb._board_layer, gb._cell_labels, gb._piece_sprite, gb._palette_image):
+    for cached in (gb._board_layer, gb._cell_labels, gb._piece_sprite, kit.palette_image):
         cached.cache_clear()
     assert gb.render(MIDGAME, seat_labels=LABELS) == first
 
@@ -298,7 +299,7 @@ def test_displayable_label_folds_to_the_font(raw: str, shown: str) -> None:
 def test_displayable_label_truncates_to_the_width() -> None:
     label = gb.displayable_label("a very long display name indeed", 120, 17)
     assert label.endswith("…")
-    assert gb._font(17).getlength(label) <= 120
+    assert kit.bundled_font(17).getlength(label) <= 120
     assert "a very long display name indeed".startswith(label[:-1])
     assert gb.displayable_label("WWWW", 1, 17) == ""
 
@@ -309,7 +310,7 @@ def test_palette_keeps_every_meaningful_colour_exact() -> None:
     image = Image.new("RGB", (len(colours), 1))
     for x, colour in enumerate(colours):
         image.putpixel((x, 0), colour)
-    mapped = image.quantize(palette=gb._palette_image(), dither=Image.Dither.NONE)
+    mapped = image.quantize(palette=kit.palette_image(gb.PALETTE), dither=Image.Dither.NONE)
     assert mapped.convert("RGB").tobytes() == image.tobytes()
     assert len(gb.PALETTE) <= 256
 
