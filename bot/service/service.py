@@ -652,7 +652,8 @@ class GameService:
                     break
                 forced += 1
                 state, text, played = engine.play(state, seat, only[0])
-                notice = Event("automatic", seat, f"no other legal move, so {text} is played")
+                who = meta.players[seat].seat_name
+                notice = Event("automatic", seat, f"{who} has no other legal move: {text}")
                 step_events = (notice, *played)
             else:
                 break
@@ -842,8 +843,17 @@ class GameService:
                     raise AbortNotAllowedError(
                         "Only the players (before each has moved) or a moderator can abort."
                     )
-                moved = {m.seat for m in await self.database.games.moves(row.id)}
-                if all(p.seat in moved for p in loaded.meta.players):
+                logged = await self.database.games.moves(row.id)
+                left = {m.seat for m in logged if m.text == resign_move_text(m.seat or 0)}
+                if set(loaded.meta.seats_of(user_id)) <= left:
+                    raise AbortNotAllowedError("You have left this game, so you cannot abort it.")
+                # Only moves players chose count: not resignations, not the bot's forced moves.
+                moved = {
+                    m.seat
+                    for m in logged
+                    if m.seat not in left and '"automatic"' not in m.events_json
+                }
+                if all(p.seat in moved for p in loaded.meta.players if p.seat not in left):
                     raise AbortNotAllowedError(
                         "Every player has moved, so the game can no longer be aborted; "
                         "resign or offer a draw instead."
@@ -1174,6 +1184,10 @@ def _accept_press(challenge: ChallengeRow, user_id: int) -> _Press:
     ):
         raise LobbyError("You gave your seat up; press Join if one is still open.")
     if mine is None or mine.status is not _INVITED:
+        invited = any(e.role is ChallengePlayerRole.INVITED for e in challenge.lobby)
+        if mine is None and not invited and challenge.open_seats:
+            # An open challenge posted before the lobby existed shows Accept, not Join.
+            return _join_press(challenge, user_id)
         if challenge.open_seats:
             raise NotChallengedError(
                 "That invitation is for someone else; press Join to take an open seat."

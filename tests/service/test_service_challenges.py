@@ -164,8 +164,6 @@ async def test_an_open_challenge_is_for_anyone_but_the_challenger(service: GameS
     challenge_id = await challenge(service, opponent=None)
     with pytest.raises(LobbyError, match="you already have a seat"):
         await service.join_challenge(challenge_id, ALICE)
-    with pytest.raises(NotChallengedError, match="press Join"):
-        await service.accept_challenge(challenge_id, CAROL)
     with pytest.raises(NotChallengedError):
         await service.decline_challenge(challenge_id, CAROL)
     joined = await service.join_challenge(challenge_id, CAROL)
@@ -251,3 +249,18 @@ async def test_challenges_expire_after_the_ttl(database: Database, clock: FakeCl
     assert await service.expire_challenges() == []
     clock.advance(timedelta(minutes=20))
     assert [c.challenge_id for c in await service.expire_challenges()] == [second]
+
+
+async def test_accept_on_an_open_challenge_takes_the_open_seat(service: GameService) -> None:
+    """Open challenges posted before the lobby existed carry an Accept button, not Join: an
+    Accept from anyone then takes the open seat, so those posts still work after upgrading."""
+    challenge_id = await challenge(service, opponent=None)
+    accepted = await service.accept_challenge(challenge_id, CAROL)
+    assert accepted.game is not None
+    assert sorted(accepted.game.user_ids) == [ALICE, CAROL]
+
+
+async def test_an_invitation_is_still_only_for_the_invited(service: GameService) -> None:
+    challenge_id = await challenge(service)
+    with pytest.raises(NotChallengedError, match="someone else"):
+        await service.accept_challenge(challenge_id, CAROL)

@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 
 from bot.service import (
+    AbortNotAllowedError,
     ChallengeClosedError,
     ChallengeInfo,
     ChallengePlayer,
@@ -375,6 +376,8 @@ async def test_a_resignation_in_a_three_player_game_is_a_logged_move(
         await service.resign(GAMES, waiting)
     with pytest.raises(NotYourTurnError):
         await service.play(GAMES, waiting, "tick")
+    with pytest.raises(AbortNotAllowedError, match="left this game"):
+        await service.abort(GAMES, waiting)  # a resigner cannot stop the others' game
 
     # The player to move resigns: the turn passes to the last one left, who wins at once.
     ended = await service.resign(GAMES, mover)
