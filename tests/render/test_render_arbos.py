@@ -17,8 +17,6 @@ pairs (A4, A20), so these tests depend neither on the engine's move logic nor on
 
 from __future__ import annotations
 
-import io
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -33,9 +31,9 @@ import render.arbos as ar
 from engines.arbos import BLACK, EMPTY, SEED, SIZE, WHITE, ArbosAction, ArbosView
 from engines.base import Outcome
 from render import kit
+from tests.render.golden import GOLDEN_ROOT, check_golden, decode, rgb
 
-GOLDEN_DIR = Path(__file__).parent / "golden" / "arbos"
-UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
+GOLDEN_DIR = GOLDEN_ROOT / "arbos"
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRST"
 TOKENS = {"w": WHITE, "b": BLACK, "g": SEED}
 
@@ -238,16 +236,6 @@ GOLDEN_VIEWS: dict[str, tuple[ArbosView, tuple[str, str] | None]] = {
 }
 
 
-def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image
-
-
-def rgb(data: bytes) -> Image.Image:
-    return decode(data).convert("RGB")
-
-
 # ---- golden images ----------------------------------------------------------------------------
 
 
@@ -255,20 +243,7 @@ def rgb(data: bytes) -> Image.Image:
 def test_matches_golden_image(name: str, tmp_path: Path) -> None:
     board_view, labels = GOLDEN_VIEWS[name]
     data = ar.render(board_view, seat_labels=labels)
-    path = GOLDEN_DIR / f"{name}.png"
-    if UPDATE:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        return
-    assert path.exists(), f"no golden {path.name}; run with GAMEROOM_UPDATE_GOLDEN=1"
-    expected, actual = decode(path.read_bytes()), decode(data)
-    assert (actual.mode, actual.size) == (expected.mode, expected.size)
-    expected_rgb = expected.convert("RGB").tobytes()
-    actual_rgb = actual.convert("RGB").tobytes()
-    if actual_rgb != expected_rgb:
-        (tmp_path / f"{name}.png").write_bytes(data)
-        differing = sum(a != b for a, b in zip(actual_rgb, expected_rgb, strict=True)) // 3
-        pytest.fail(f"{name}: ~{differing} pixels differ; rendered image in {tmp_path}")
+    check_golden(data, GOLDEN_DIR / f"{name}.png", tmp_path)
 
 
 def test_golden_views_are_what_their_names_say() -> None:

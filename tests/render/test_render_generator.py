@@ -16,9 +16,7 @@ stacks written as in the spec's position notation (``"GY:gLS,R:rM"``).
 
 from __future__ import annotations
 
-import io
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -32,9 +30,9 @@ from engines.generator import GeneratorView, LastAction
 from engines.geometry.gryb import LEVEL, NAMES, NODE_COUNT, colour_of_letter, index
 from render import generator as gen
 from render import kit
+from tests.render.golden import GOLDEN_ROOT, check_golden, decode, rgb
 
-GOLDEN_DIR = Path(__file__).parent / "golden" / "generator"
-UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
+GOLDEN_DIR = GOLDEN_ROOT / "generator"
 
 G, R, Y, B = range(4)
 
@@ -136,34 +134,11 @@ GOLDEN_VIEWS: dict[str, tuple[GeneratorView, tuple[str, ...] | None]] = {
 }
 
 
-def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image
-
-
-def rgb(data: bytes) -> Image.Image:
-    return decode(data).convert("RGB")
-
-
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_matches_golden_image(name: str, tmp_path: Path) -> None:
     board_view, labels = GOLDEN_VIEWS[name]
     data = gen.render(board_view, seat_labels=labels)
-    path = GOLDEN_DIR / f"{name}.png"
-    if UPDATE:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        return
-    assert path.exists(), f"no golden {path.name}; run with GAMEROOM_UPDATE_GOLDEN=1"
-    expected, actual = decode(path.read_bytes()), decode(data)
-    assert (actual.mode, actual.size) == (expected.mode, expected.size)
-    expected_rgb = expected.convert("RGB").tobytes()
-    actual_rgb = actual.convert("RGB").tobytes()
-    if actual_rgb != expected_rgb:
-        (tmp_path / f"{name}.png").write_bytes(data)
-        differing = sum(a != b for a, b in zip(actual_rgb, expected_rgb, strict=True)) // 3
-        pytest.fail(f"{name}: ~{differing} pixels differ; rendered image in {tmp_path}")
+    check_golden(data, GOLDEN_DIR / f"{name}.png", tmp_path)
 
 
 def test_same_view_gives_same_bytes() -> None:

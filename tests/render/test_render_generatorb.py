@@ -16,8 +16,6 @@ tests do not depend on the engine's move logic.
 
 from __future__ import annotations
 
-import io
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -30,9 +28,9 @@ from engines.base import Outcome
 from engines.generatorb import GRID, GeneratorbView, LastMove
 from render import generatorb as gb
 from render import kit
+from tests.render.golden import GOLDEN_ROOT, check_golden, decode
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("GAMEROOM_UPDATE_GOLDEN") == "1"
+GOLDEN_DIR = GOLDEN_ROOT
 
 
 def cell(name: str) -> int:
@@ -135,30 +133,11 @@ GOLDEN_VIEWS: dict[str, tuple[GeneratorbView, tuple[str, str] | None, bool]] = {
 }
 
 
-def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image
-
-
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_matches_golden_image(name: str, tmp_path: Path) -> None:
     board_view, labels, flip = GOLDEN_VIEWS[name]
     data = gb.render(board_view, seat_labels=labels, flip=flip)
-    path = GOLDEN_DIR / f"{name}.png"
-    if UPDATE:
-        GOLDEN_DIR.mkdir(exist_ok=True)
-        path.write_bytes(data)
-        return
-    assert path.exists(), f"no golden {path.name}; run with GAMEROOM_UPDATE_GOLDEN=1"
-    expected, actual = decode(path.read_bytes()), decode(data)
-    assert (actual.mode, actual.size) == (expected.mode, expected.size)
-    expected_rgb = expected.convert("RGB").tobytes()
-    actual_rgb = actual.convert("RGB").tobytes()
-    if actual_rgb != expected_rgb:
-        (tmp_path / f"{name}.png").write_bytes(data)
-        differing = sum(a != b for a, b in zip(actual_rgb, expected_rgb, strict=True)) // 3
-        pytest.fail(f"{name}: ~{differing} pixels differ; rendered image in {tmp_path}")
+    check_golden(data, GOLDEN_DIR / f"{name}.png", tmp_path)
 
 
 def test_same_view_gives_same_bytes() -> None:
