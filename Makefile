@@ -35,6 +35,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/turn.py
 	$(BIN)/python bench/render_board.py
+	$(BIN)/python bench/arbos.py
+	$(BIN)/python bench/render_arbos.py
+	$(BIN)/python bench/generator.py
+	$(BIN)/python bench/render_generator.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -9,88 +9,47 @@ largest PNG size.
 Each board is a spread random setup (20 seeds, A7 spacing) on which each player grows three
 trees from random starting cells, one spore at a time next to the tree, up to 30–80 spores a
 player: late-game boards, busier than most real ones. Trees, scores, best pairs and linked
-seeds are worked out here (a flood fill and a search over pairs, A4 and A20), not by the
-engine, so the benchmark does not depend on the engine's move logic. A benchmark, not a test.
+seeds come from the engine's ``trees_of`` and ``score_of`` (A4, A20); no move is played, so the
+boards need not be reachable. A benchmark, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from itertools import combinations
+from functools import partial
 
-from engines.arbos import BLACK, EMPTY, SEED, SIZE, WHITE, ArbosAction, ArbosView
+import render_timing
+
+from engines.arbos import (
+    BLACK,
+    CELLS,
+    EMPTY,
+    NEIGHBOURS,
+    SEED,
+    TOO_CLOSE,
+    WHITE,
+    ArbosAction,
+    ArbosView,
+    score_of,
+    trees_of,
+)
 from engines.base import Outcome
 from engines.rng import Rng
 from render.arbos import render
 
-CELLS = range(SIZE * SIZE)
 LABELS = ("Zoë the Gardener 🌱", "bob", "北の王", "a_very_long_discord_display_name_32")
-
-
-def neighbours(cell: int) -> list[int]:
-    row, column = divmod(cell, SIZE)
-    return [
-        (row + dr) * SIZE + column + dc
-        for dr in (-1, 0, 1)
-        for dc in (-1, 0, 1)
-        if (dr or dc) and 0 <= row + dr < SIZE and 0 <= column + dc < SIZE
-    ]
-
-
-NEIGHBOURS = tuple(tuple(neighbours(cell)) for cell in CELLS)
-
-
-def trees_of(board: list[int], colour: int) -> tuple[tuple[int, ...], ...]:
-    """A4: groups of ``colour`` spores joined through neighbours, sorted, by first cell."""
-    seen: set[int] = set()
-    trees = []
-    for start in CELLS:
-        if board[start] != colour or start in seen:
-            continue
-        seen.add(start)
-        tree, stack = [start], [start]
-        while stack:
-            for n in NEIGHBOURS[stack.pop()]:
-                if board[n] == colour and n not in seen:
-                    seen.add(n)
-                    tree.append(n)
-                    stack.append(n)
-        trees.append(tuple(sorted(tree)))
-    return tuple(trees)
-
-
-def best_pair(
-    board: list[int], trees: tuple[tuple[int, ...], ...]
-) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """A20: (score, best pair of tree indices, the seeds linked to it)."""
-    links = [{n for cell in tree for n in NEIGHBOURS[cell] if board[n] == SEED} for tree in trees]
-    pairs: list[tuple[int, ...]] = list(combinations(range(len(trees)), 2)) or [
-        (i,) for i in range(len(trees))
-    ]
-    best: tuple[int, tuple[int, ...], tuple[int, ...]] = (0, (), ())
-    for pair in pairs:
-        seeds = set().union(*(links[i] for i in pair))
-        if len(seeds) > best[0] or not best[1]:
-            best = (len(seeds), pair, tuple(sorted(seeds)))
-    return best
 
 
 def random_board(rng: Rng) -> list[int]:
     board = [EMPTY] * len(CELLS)
-    seeds: list[int] = []
-    for _ in range(20):
+    for _ in range(20):  # a random setup with the A7 spacing
         legal = [
-            c
-            for c in CELLS
-            if all(max(abs(c // SIZE - s // SIZE), abs(c % SIZE - s % SIZE)) >= 3 for s in seeds)
+            c for c in CELLS if board[c] == EMPTY and all(board[n] != SEED for n in TOO_CLOSE[c])
         ]
         if not legal:
             break
-        seeds.append(rng.choice(legal))
-    for cell in seeds:
-        board[cell] = SEED
+        board[rng.choice(legal)] = SEED
     for colour in (WHITE, BLACK):
         target = 30 + rng.below(51)
         free = [c for c in CELLS if board[c] == EMPTY]
@@ -131,8 +90,9 @@ def random_last(rng: Rng, board: list[int], seat: int) -> tuple[ArbosAction, ...
 
 def random_view(rng: Rng) -> ArbosView:
     board = random_board(rng)
-    trees = (trees_of(board, WHITE), trees_of(board, BLACK))
-    scored = [best_pair(board, trees[seat]) for seat in (0, 1)]
+    found = (trees_of(board, WHITE), trees_of(board, BLACK))
+    trees = tuple(tuple(tuple(t) for t in seat_trees.cells) for seat_trees in found)
+    scored = [score_of(board, seat_trees) for seat_trees in found]
     scores = (scored[0][0], scored[1][0])
     mover = rng.below(2)
     outcome = None
@@ -168,30 +128,21 @@ def main() -> None:
     views = [random_view(rng) for _ in range(args.views)]
     labels = [(rng.choice(LABELS), rng.choice(LABELS)) for _ in views]
 
-    start = time.perf_counter()
-    render(views[0], seat_labels=labels[0])
-    cold = time.perf_counter() - start
+    renders = [
+        partial(render, view, seat_labels=label) for view, label in zip(views, labels, strict=True)
+    ]
+    cold = render_timing.cold_ms(renders[0])
 
     # Sprites are made on first use (one per spore shape met so far), so the first pass over
     # the views is slower than a long-running bot's steady state: report both.
     print(
         f"arbos: {len(views)} views (median {median_spores(views):.0f} spores), render + PNG encode"
     )
-    print(f"  first render (cold caches): {cold * 1000:7.1f} ms")
+    print(f"  first render (cold caches): {cold:7.1f} ms")
     for name in ("first pass", "second pass"):
-        times: list[float] = []
-        sizes: list[int] = []
-        for view, label in zip(views, labels, strict=True):
-            start = time.perf_counter()
-            data = render(view, seat_labels=label)
-            times.append(time.perf_counter() - start)
-            sizes.append(len(data))
-        times.sort()
-        p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
-        print(f"  {name + ' median:':27} {statistics.median(times) * 1000:7.2f} ms")
-        print(f"  {name + ' p99:':27} {p99 * 1000:7.2f} ms")
-    print(f"  PNG size median:            {statistics.median(sizes) / 1000:7.1f} KB")
-    print(f"  PNG size max:               {max(sizes) / 1000:7.1f} KB")
+        times, sizes = render_timing.run(renders)
+        render_timing.print_times(times, prefix=f"{name} ")
+    render_timing.print_sizes(sizes)
 
 
 def median_spores(views: list[ArbosView]) -> float:

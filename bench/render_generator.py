@@ -13,8 +13,9 @@ A benchmark, not a test.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+from functools import partial
+
+import render_timing
 
 from engines.base import Outcome
 from engines.generator import GeneratorView, LastAction
@@ -98,26 +99,15 @@ def main() -> None:
     views = [random_view(rng) for _ in range(args.views)]
     labels = [tuple(rng.choice(LABELS) for _ in view.colours) for view in views]
 
-    start = time.perf_counter()
-    render(views[0], seat_labels=labels[0])
-    cold = time.perf_counter() - start
-
-    times: list[float] = []
-    sizes: list[int] = []
-    for view, label in zip(views, labels, strict=True):
-        start = time.perf_counter()
-        data = render(view, seat_labels=label)
-        times.append(time.perf_counter() - start)
-        sizes.append(len(data))
-
-    times.sort()
-    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+    renders = [
+        partial(render, view, seat_labels=label) for view, label in zip(views, labels, strict=True)
+    ]
+    cold = render_timing.cold_ms(renders[0])
+    times, sizes = render_timing.run(renders)
     print(f"generator: {len(views)} views, render + PNG encode")
-    print(f"  first render (cold caches): {cold * 1000:7.1f} ms")
-    print(f"  median:                     {statistics.median(times) * 1000:7.2f} ms")
-    print(f"  p99:                        {p99 * 1000:7.2f} ms")
-    print(f"  PNG size median:            {statistics.median(sizes) / 1000:7.1f} KB")
-    print(f"  PNG size max:               {max(sizes) / 1000:7.1f} KB")
+    print(f"  first render (cold caches): {cold:7.1f} ms")
+    render_timing.print_times(times)
+    render_timing.print_sizes(sizes)
 
 
 if __name__ == "__main__":
