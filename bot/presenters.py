@@ -182,8 +182,8 @@ def turn_text(result: TurnResult) -> str:
     mover = snapshot.players[result.seat]
     phrase = _event_phrase(result.events)
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
-    if result.chance:
-        line += f" Then: {', '.join(_code(c) for c in result.chance)}."
+    if result.automatic:
+        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
     if result.declined_draw_offer:
         line += " The draw offer is off."
     if snapshot.is_active:

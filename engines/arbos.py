@@ -830,7 +830,7 @@ def _action_event(action: ArbosAction) -> Event:
     elif kind == "seed":
         text = f"puts a seed from hand on {where}"
     elif kind == "replace":
-        owner = _COLOUR_NAMES.get(action.replaced or 0, "a")
+        owner = _COLOUR_NAMES[action.replaced] if action.replaced is not None else "a"
         text = f"replaces {owner}'s spore on {where} with a seed"
     elif kind == "double":
         text = f"discards a seed and puts spores on {where}"

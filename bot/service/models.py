@@ -112,8 +112,9 @@ class TurnResult:
     """What :meth:`GameService.play` committed.
 
     ``move`` is the player's move in canonical notation and ``events`` the public events of
-    that move followed by those of any chance outcomes sampled after it (listed in
-    ``chance``). ``snapshot`` is the game after all of them. ``declined_draw_offer`` is
+    that move followed by those of the steps the bot played after it (listed in ``automatic``:
+    chance outcomes such as ``roll:G``, and forced moves of engines that ask for them).
+    ``snapshot`` is the game after all of them. ``declined_draw_offer`` is
     true when the move declined a pending draw offer.
     """
 
@@ -122,7 +123,7 @@ class TurnResult:
     user_id: int
     move: str
     events: tuple[Event, ...]
-    chance: tuple[str, ...]
+    automatic: tuple[str, ...]
     declined_draw_offer: bool
 
     @property

@@ -463,7 +463,7 @@ class GameService:
         )
         async with self._game_lock(row.id):
             loaded = await self._load_row(row)
-            return self._snapshot(await self._settle_chance(loaded))
+            return self._snapshot(await self._settle(loaded))
 
     async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
         row = await self.database.challenges.get(challenge_id)
@@ -525,7 +525,7 @@ class GameService:
         """
         row = await self._active_row(channel_id)
         async with self._game_lock(row.id):
-            loaded = await self._settle_chance(await self._reload(row))
+            loaded = await self._settle(await self._reload(row))
             if seen_version is not None and seen_version != loaded.row.version:
                 raise StaleActionError()
             seat = self._acting_seat(loaded, user_id)
@@ -543,16 +543,18 @@ class GameService:
                 ) from exc
             ply = loaded.row.ply + 1
             new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
-            state, chance_moves, chance_events = self._sample_chance(loaded.meta, state, ply + 1)
-            updated = await self._commit(loaded, state, [*new_moves, *chance_moves])
+            state, automatic_moves, automatic_events = self._automatic_steps(
+                loaded.meta, state, ply + 1
+            )
+            updated = await self._commit(loaded, state, [*new_moves, *automatic_moves])
             log.debug("game %d: ply %d %s by seat %d", row.id, ply, canonical, seat)
             return TurnResult(
                 snapshot=self._snapshot(updated),
                 seat=seat,
                 user_id=user_id,
                 move=canonical,
-                events=public_events((*events, *chance_events)),
-                chance=tuple(m.text for m in chance_moves),
+                events=public_events((*events, *automatic_events)),
+                automatic=tuple(m.text for m in automatic_moves),
                 declined_draw_offer=loaded.row.draw_offer_seat is not None,
             )
 
@@ -617,7 +619,7 @@ class GameService:
 
     # ---- chance ------------------------------------------------------------------------
 
-    def _sample_chance(
+    def _automatic_steps(
         self, meta: GameMeta, state: Any, first_ply: int
     ) -> tuple[Any, list[NewMove], list[Event]]:
         """Play the steps nobody decides, from ``state`` on: chance outcomes and forced moves.
@@ -662,13 +664,14 @@ class GameService:
             events.extend(step_events)
         return state, moves, events
 
-    async def _settle_chance(self, loaded: _Loaded) -> _Loaded:
-        """Resolve a chance node the stored game waits at, before anyone acts.
+    async def _settle(self, loaded: _Loaded) -> _Loaded:
+        """Play the automatic steps (chance, forced moves) the stored game waits at, before
+        anyone acts.
 
         A game that starts at a chance node (an opening roll) gets here right after it is
         created; any other game only if a process stopped between writes.
         """
-        state, moves, _ = self._sample_chance(
+        state, moves, _ = self._automatic_steps(
             loaded.meta, loaded.position.state, loaded.row.ply + 1
         )
         if not moves:
@@ -725,7 +728,7 @@ class GameService:
         """
         row = await self._active_row(channel_id)
         async with self._game_lock(row.id):
-            loaded = await self._settle_chance(await self._reload(row))
+            loaded = await self._settle(await self._reload(row))
             seats = loaded.meta.seats_of(user_id)
             if not seats:
                 raise NotAPlayerError()
@@ -747,8 +750,8 @@ class GameService:
                 moves.append(NewMove(ply, seat, resign_move_text(seat), events))
             if not moves:
                 raise NotAPlayerError("You have already resigned from this game.")
-            state, chance_moves, _ = self._sample_chance(loaded.meta, state, moves[-1].ply + 1)
-            updated = await self._commit(loaded, state, [*moves, *chance_moves])
+            state, automatic_moves, _ = self._automatic_steps(loaded.meta, state, moves[-1].ply + 1)
+            updated = await self._commit(loaded, state, [*moves, *automatic_moves])
             log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
             return self._snapshot(updated)
 

@@ -62,7 +62,7 @@ def turn(**changes: object) -> TurnResult:
         user_id=SOUTH,
         move="a1-a3",
         events=(MOVED, REFILLED),
-        chance=(),
+        automatic=(),
         declined_draw_offer=False,
     )
     return replace(base, **changes)  # type: ignore[arg-type]
@@ -88,7 +88,7 @@ def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
 
 
 def test_chance_outcomes_are_listed() -> None:
-    assert "Then: `d:6`." in presenters.turn_text(turn(chance=("d:6",)))
+    assert "Then: `d:6`." in presenters.turn_text(turn(automatic=("d:6",)))
 
 
 def test_outcomes_the_bot_decides() -> None:

@@ -22,8 +22,8 @@ async def test_chance_outcomes_are_sampled_logged_and_replayed(
     while snapshot.is_active:
         result = await service.play(GAMES, to_move_user(snapshot), "roll")
         assert result.move == "roll"
-        assert len(result.chance) == 1
-        assert result.chance[0].startswith("d:")
+        assert len(result.automatic) == 1
+        assert result.automatic[0].startswith("d:")
         assert [e.kind for e in result.events] == ["asked", "rolled"]
         assert result.snapshot.ply == snapshot.ply + 2
         snapshot = result.snapshot
