@@ -11,12 +11,14 @@ from engines.arbos import ArbosEngine
 from engines.base import Engine, UsageError
 from engines.generator import GeneratorEngine
 from engines.generatorb import GeneratorbEngine
+from engines.orbs import OrbsEngine
 
 __all__ = ["ENGINES", "get_engine"]
 
 #: Every registered engine by game id, in the order menus list them.
 ENGINES: dict[str, Engine[Any, Any]] = {
-    engine.info.id: engine for engine in (GeneratorbEngine(), ArbosEngine(), GeneratorEngine())
+    engine.info.id: engine
+    for engine in (GeneratorbEngine(), ArbosEngine(), GeneratorEngine(), OrbsEngine())
 }
 
 
