@@ -471,7 +471,10 @@ def _ending(board: Sequence[int], rules: Rules, quiet: int, before: Sequence[boo
     elements = {value % 5 for value in board if value >= 0}
     if len(elements) == 1 and VOID not in elements:
         return "same_element"
-    if not any(present[s] and _moves(board, rules, s) for s in range(rules.players)):
+    # An orb next to an empty cell can always step there, and the options keep the board
+    # connected, so only a full board needs the whole search (spec ORB-8.4's remark).
+    full = all(board[cell] >= 0 for cell in rules.playable)
+    if full and not any(present[s] and _moves(board, rules, s) for s in range(rules.players)):
         return "stalemate"
     if rules.limit > 0 and quiet >= rules.limit * sum(present):
         return "no_progress"
