@@ -12,8 +12,10 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.challenges import ChallengesRepo
+from db.clocks import ClocksRepo, VacationsRepo
 from db.engine import DEFAULT_URL, Transactions, create_engine
 from db.games import GamesRepo
+from db.timers import TimersRepo
 
 __all__ = ["MIGRATIONS_DIR", "Database", "alembic_config"]
 
@@ -51,6 +53,9 @@ class Database:
         self._transactions = Transactions(self._engine)
         self.games = GamesRepo(self._transactions)
         self.challenges = ChallengesRepo(self._transactions)
+        self.timers = TimersRepo(self._transactions)
+        self.clocks = ClocksRepo(self._transactions)
+        self.vacations = VacationsRepo(self._transactions)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from db.schema import ChallengePlayerRole, ChallengePlayerStatus, ChallengeStatus, GameStatus
+from db.schema import (
+    ChallengePlayerRole,
+    ChallengePlayerStatus,
+    ChallengeStatus,
+    GameStatus,
+    TimerStatus,
+)
 
 __all__ = [
     "ChallengeEntry",
@@ -206,3 +212,175 @@ class ChallengeRow:
     def open_seats(self) -> int:
         """Seats neither held nor reserved for an invited player."""
         return self.players - sum(1 for p in self.lobby if p.holds_seat)
+
+
+# ------------------------------------------------------------------------------------------
+# Clocks and durable timers
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["ClockRow", "ClockWrite", "NewClock", "NewTimer", "TimerRow", "VacationRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer to schedule with :meth:`db.timers.TimersRepo.schedule` (or in a caller's
+    transaction with :func:`db.timers.schedule_timer`).
+
+    ``kind`` names the handler that will run it (at most 32 characters); ``game_id`` and
+    ``seat`` say what it concerns (``seat`` needs ``game_id``); ``payload_json`` is JSON text
+    for the handler. Raises :class:`ValueError` for a naive ``due_at``, an empty or too long
+    ``kind``, or a seat without a game.
+    """
+
+    kind: str
+    due_at: datetime
+    game_id: int | None = None
+    seat: int | None = None
+    payload_json: str = "{}"
+
+    def __post_init__(self) -> None:
+        require_aware("due_at", self.due_at)
+        if not 0 < len(self.kind) <= 32:
+            raise ValueError(f"a timer kind has 1 to 32 characters, not {self.kind!r}")
+        if self.seat is not None and self.game_id is None:
+            raise ValueError("a timer for a seat needs its game_id")
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """One row of ``timers``.
+
+    ``status`` is ``"pending"`` (waiting, or claimed and running when ``claimed_by`` is set),
+    ``"fired"`` or ``"failed"``. ``attempts`` counts the claims so far; together with
+    ``claimed_by`` it identifies one claim, so a worker whose claim was released as stale
+    cannot mark the timer fired afterwards.
+    """
+
+    id: int
+    kind: str
+    game_id: int | None
+    seat: int | None
+    due_at: datetime
+    payload_json: str
+    status: TimerStatus
+    attempts: int
+    last_error: str | None
+    claimed_by: str | None
+    claimed_at: datetime | None
+    fired_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def is_claimed(self) -> bool:
+        """True while a worker holds the timer (pending, ``claimed_by`` set)."""
+        return self.status is TimerStatus.PENDING and self.claimed_by is not None
+
+
+@dataclass(frozen=True, slots=True)
+class NewClock:
+    """The time bank of one seat when a game with a clock starts.
+
+    ``spec`` is the clock's canonical text (``"soft:48h+24h/96h"``, see
+    :mod:`bot.service.clocks`); ``remaining_ms`` the bank in milliseconds;
+    ``running_since`` when the seat's clock starts running (``None``: stopped; in the future:
+    paused until then).
+    """
+
+    seat: int
+    spec: str
+    remaining_ms: int
+    running_since: datetime | None
+
+    def __post_init__(self) -> None:
+        if self.running_since is not None:
+            require_aware("running_since", self.running_since)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockWrite:
+    """A new value for an existing seat clock, written only if the row is still at
+    ``expected_version`` (compare-and-set; see :func:`db.clocks.write_clocks`)."""
+
+    game_id: int
+    seat: int
+    expected_version: int
+    remaining_ms: int
+    running_since: datetime | None
+
+    def __post_init__(self) -> None:
+        if self.running_since is not None:
+            require_aware("running_since", self.running_since)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """One row of ``clocks``: a seat's time bank.
+
+    The bank is ``remaining_ms`` milliseconds at ``running_since``. ``running_since`` is
+    ``None`` while the clock is stopped (not the seat's turn) and in the future while it is
+    paused for a vacation. ``version`` is the row's compare-and-set token.
+    """
+
+    game_id: int
+    seat: int
+    spec: str
+    remaining_ms: int
+    running_since: datetime | None
+    version: int
+    updated_at: datetime
+
+    @property
+    def remaining(self) -> timedelta:
+        """``remaining_ms`` as a :class:`~datetime.timedelta`."""
+        return timedelta(milliseconds=self.remaining_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """One row of ``vacations``: what a user booked and until when.
+
+    ``used_ms`` is the vacation (milliseconds) booked in UTC calendar year ``year``;
+    ``started_at``/``until`` bound the current or last vacation (``None`` before the first).
+    ``version`` is the row's compare-and-set token.
+    """
+
+    user_id: int
+    year: int
+    used_ms: int
+    started_at: datetime | None
+    until: datetime | None
+    version: int
+    updated_at: datetime
+
+    @property
+    def used(self) -> timedelta:
+        """``used_ms`` as a :class:`~datetime.timedelta`."""
+        return timedelta(milliseconds=self.used_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerCancel:
+    """Which pending timers of a game to delete: every seat's and the game-wide ones when
+    ``seat`` is ``None``, every kind when ``kinds`` is ``None``."""
+
+    game_id: int
+    seat: int | None = None
+    kinds: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockChanges:
+    """Clock writes and timer changes that belong together (a move, a vacation), applied in
+    one transaction by :func:`db.clocks.apply_clock_changes`: cancellations first, then the
+    clock writes (compare-and-set each), then the new timers."""
+
+    writes: tuple[ClockWrite, ...] = ()
+    schedule: tuple[NewTimer, ...] = ()
+    cancel: tuple[TimerCancel, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.writes or self.schedule or self.cancel)
+
+
+__all__ += ["ClockChanges", "TimerCancel"]

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -284,3 +285,122 @@ challenge_players = Table(
 )
 
 Index(None, challenge_players.c.user_id)
+
+
+# ------------------------------------------------------------------------------------------
+# Clocks and durable timers (migration 0003)
+# ------------------------------------------------------------------------------------------
+
+__all__ += [
+    "LIVE_GAME_TIMER_INDEX",
+    "LIVE_SEAT_TIMER_INDEX",
+    "TimerStatus",
+    "clocks",
+    "timers",
+    "vacations",
+]
+
+
+class TimerStatus(StrEnum):
+    """Lifecycle of a row in ``timers``. A cancelled timer is deleted, not kept."""
+
+    PENDING = "pending"
+    """Waiting for ``due_at``, or claimed by a worker (``claimed_by`` set) and running."""
+    FIRED = "fired"
+    """Its handler ran and succeeded (``fired_at`` says when). Final."""
+    FAILED = "failed"
+    """Its handler failed on every allowed attempt; ``last_error`` says why. Final."""
+
+
+#: A wake-up call stored in the database: due at ``due_at``, claimed by exactly one worker
+#: (compare-and-set on ``claimed_by``), fired once. ``kind`` names the handler ("clock",
+#: "reminder", "final_warning", "challenge_expiry", ...); ``payload`` is JSON text the
+#: handler owns. ``attempts`` counts claims, so it is also the claim's token.
+timers = Table(
+    "timers",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    # The game and seat the timer concerns; both NULL for timers about no game.
+    Column("game_id", Integer, ForeignKey(games.c.id, ondelete="CASCADE"), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("due_at", UTCDateTime, nullable=False),
+    Column("payload", Text, nullable=False),
+    # TimerStatus values.
+    Column("status", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("last_error", Text, nullable=True),
+    Column("claimed_by", String(128), nullable=True),
+    Column("claimed_at", UTCDateTime, nullable=True),
+    Column("fired_at", UTCDateTime, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+#: At most one pending timer per game, seat and kind (a seat's clock deadline, its reminder).
+LIVE_SEAT_TIMER_INDEX = "uq_timers_game_id_seat_kind_pending"
+#: At most one pending game-wide timer (``seat`` NULL) per game and kind. A separate index
+#: because NULLs never collide in a unique index, on SQLite as on PostgreSQL.
+LIVE_GAME_TIMER_INDEX = "uq_timers_game_id_kind_pending_game_wide"
+
+Index(
+    LIVE_SEAT_TIMER_INDEX,
+    timers.c.game_id,
+    timers.c.seat,
+    timers.c.kind,
+    unique=True,
+    sqlite_where=timers.c.status == TimerStatus.PENDING.value,
+    postgresql_where=timers.c.status == TimerStatus.PENDING.value,
+)
+Index(
+    LIVE_GAME_TIMER_INDEX,
+    timers.c.game_id,
+    timers.c.kind,
+    unique=True,
+    sqlite_where=(timers.c.status == TimerStatus.PENDING.value) & timers.c.seat.is_(None),
+    postgresql_where=(timers.c.status == TimerStatus.PENDING.value) & timers.c.seat.is_(None),
+)
+# The claim query: pending timers by due time.
+Index(None, timers.c.status, timers.c.due_at)
+Index(None, timers.c.game_id)
+
+#: One time bank per seat of a game with a clock (games without a clock have no rows).
+#: The bank is ``remaining_ms`` at ``running_since``; while the seat's clock runs, time left
+#: is ``remaining_ms - (now - running_since)``. ``running_since`` NULL: stopped (not the
+#: seat's turn). ``running_since`` in the future: paused until then (its player is on
+#: vacation), after which it runs by itself. ``spec`` is the clock's canonical text
+#: (``soft:48h+24h/96h``), per seat so that time odds stay possible.
+clocks = Table(
+    "clocks",
+    metadata,
+    Column("game_id", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("spec", String(64), nullable=False),
+    Column("remaining_ms", BigInteger, nullable=False),
+    Column("running_since", UTCDateTime, nullable=True),
+    # Compare-and-set token: 1 at creation, +1 on every change.
+    Column("version", Integer, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    ForeignKeyConstraint(
+        ["game_id", "seat"],
+        [seats.c.game_id, seats.c.seat],
+        ondelete="CASCADE",
+    ),
+)
+
+#: A user's vacation allowance and current vacation, one row per user. ``used_ms`` is the
+#: vacation booked in the UTC calendar year ``year`` (a row from an earlier year means
+#: nothing used this year); ``until`` is when the current or last vacation ends.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("year", Integer, nullable=False),
+    Column("used_ms", BigInteger, nullable=False),
+    Column("started_at", UTCDateTime, nullable=True),
+    Column("until", UTCDateTime, nullable=True),
+    # Compare-and-set token: 1 at creation, +1 on every change.
+    Column("version", Integer, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)

@@ -43,7 +43,17 @@ from db.schema import UTCDateTime, games, metadata, seats
 
 NewGame = Callable[..., Awaitable[GameRow]]
 
-EXPECTED_TABLES = {"alembic_version", "games", "seats", "moves", "challenges", "challenge_players"}
+EXPECTED_TABLES = {
+    "alembic_version",
+    "games",
+    "seats",
+    "moves",
+    "challenges",
+    "challenge_players",
+    "timers",
+    "clocks",
+    "vacations",
+}
 
 
 def _drift(connection: Connection, target: MetaData) -> list[Any]:
@@ -71,7 +81,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert str(active["dialect_options"]["sqlite_where"]) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0002"
+    assert _head() == "0003"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
@@ -131,13 +141,13 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0099"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table("clocks", sa.Column("game_id", sa.Integer(), primary_key=True))
+    op.create_table("broken", sa.Column("game_id", sa.Integer(), primary_key=True))
     op.add_column("games", sa.Column("clock_ms", sa.Integer(), nullable=True))
     op.execute("INSERT INTO no_such_table VALUES (1)")
 
@@ -167,7 +177,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
     assert tables == EXPECTED_TABLES
     assert "clock_ms" not in {column["name"] for column in columns}
-    assert version == [("0002",)]
+    assert version == [("0003",)]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,729 @@
+"""Correspondence clocks and vacations: the arithmetic, and the database changes it implies.
+
+A game either has no clock (casual, the default) or a *correspondence clock* per seat: an
+initial time bank, an increment added after each of the seat's moves, and a maximum the bank
+never exceeds. A *soft* clock lets the opponents claim a win once a seat's time is out (until
+they do, the late player may still move); a *hard* clock ends the game at zero.
+
+Text syntax of a clock (what ``/challenge clock:`` accepts; ``str(spec)`` gives it back)::
+
+    none | off | casual                    no clock
+    correspondence                         the preset soft:48h+24h/96h (Abstract Play's)
+    [soft:|hard:]INITIAL[+INCREMENT][/MAXIMUM]
+
+``soft`` is the default mode, ``+0`` the default increment, and the maximum defaults to the
+initial time. Durations are whole numbers with units, largest first: ``3d``, ``12h``,
+``90m``, ``45s``, ``1d12h`` (see :func:`parse_duration`). Examples: ``hard:3d+1d/7d``,
+``hard:correspondence``, ``36h``.
+
+Pure parts (no clock, no I/O): :func:`parse_duration`, :func:`format_duration`,
+:class:`ClockSpec`, :class:`SeatClock` (one seat's bank), :class:`VacationBook` (a user's
+yearly allowance), and the planners :func:`plan_start`, :func:`plan_turn`,
+:func:`plan_pause` and :func:`plan_resume`, which turn a move or a vacation into
+:class:`db.rows.ClockChanges` for the database to apply atomically. The two async functions
+:func:`start_vacation` and :func:`end_vacation` read, decide and write with compare-and-set.
+
+Deadline timers: a running seat clock has one pending ``"clock"`` timer at its deadline
+(payload ``{"clock_version": v}``: the clock row's version it was planned for, so a handler
+can tell a stale timer at a glance) and, by default, ``"reminder"`` and ``"final_warning"``
+timers before it (:data:`DEFAULT_REMINDERS`). Handlers must still read the clock row and check
+:meth:`SeatClock.flagged` before acting.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import ClassVar, Final
+
+from db import Database
+from db.clocks import ClockChangedError, VacationChangedError
+from db.rows import (
+    ClockChanges,
+    ClockRow,
+    ClockWrite,
+    NewClock,
+    NewTimer,
+    TimerCancel,
+    VacationRow,
+)
+
+__all__ = [
+    "CLOCK_TIMER",
+    "CLOCK_TIMER_KINDS",
+    "CORRESPONDENCE",
+    "DEFAULT_REMINDERS",
+    "FINAL_WARNING_TIMER",
+    "MAX_DURATION",
+    "REMINDER_TIMER",
+    "VACATION_ATTEMPTS",
+    "ClockMode",
+    "ClockSpec",
+    "OutOfTimeError",
+    "Reminder",
+    "SeatClock",
+    "VacationBook",
+    "deadline_timers",
+    "end_vacation",
+    "format_duration",
+    "parse_duration",
+    "plan_pause",
+    "plan_resume",
+    "plan_start",
+    "plan_turn",
+    "start_timers",
+    "start_vacation",
+    "to_ms",
+    "vacation_ends",
+]
+
+#: Timer kind fired at a seat's deadline (soft: the opponents may claim; hard: game over).
+CLOCK_TIMER: Final = "clock"
+#: Timer kind for a friendly "your move" reminder before the deadline.
+REMINDER_TIMER: Final = "reminder"
+#: Timer kind for the last warning before the deadline.
+FINAL_WARNING_TIMER: Final = "final_warning"
+#: Every timer kind tied to a running seat clock; cancelled together when the clock stops.
+CLOCK_TIMER_KINDS: Final = (CLOCK_TIMER, REMINDER_TIMER, FINAL_WARNING_TIMER)
+
+#: The longest duration a clock accepts anywhere (initial, increment, maximum).
+MAX_DURATION: Final = timedelta(days=365)
+
+_UNITS: Final = (("d", 86400), ("h", 3600), ("m", 60), ("s", 1))
+_DURATION: Final = re.compile(
+    r"(?:(?P<d>\d+)\s*d)?\s*(?:(?P<h>\d+)\s*h)?\s*(?:(?P<m>\d+)\s*m)?\s*(?:(?P<s>\d+)\s*s)?"
+)
+_ONE_MS: Final = timedelta(milliseconds=1)
+
+
+def parse_duration(text: str, *, bare_unit: str | None = None) -> timedelta:
+    """Parse ``"3d"``, ``"12h"``, ``"90m"``, ``"45s"`` or combinations (``"1d12h"``,
+    ``"2h 30m"``) into a :class:`~datetime.timedelta`.
+
+    Units are ``d``/``h``/``m``/``s``, largest first, each at most once; case and spaces do
+    not matter. A bare number (``"3600"``) is allowed only when ``bare_unit`` names its unit
+    (``bare_unit="s"`` reads it as seconds, as ``GAMEROOM_CHALLENGE_TTL`` does), except
+    ``"0"``. The result may be zero; callers that need a positive duration check it.
+
+    Raises :class:`ValueError` with one friendly sentence for anything else.
+    """
+    cleaned = text.strip().lower()
+    if cleaned.isdigit():
+        if bare_unit is None and int(cleaned) != 0:
+            raise ValueError(
+                f"Give {text.strip()!r} a unit, like {cleaned}m, {cleaned}h or {cleaned}d."
+            )
+        unit = dict(_UNITS).get(bare_unit or "s")
+        if unit is None:
+            raise ValueError(f"Unknown duration unit {bare_unit!r}; use d, h, m or s.")
+        return timedelta(seconds=int(cleaned) * unit)
+    match = _DURATION.fullmatch(cleaned)
+    if not cleaned or match is None or not any(match.groupdict().values()):
+        raise ValueError(
+            f"{text.strip()!r} is not a duration; write it like 3d, 12h, 90m, 45s or 1d12h."
+        )
+    seconds = sum(int(match[name] or 0) * unit for name, unit in _UNITS)
+    return timedelta(seconds=seconds)
+
+
+def format_duration(delta: timedelta) -> str:
+    """The compact text of ``delta`` in whole seconds (rounded down): ``timedelta(hours=36)``
+    gives ``"1d12h"``, zero gives ``"0s"``, a negative duration a leading ``"-"``.
+
+    :func:`parse_duration` reads the text back (for a non-negative duration).
+    """
+    sign = "-" if delta < timedelta(0) else ""
+    seconds = int(abs(delta).total_seconds())
+    parts: list[str] = []
+    for name, unit in _UNITS:
+        amount, seconds = divmod(seconds, unit)
+        if amount:
+            parts.append(f"{amount}{name}")
+    return sign + ("".join(parts) or "0s")
+
+
+def to_ms(delta: timedelta) -> int:
+    """``delta`` in whole milliseconds, rounded down (how ``clocks.remaining_ms`` stores a
+    bank: a player never gains the fraction)."""
+    return delta // _ONE_MS
+
+
+class ClockMode(StrEnum):
+    """What happens when a seat's time runs out."""
+
+    NONE = "none"
+    """No clock: casual play, no deadlines."""
+    SOFT = "soft"
+    """The opponents may claim a win once the seat's time is out; until then it may move."""
+    HARD = "hard"
+    """The game ends (the seat loses on time) as soon as its time is out."""
+
+
+class OutOfTimeError(ValueError):
+    """A seat tried to move on a hard clock after its time ran out."""
+
+    def __init__(self) -> None:
+        super().__init__("Your time ran out, so the game is over on time.")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSpec:
+    """A game's clock: ``mode``, ``initial`` bank, ``increment`` per move, ``maximum`` bank.
+
+    Build one with :meth:`parse` (or the constants :data:`CORRESPONDENCE`,
+    :attr:`ClockSpec.NONE`); ``str(spec)`` is the canonical text stored in
+    ``clocks.spec``. For :attr:`ClockMode.NONE` the three durations are zero.
+
+    Raises :class:`ValueError` (one friendly sentence) unless ``0 < initial <= maximum <=``
+    :data:`MAX_DURATION` and ``0 <= increment <=`` :data:`MAX_DURATION` (for a clock).
+    """
+
+    mode: ClockMode
+    initial: timedelta
+    increment: timedelta
+    maximum: timedelta
+
+    NONE: ClassVar[ClockSpec]
+    PRESETS: ClassVar[Mapping[str, str]] = {"correspondence": "48h+24h/96h"}
+    _NO_CLOCK_WORDS: ClassVar[frozenset[str]] = frozenset({"none", "off", "casual", ""})
+
+    def __post_init__(self) -> None:
+        zero = timedelta(0)
+        if self.mode is ClockMode.NONE:
+            if (self.initial, self.increment, self.maximum) != (zero, zero, zero):
+                raise ValueError("A game without a clock has no times.")
+            return
+        if self.initial <= zero:
+            raise ValueError("A clock needs some time to start with, like 48h.")
+        if self.increment < zero:
+            raise ValueError("The increment cannot be negative.")
+        if self.maximum < self.initial:
+            raise ValueError(
+                f"The maximum ({format_duration(self.maximum)}) cannot be less than the "
+                f"starting time ({format_duration(self.initial)})."
+            )
+        if max(self.maximum, self.increment) > MAX_DURATION:
+            raise ValueError(f"Clock times are at most {format_duration(MAX_DURATION)}.")
+
+    @classmethod
+    def parse(cls, text: str) -> ClockSpec:
+        """Read a clock from its text (see the module docstring for the syntax).
+
+        Raises :class:`ValueError` with one friendly sentence for bad text or times.
+        """
+        cleaned = text.strip().lower()
+        if cleaned in cls._NO_CLOCK_WORDS:
+            return cls.NONE
+        mode = ClockMode.SOFT
+        head, colon, rest = cleaned.partition(":")
+        if colon:
+            if head.strip() not in (ClockMode.SOFT, ClockMode.HARD):
+                raise ValueError(f"A clock is soft or hard, not {head.strip()!r}.")
+            mode, cleaned = ClockMode(head.strip()), rest.strip()
+        cleaned = cls.PRESETS.get(cleaned, cleaned)
+        times, slash, maximum_text = cleaned.partition("/")
+        initial_text, plus, increment_text = times.partition("+")
+        if not initial_text.strip():
+            raise ValueError(
+                f"{text.strip()!r} is not a clock; write it like 48h+24h/96h, hard:3d or "
+                "correspondence."
+            )
+        initial = parse_duration(initial_text)
+        increment = parse_duration(increment_text) if plus else timedelta(0)
+        maximum = parse_duration(maximum_text) if slash else initial
+        return cls(mode, initial, increment, maximum)
+
+    @property
+    def enabled(self) -> bool:
+        """False for no clock (:attr:`ClockMode.NONE`)."""
+        return self.mode is not ClockMode.NONE
+
+    def __str__(self) -> str:
+        if not self.enabled:
+            return "none"
+        return (
+            f"{self.mode}:{format_duration(self.initial)}+{format_duration(self.increment)}"
+            f"/{format_duration(self.maximum)}"
+        )
+
+    def describe(self) -> str:
+        """One line for ``/challenge`` and ``/game info``, e.g. ``"soft clock: 2d to start,
+        +1d per move, at most 4d"``."""
+        if not self.enabled:
+            return "no clock"
+        increment = (
+            f", +{format_duration(self.increment)} per move" if self.increment else ", no increment"
+        )
+        return (
+            f"{self.mode} clock: {format_duration(self.initial)} to start{increment}, "
+            f"at most {format_duration(self.maximum)}"
+        )
+
+    def new_clock(
+        self, now: datetime, *, running: bool, paused_until: datetime | None = None
+    ) -> SeatClock:
+        """A seat's clock at the start of a game: the initial bank, running from ``now`` if
+        it is the seat's turn (from ``paused_until`` if that is later: its player is on
+        vacation), else stopped. Raises :class:`ValueError` for no clock."""
+        if not self.enabled:
+            raise ValueError("A game without a clock has no seat clocks.")
+        clock = SeatClock(self.initial, None)
+        return clock.start(now, paused_until=paused_until) if running else clock
+
+
+ClockSpec.NONE = ClockSpec(ClockMode.NONE, timedelta(0), timedelta(0), timedelta(0))
+#: Abstract Play's default: soft, 48 hours to start, +24 hours per move, at most 96 hours.
+CORRESPONDENCE: Final = ClockSpec.parse("correspondence")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """One seat's time bank: ``remaining`` at ``running_since``.
+
+    ``running_since`` is ``None`` while the clock is stopped (``remaining`` is then simply
+    the bank), the instant it started running otherwise, and a future instant while it is
+    paused for a vacation: it runs by itself from then on. ``remaining`` may be negative on
+    a soft clock that ran out. Every method returns a new value.
+    """
+
+    remaining: timedelta
+    running_since: datetime | None
+
+    @classmethod
+    def from_row(cls, row: ClockRow) -> SeatClock:
+        """The clock stored in ``row``."""
+        return cls(row.remaining, row.running_since)
+
+    def write(self, row: ClockRow) -> ClockWrite:
+        """Store this clock over ``row`` (compare-and-set on the version ``row`` was read at)."""
+        return ClockWrite(
+            game_id=row.game_id,
+            seat=row.seat,
+            expected_version=row.version,
+            remaining_ms=to_ms(self.remaining),
+            running_since=self.running_since,
+        )
+
+    @property
+    def running(self) -> bool:
+        """True while it is the seat's turn (also while paused for a vacation)."""
+        return self.running_since is not None
+
+    def paused(self, now: datetime) -> bool:
+        """True while it is the seat's turn but its player is on vacation."""
+        return self.running_since is not None and self.running_since > now
+
+    def used(self, now: datetime) -> timedelta:
+        """Time used since the clock (re)started: ``now - running_since``, zero while stopped
+        or paused."""
+        if self.running_since is None or self.running_since >= now:
+            return timedelta(0)
+        return now - self.running_since
+
+    def time_left(self, now: datetime) -> timedelta:
+        """``remaining - used(now)``; zero or negative once the time is out."""
+        return self.remaining - self.used(now)
+
+    def flagged(self, now: datetime) -> bool:
+        """True once the time is out (time left is zero or less)."""
+        return self.time_left(now) <= timedelta(0)
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the time runs out if nobody moves: ``running_since + remaining``; ``None``
+        while stopped. Never moves while the clock runs."""
+        if self.running_since is None:
+            return None
+        return self.running_since + self.remaining
+
+    def start(self, now: datetime, *, paused_until: datetime | None = None) -> SeatClock:
+        """Start the seat's turn at ``now``, or at ``paused_until`` if that is later (its
+        player is on vacation). A running clock is returned unchanged (a seat that stays on
+        the move keeps its turn's start)."""
+        if self.running_since is not None:
+            return self
+        begin = now if paused_until is None or paused_until <= now else paused_until
+        return SeatClock(self.remaining, begin)
+
+    def stop(self, now: datetime) -> SeatClock:
+        """Stop the clock without an increment (the turn passed without a move of this seat,
+        or the game ended): the time used is taken from the bank."""
+        if self.running_since is None:
+            return self
+        return SeatClock(self.time_left(now), None)
+
+    def after_move(self, spec: ClockSpec, now: datetime) -> SeatClock:
+        """The seat moved at ``now``: stop, then add ``spec.increment``, capped at
+        ``spec.maximum``.
+
+        A soft clock that ran out starts again from zero plus the increment (nobody claimed
+        the win in time). Raises :class:`OutOfTimeError` on a hard clock that ran out: the
+        service ends the game instead of playing the move.
+        """
+        left = self.time_left(now)
+        if left <= timedelta(0):
+            if spec.mode is ClockMode.HARD:
+                raise OutOfTimeError
+            left = timedelta(0)
+        return SeatClock(min(left + spec.increment, spec.maximum), None)
+
+    def pause(self, now: datetime, until: datetime) -> SeatClock:
+        """Its player goes on vacation from ``now`` to ``until``: a running clock keeps the
+        time left at ``now`` and runs again from ``until`` (a clock already paused longer
+        keeps its later start); a stopped clock is unchanged.
+
+        Raises :class:`ValueError` if ``until`` is before ``now``.
+        """
+        if until < now:
+            raise ValueError("A vacation cannot end before it starts.")
+        if self.running_since is None:
+            return self
+        return SeatClock(self.time_left(now), max(self.running_since, until))
+
+    def resume(self, now: datetime) -> SeatClock:
+        """The vacation ended early at ``now``: a paused clock runs from ``now``."""
+        if self.running_since is None or self.running_since <= now:
+            return self
+        return SeatClock(self.remaining, now)
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A timer of ``kind`` due ``before`` a seat's deadline (skipped when the turn starts with
+    less time than that left)."""
+
+    kind: str
+    before: timedelta
+
+
+#: A reminder a day before the deadline and a final warning two hours before.
+DEFAULT_REMINDERS: Final = (
+    Reminder(REMINDER_TIMER, timedelta(hours=24)),
+    Reminder(FINAL_WARNING_TIMER, timedelta(hours=2)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationBook:
+    """A user's vacations: ``used`` booked in UTC year ``year``, the current or last one
+    from ``started_at`` to ``until``.
+
+    The allowance is per calendar year (UTC): a vacation counts, whole, in the year it is
+    booked; ending it early gives the unused part back (in the same year only). ``used`` in
+    the current year never exceeds the allowance.
+    """
+
+    year: int
+    used: timedelta
+    started_at: datetime | None = None
+    until: datetime | None = None
+
+    @classmethod
+    def from_row(cls, row: VacationRow | None, now: datetime) -> VacationBook:
+        """The book stored in ``row``, or an empty one for this year."""
+        if row is None:
+            return cls(now.year, timedelta(0))
+        return cls(row.year, row.used, row.started_at, row.until)
+
+    def used_in(self, year: int) -> timedelta:
+        """Vacation booked in ``year`` (zero for any other year than :attr:`year`)."""
+        return self.used if year == self.year else timedelta(0)
+
+    def left(self, now: datetime, allowance: timedelta) -> timedelta:
+        """Vacation the user may still book this year (never negative)."""
+        return max(allowance - self.used_in(now.year), timedelta(0))
+
+    def on_vacation(self, now: datetime) -> bool:
+        """True between ``started_at`` and ``until``."""
+        return self.until is not None and self.until > now
+
+    def start(self, now: datetime, requested: timedelta, allowance: timedelta) -> VacationBook:
+        """Book up to ``requested`` more vacation from ``now`` (or from the end of the
+        current one, extending it); at most what is left of ``allowance`` this year.
+
+        Raises :class:`ValueError` (one friendly sentence) for a requested duration that is
+        not positive or when nothing is left this year.
+        """
+        if requested <= timedelta(0):
+            raise ValueError("Ask for some vacation, like 3d or 12h.")
+        granted = min(requested, self.left(now, allowance))
+        if granted <= timedelta(0):
+            raise ValueError(
+                f"You have used all {format_duration(allowance)} of vacation for {now.year}."
+            )
+        if self.on_vacation(now) and self.until is not None:
+            return VacationBook(
+                now.year, self.used_in(now.year) + granted, self.started_at, self.until + granted
+            )
+        return VacationBook(now.year, self.used_in(now.year) + granted, now, now + granted)
+
+    def end(self, now: datetime) -> VacationBook:
+        """End the current vacation at ``now``, giving back the unused part if it was booked
+        this year. Raises :class:`ValueError` if the user is not on vacation."""
+        if not self.on_vacation(now) or self.until is None:
+            raise ValueError("You are not on vacation.")
+        refund = self.until - now if self.year == now.year else timedelta(0)
+        return replace(self, used=max(self.used - refund, timedelta(0)), until=now)
+
+
+# ------------------------------------------------------------------------------------------
+# Planners: clock arithmetic → database changes (pure)
+# ------------------------------------------------------------------------------------------
+
+
+def plan_start(
+    spec: ClockSpec,
+    seat_count: int,
+    to_move: Collection[int],
+    now: datetime,
+    *,
+    paused_until: Mapping[int, datetime] | None = None,
+) -> list[NewClock]:
+    """The clocks of a new game: every seat gets ``spec.initial``; the seats in ``to_move``
+    start running at ``now`` (or when their player's vacation in ``paused_until``, by seat,
+    ends). Empty for no clock. Once the game row exists, its deadlines come from
+    :func:`start_timers`."""
+    if not spec.enabled:
+        return []
+    paused = paused_until or {}
+    return [
+        NewClock(
+            seat=seat,
+            spec=str(spec),
+            remaining_ms=to_ms(spec.initial),
+            running_since=spec.new_clock(
+                now, running=seat in to_move, paused_until=paused.get(seat)
+            ).running_since,
+        )
+        for seat in range(seat_count)
+    ]
+
+
+def start_timers(
+    game_id: int,
+    new_clocks: Sequence[NewClock],
+    *,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> ClockChanges:
+    """The timers of a new game's running clocks (from :func:`plan_start`), once the game
+    has its id: apply them with the clocks (``ClocksRepo.apply`` or
+    :func:`db.clocks.apply_clock_changes` in the game's creation)."""
+    schedule: list[NewTimer] = []
+    for new in new_clocks:
+        clock = SeatClock(timedelta(milliseconds=new.remaining_ms), new.running_since)
+        schedule.extend(deadline_timers(game_id, new.seat, clock, 1, reminders=reminders))
+    return ClockChanges(schedule=tuple(schedule))
+
+
+def deadline_timers(
+    game_id: int,
+    seat: int,
+    clock: SeatClock,
+    clock_version: int,
+    *,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> tuple[NewTimer, ...]:
+    """The timers of one running seat clock: ``"clock"`` at its deadline and each reminder
+    that still fits in the turn. Empty for a stopped clock. ``clock_version`` is the clock
+    row's version once written (1 for a new clock), stored in each payload."""
+    deadline = clock.deadline
+    if deadline is None or clock.running_since is None:
+        return ()
+    payload = json.dumps({"clock_version": clock_version}, separators=(",", ":"))
+    found = [NewTimer(CLOCK_TIMER, deadline, game_id, seat, payload)]
+    for reminder in reminders:
+        due = deadline - reminder.before
+        if due > clock.running_since:
+            found.append(NewTimer(reminder.kind, due, game_id, seat, payload))
+    return tuple(found)
+
+
+def plan_turn(
+    rows: Sequence[ClockRow],
+    movers: Collection[int],
+    to_move: Collection[int],
+    now: datetime,
+    *,
+    paused_until: Mapping[int, datetime] | None = None,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> ClockChanges:
+    """The clock changes of a committed move, for the move's own transaction.
+
+    ``rows`` are the game's clocks as read before the move (empty: no clock, no changes);
+    ``movers`` the seats that just moved; ``to_move`` the seats to act next (empty once the
+    game is over); ``paused_until`` the end of the vacation of each next seat's player, by
+    seat. Movers get :meth:`SeatClock.after_move`; seats to move next start (one that stays
+    on the move keeps running); every other running clock stops. Every changed clock's
+    timers are replaced (:func:`deadline_timers` if it runs, none if it stopped); once the
+    game is over every timer of the game is cancelled.
+
+    Raises :class:`OutOfTimeError` if a mover's hard clock ran out.
+    """
+    if not rows:
+        return ClockChanges()
+    game_id = rows[0].game_id
+    paused = paused_until or {}
+    writes: list[ClockWrite] = []
+    schedule: list[NewTimer] = []
+    cancel: list[TimerCancel] = []
+    for row in rows:
+        clock = SeatClock.from_row(row)
+        if row.seat in movers:
+            clock = clock.after_move(ClockSpec.parse(row.spec), now)
+        if row.seat in to_move:
+            clock = clock.start(now, paused_until=paused.get(row.seat))
+        else:
+            clock = clock.stop(now)
+        if clock == SeatClock.from_row(row) and row.seat not in movers:
+            continue
+        writes.append(clock.write(row))
+        cancel.append(TimerCancel(game_id, row.seat, CLOCK_TIMER_KINDS))
+        schedule.extend(
+            deadline_timers(game_id, row.seat, clock, row.version + 1, reminders=reminders)
+        )
+    if not to_move:
+        cancel = [TimerCancel(game_id)]
+    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
+
+
+def plan_pause(
+    rows: Sequence[ClockRow],
+    now: datetime,
+    until: datetime,
+    *,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> ClockChanges:
+    """Pause the running clocks in ``rows`` (a user's, see
+    :meth:`db.clocks.ClocksRepo.running_for_user`) from ``now`` to ``until`` and move their
+    timers to the new deadlines. Raises :class:`ValueError` if ``until`` is before ``now``."""
+    return _replan(rows, lambda clock: clock.pause(now, until), reminders)
+
+
+def plan_resume(
+    rows: Sequence[ClockRow],
+    now: datetime,
+    *,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> ClockChanges:
+    """Let the paused clocks in ``rows`` run again from ``now`` (a vacation ended early)."""
+    return _replan(rows, lambda clock: clock.resume(now), reminders)
+
+
+def _replan(
+    rows: Sequence[ClockRow],
+    change: Callable[[SeatClock], SeatClock],
+    reminders: Sequence[Reminder],
+) -> ClockChanges:
+    writes: list[ClockWrite] = []
+    schedule: list[NewTimer] = []
+    cancel: list[TimerCancel] = []
+    for row in rows:
+        before = SeatClock.from_row(row)
+        after = change(before)
+        if after == before:
+            continue
+        writes.append(after.write(row))
+        cancel.append(TimerCancel(row.game_id, row.seat, CLOCK_TIMER_KINDS))
+        schedule.extend(
+            deadline_timers(row.game_id, row.seat, after, row.version + 1, reminders=reminders)
+        )
+    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
+
+
+# ------------------------------------------------------------------------------------------
+# Vacations against the database (read, decide, compare-and-set; retried on a race)
+# ------------------------------------------------------------------------------------------
+
+#: How often a vacation change reads and decides again when a move or another change lands
+#: first.
+VACATION_ATTEMPTS: Final = 5
+
+
+async def start_vacation(
+    database: Database,
+    user_id: int,
+    requested: timedelta,
+    *,
+    allowance: timedelta,
+    now: datetime,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> VacationRow:
+    """Put ``user_id`` on vacation for up to ``requested`` (within ``allowance`` per year),
+    pausing their clocks in every active game and moving those clocks' timers, atomically.
+
+    Raises :class:`ValueError` (one friendly sentence) as :meth:`VacationBook.start` does,
+    and :class:`db.clocks.ClockChangedError` or :class:`db.clocks.VacationChangedError` if
+    other changes keep landing first.
+    """
+    for attempt in range(VACATION_ATTEMPTS):
+        row = await database.vacations.get(user_id)
+        book = VacationBook.from_row(row, now).start(now, requested, allowance)
+        until = book.until if book.until is not None else now  # start() always sets it
+        running = await database.clocks.running_for_user(user_id)
+        changes = plan_pause(running, now, until, reminders=reminders)
+        try:
+            return await _write_book(database, user_id, row, book, now, changes)
+        except (ClockChangedError, VacationChangedError):
+            if attempt == VACATION_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def end_vacation(
+    database: Database,
+    user_id: int,
+    *,
+    now: datetime,
+    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+) -> VacationRow:
+    """End ``user_id``'s vacation at ``now``: their paused clocks run again from ``now`` and
+    the unused days go back to this year's allowance. Raises :class:`ValueError` ("You are
+    not on vacation.") and the errors of :func:`start_vacation`."""
+    for attempt in range(VACATION_ATTEMPTS):
+        row = await database.vacations.get(user_id)
+        book = VacationBook.from_row(row, now).end(now)
+        running = await database.clocks.running_for_user(user_id)
+        changes = plan_resume(running, now, reminders=reminders)
+        try:
+            return await _write_book(database, user_id, row, book, now, changes)
+        except (ClockChangedError, VacationChangedError):
+            if attempt == VACATION_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def vacation_ends(
+    database: Database, user_ids: Mapping[int, int], now: datetime
+) -> dict[int, datetime]:
+    """For :func:`plan_turn`: seat → end of its player's vacation, for the seats in
+    ``user_ids`` (seat → user id) whose player is on vacation at ``now``."""
+    found: dict[int, datetime] = {}
+    for seat, user_id in user_ids.items():
+        row = await database.vacations.get(user_id)
+        if row is not None and row.until is not None and row.until > now:
+            found[seat] = row.until
+    return found
+
+
+async def _write_book(
+    database: Database,
+    user_id: int,
+    row: VacationRow | None,
+    book: VacationBook,
+    now: datetime,
+    changes: ClockChanges,
+) -> VacationRow:
+    return await database.vacations.write(
+        user_id,
+        None if row is None else row.version,
+        year=book.year,
+        used_ms=to_ms(book.used),
+        started_at=book.started_at,
+        until=book.until,
+        now=now,
+        changes=changes,
+    )

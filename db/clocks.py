@@ -1,0 +1,297 @@
+"""``ClocksRepo`` and ``VacationsRepo``: per-seat time banks and vacation allowances.
+
+The database stores clocks; it does not run them. A seat's bank is ``remaining_ms`` at
+``running_since`` (see :data:`db.schema.clocks`); the arithmetic (time used, increment,
+maximum, vacation pauses) lives in :mod:`bot.service.clocks`, which turns a move or a
+vacation into a :class:`~db.rows.ClockChanges`: clock writes plus the timers that wake the
+bot at the new deadlines. :func:`apply_clock_changes` writes one atomically, in its own
+transaction (:meth:`ClocksRepo.apply`) or in the caller's (a move's commit).
+
+Every clock write is a compare-and-set on the row's ``version``, as game writes are on
+``games.version``: a vacation starting while a move lands cannot overwrite the move's clocks,
+one of them gets :class:`ClockChangedError` and reads again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from db.engine import Transactions
+from db.errors import PersistenceError
+from db.rows import ClockChanges, ClockRow, NewClock, VacationRow, require_aware
+from db.schema import GameStatus, clocks, games, seats, vacations
+from db.timers import cancel_timers, schedule_timer
+
+__all__ = [
+    "ClockChangedError",
+    "ClocksRepo",
+    "VacationChangedError",
+    "VacationsRepo",
+    "apply_clock_changes",
+    "insert_clocks",
+]
+
+
+class ClockChangedError(PersistenceError):
+    """Compare-and-set on ``clocks.version`` failed: the seat's clock changed (or is gone).
+
+    ``actual_version`` is ``None`` when the row does not exist. Read the clocks again.
+    """
+
+    def __init__(
+        self, game_id: int, seat: int, expected_version: int, actual_version: int | None
+    ) -> None:
+        found = "has no clock" if actual_version is None else f"is at version {actual_version}"
+        super().__init__(f"game {game_id} seat {seat} {found}, not version {expected_version}")
+        self.game_id = game_id
+        self.seat = seat
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+
+class VacationChangedError(PersistenceError):
+    """Compare-and-set on ``vacations.version`` failed: another change to the user's
+    vacation landed first (``expected_version`` ``None`` means "no row yet")."""
+
+    def __init__(self, user_id: int, expected_version: int | None) -> None:
+        super().__init__(f"the vacation of user {user_id} is no longer at {expected_version}")
+        self.user_id = user_id
+        self.expected_version = expected_version
+
+
+class ClocksRepo:
+    """Reads and writes ``clocks`` (and, with them, ``timers``). Obtain it as
+    ``Database.clocks``. Every method is one transaction."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self._tx = transactions
+
+    async def create(
+        self, game_id: int, new_clocks: Sequence[NewClock], *, now: datetime
+    ) -> list[ClockRow]:
+        """Give seats of game ``game_id`` their clocks, at version 1; returns them by seat.
+
+        Raises :class:`sqlalchemy.exc.IntegrityError` if a seat does not exist or already
+        has a clock, :class:`ValueError` for a naive ``now``.
+        """
+        require_aware("now", now)
+        async with self._tx.write() as conn:
+            return await insert_clocks(conn, game_id, new_clocks, now=now)
+
+    async def apply(self, changes: ClockChanges, *, now: datetime) -> list[ClockRow]:
+        """Apply ``changes`` atomically (see :func:`apply_clock_changes`); returns the
+        written clocks. Raises :class:`ClockChangedError`; nothing is written then."""
+        require_aware("now", now)
+        async with self._tx.write() as conn:
+            return await apply_clock_changes(conn, changes, now=now)
+
+    async def for_game(self, game_id: int) -> list[ClockRow]:
+        """The clocks of a game in seat order (empty for a game without a clock)."""
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(clocks).where(clocks.c.game_id == game_id).order_by(clocks.c.seat)
+            )
+            return [_clock_row(row) for row in result]
+
+    async def running_for_user(self, user_id: int) -> list[ClockRow]:
+        """Clocks running or paused (``running_since`` set) for seats ``user_id`` holds in
+        active games, by game and seat: the clocks a vacation pauses."""
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(clocks)
+                .join(
+                    seats,
+                    and_(seats.c.game_id == clocks.c.game_id, seats.c.seat == clocks.c.seat),
+                )
+                .join(games, games.c.id == clocks.c.game_id)
+                .where(
+                    seats.c.user_id == user_id,
+                    games.c.status == GameStatus.ACTIVE.value,
+                    clocks.c.running_since.is_not(None),
+                )
+                .order_by(clocks.c.game_id, clocks.c.seat)
+            )
+            return [_clock_row(row) for row in result]
+
+
+class VacationsRepo:
+    """Reads and writes ``vacations``. Obtain it as ``Database.vacations``."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self._tx = transactions
+
+    async def get(self, user_id: int) -> VacationRow | None:
+        """The user's vacation row, or ``None`` if they never took one."""
+        async with self._tx.read() as conn:
+            row = (
+                await conn.execute(select(vacations).where(vacations.c.user_id == user_id))
+            ).one_or_none()
+        return None if row is None else _vacation_row(row)
+
+    async def write(
+        self,
+        user_id: int,
+        expected_version: int | None,
+        *,
+        year: int,
+        used_ms: int,
+        started_at: datetime | None,
+        until: datetime | None,
+        now: datetime,
+        changes: ClockChanges | None = None,
+    ) -> VacationRow:
+        """Store the user's vacation book and, in the same transaction, ``changes`` (the
+        clocks it pauses or resumes and their rescheduled timers).
+
+        Compare-and-set: ``expected_version`` is the version read (``None``: the user had no
+        row; one is created at version 1). Raises :class:`VacationChangedError` if the row
+        moved on, :class:`ClockChangedError` if a clock did, :class:`ValueError` for a
+        negative ``used_ms`` or naive datetimes. Nothing is written when it raises.
+        """
+        require_aware("now", now)
+        for name, value in (("started_at", started_at), ("until", until)):
+            if value is not None:
+                require_aware(name, value)
+        if used_ms < 0:
+            raise ValueError(f"used_ms must not be negative, got {used_ms}")
+        values = {
+            "year": year,
+            "used_ms": used_ms,
+            "started_at": started_at,
+            "until": until,
+            "updated_at": now,
+        }
+        try:
+            async with self._tx.write() as conn:
+                if expected_version is None:
+                    result = await conn.execute(
+                        insert(vacations)
+                        .values(user_id=user_id, version=1, **values)
+                        .returning(*vacations.c)
+                    )
+                else:
+                    result = await conn.execute(
+                        update(vacations)
+                        .where(
+                            vacations.c.user_id == user_id,
+                            vacations.c.version == expected_version,
+                        )
+                        .values(version=vacations.c.version + 1, **values)
+                        .returning(*vacations.c)
+                    )
+                row = result.one_or_none()
+                if row is None:
+                    raise VacationChangedError(user_id, expected_version)
+                if changes:
+                    await apply_clock_changes(conn, changes, now=now)
+        except IntegrityError as exc:
+            if expected_version is None and "vacations" in str(exc.orig):
+                raise VacationChangedError(user_id, expected_version) from exc
+            raise
+        return _vacation_row(row)
+
+
+# ------------------------------------------------------------------------------------------
+# Building blocks for other repositories' transactions
+# ------------------------------------------------------------------------------------------
+
+
+async def insert_clocks(
+    conn: AsyncConnection, game_id: int, new_clocks: Sequence[NewClock], *, now: datetime
+) -> list[ClockRow]:
+    """:meth:`ClocksRepo.create` inside the caller's write transaction ``conn`` (for
+    instance ``GamesRepo.create``'s, once the seats exist)."""
+    if not new_clocks:
+        return []
+    result = await conn.execute(
+        insert(clocks).returning(*clocks.c),
+        [
+            {
+                "game_id": game_id,
+                "seat": clock.seat,
+                "spec": clock.spec,
+                "remaining_ms": clock.remaining_ms,
+                "running_since": clock.running_since,
+                "version": 1,
+                "updated_at": now,
+            }
+            for clock in new_clocks
+        ],
+    )
+    return sorted((_clock_row(row) for row in result), key=lambda clock: clock.seat)
+
+
+async def apply_clock_changes(
+    conn: AsyncConnection, changes: ClockChanges, *, now: datetime
+) -> list[ClockRow]:
+    """Apply ``changes`` inside the caller's write transaction ``conn``.
+
+    Order: cancel timers, write clocks (each a compare-and-set on its ``version``, which
+    becomes ``expected_version + 1``), schedule timers (replacing the pending one of the same
+    game, seat and kind). Returns the written clocks in the order of ``changes.writes``.
+    Raises :class:`ClockChangedError` on the first clock that moved on; the caller's
+    transaction must then roll back (``Transactions.write`` does when the error leaves it).
+    """
+    for cancel in changes.cancel:
+        await cancel_timers(conn, cancel.game_id, seat=cancel.seat, kinds=cancel.kinds)
+    written: list[ClockRow] = []
+    for write in changes.writes:
+        result = await conn.execute(
+            update(clocks)
+            .where(
+                clocks.c.game_id == write.game_id,
+                clocks.c.seat == write.seat,
+                clocks.c.version == write.expected_version,
+            )
+            .values(
+                remaining_ms=write.remaining_ms,
+                running_since=write.running_since,
+                version=clocks.c.version + 1,
+                updated_at=now,
+            )
+            .returning(*clocks.c)
+        )
+        row = result.one_or_none()
+        if row is None:
+            actual = (
+                await conn.execute(
+                    select(clocks.c.version).where(
+                        clocks.c.game_id == write.game_id, clocks.c.seat == write.seat
+                    )
+                )
+            ).scalar_one_or_none()
+            raise ClockChangedError(write.game_id, write.seat, write.expected_version, actual)
+        written.append(_clock_row(row))
+    for timer in changes.schedule:
+        await schedule_timer(conn, timer, now=now)
+    return written
+
+
+def _clock_row(row: Row[Any]) -> ClockRow:
+    return ClockRow(
+        game_id=row.game_id,
+        seat=row.seat,
+        spec=row.spec,
+        remaining_ms=row.remaining_ms,
+        running_since=row.running_since,
+        version=row.version,
+        updated_at=row.updated_at,
+    )
+
+
+def _vacation_row(row: Row[Any]) -> VacationRow:
+    return VacationRow(
+        user_id=row.user_id,
+        year=row.year,
+        used_ms=row.used_ms,
+        started_at=row.started_at,
+        until=row.until,
+        version=row.version,
+        updated_at=row.updated_at,
+    )
