@@ -39,6 +39,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/render_arbos.py
 	$(BIN)/python bench/generator.py
 	$(BIN)/python bench/render_generator.py
+	$(BIN)/python bench/orbs.py
+	$(BIN)/python bench/render_orbs.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from render import arbos, generator, generatorb
+from render import arbos, generator, generatorb, orbs
 
 __all__ = ["RENDERERS", "Renderer", "render_png"]
 
@@ -41,6 +41,7 @@ RENDERERS: dict[str, Renderer] = {
     "generatorb": generatorb.render,
     "arbos": arbos.render,
     "generator": generator.render,
+    "orbs": orbs.render,
 }
 
 

@@ -1,0 +1,1004 @@
+"""The Orbs board image (spec ``shared/specs/orbs.md``, "What the board image must show").
+
+:func:`render` turns an :class:`~engines.orbs.OrbsView` into a 1080 × 780 palette PNG: the board
+on the left (720 px), a panel on the right.
+
+The board is :func:`engines.geometry.hexstar.centre` scaled, pointy-top, one point straight up:
+
+* every cell a disc, joined to its neighbours by thin lines, with its name (``I5``) in small
+  type, so the picture spells the notation; the row letter at both ends of every row; holes
+  as dark blocker discs; each seat's start zone (``view.zones``) tinted faintly in its colour;
+* on the torus (``wrap="torus"``) a ring of dashed *seam ghosts* just outside the hexagon: each
+  one stands where an edge cell's off-board neighbour would be and carries the name of the cell
+  it really is across the seam (:data:`~engines.geometry.hexstar.SEAM`), so ``E7`` shows its
+  neighbours ``M6`` and ``M7`` above it;
+* every orb a disc: its element by a glyph *and* a fill (Fire ▲ red, Water ▼ dark blue,
+  Air ○ pale blue, Earth ■ brown, Void ✕ purple-grey; the glyphs are drawn as shapes), its
+  owner by a thick ring in the seat's colour (Okabe–Ito) with a pattern of its own (seat 0
+  solid, 1 dashed, 2 double, 3 dotted, 4 dash-dot, 5 thick-thin) and the seat number in a
+  small white disc on the ring, so neither element nor owner depends on colour alone;
+* the last move: a dashed circle where the mover stood and a dark arrow onto the target
+  (across the seam it points at the target's ghost, and a second arrow leaves the origin's
+  ghost on the far side); a clash adds a badge beside the target: ✓ for a capture, ✕✕ for an
+  annihilation, ✕ (and a bar instead of the arrow head) when the attacker lost.
+
+The panel shows the headline (whose turn, or the result and how the game ended), one row per
+seat in turn order (ring sample with the seat number, point, display name, team, orbs per
+element; a seat without orbs greyed out and marked "out"), the quiet counter against its limit,
+the last move in words (passes and resignations appear only here), the options in use and a
+key to the symbols. ``flip`` is accepted for the common renderer signature and ignored: the
+spec draws one star for everybody.
+
+Speed (``python bench/render_orbs.py``): everything fixed for a game (cells, lines, names, row
+letters, holes, zone tints, seam ghosts, the key) is drawn once per board shape, holes and zones
+(:func:`_board_layer`, supersampled then shrunk) and copied; orbs, the arrow and the badges are
+small cached sprites; panel texts are cached masks; the RGB drawing is mapped onto the fixed
+:data:`PALETTE` and encoded as a palette PNG, as the other renderers do (see ``render/__init__``).
+Text uses Pillow's bundled font; player names are folded by :func:`render.kit.displayable_label`.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines.geometry.hexstar import (
+    AXIAL,
+    BOARDS,
+    DIRECTIONS,
+    HEXAGON,
+    INDEX,
+    NAMES,
+    POINT_ORDER,
+    SEAM,
+    TORUS_SHIFTS,
+    cells_of,
+    centre,
+    neighbours,
+)
+from engines.orbs import ELEMENT_NAMES, ELEMENTS, OrbsLastMove, OrbsView
+from render.kit import RGB, blend, build_palette, bundled_font, displayable_label, palette_image
+
+__all__ = [
+    "HEIGHT",
+    "PALETTE",
+    "RING_PATTERNS",
+    "SEAT_COLOURS",
+    "WIDTH",
+    "cell_centre",
+    "describe_last",
+    "headline",
+    "quiet_text",
+    "render",
+]
+
+Point = tuple[float, float]
+#: A sprite: an RGBA image and the pixel offset of its anchor inside it.
+Sprite = tuple[Image.Image, int, int]
+
+# ---- layout, in pixels ------------------------------------------------------------------------
+
+BOARD_WIDTH = 720
+PANEL_WIDTH = 360
+WIDTH = BOARD_WIDTH + PANEL_WIDTH
+HEIGHT = 780
+PANEL_LEFT = BOARD_WIDTH + 18
+PANEL_RIGHT = WIDTH - 16
+#: Sprites are drawn this many times larger, then shrunk, for smooth edges.
+SUPERSAMPLE = 4
+#: The fixed board layer is drawn this many times larger once, then shrunk.
+BOARD_SUPERSAMPLE = 3
+#: zlib level for the PNG: encoding is much of the time, and flat colours compress well anyway.
+PNG_COMPRESS_LEVEL = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Scale:
+    """The drawing size of one board shape: ``k`` is the spec's pixel factor (neighbours are
+    ``√3·k`` apart) and every size on the board follows from it."""
+
+    k: int
+
+    @property
+    def unit(self) -> float:
+        """The distance between neighbouring cell centres, in px."""
+        return math.sqrt(3) * self.k
+
+    @property
+    def cell_radius(self) -> float:
+        return 0.38 * self.unit
+
+    @property
+    def orb_radius(self) -> float:
+        return 0.465 * self.unit
+
+    @property
+    def band(self) -> float:
+        """The width of an orb's owner ring."""
+        return 0.15 * self.unit
+
+    @property
+    def name_size(self) -> int:
+        """Font size of the cell names."""
+        return max(11, round(0.21 * self.unit))
+
+    @property
+    def letter_size(self) -> int:
+        """Font size of the row letters."""
+        return round(0.37 * self.unit)
+
+
+#: Per ``(board, wrap)``: the scale, the largest that fits the board area with its row letters
+#: (and, on the torus, the seam ghosts): the star's rows E and M are 12 neighbour steps wide
+#: and its 17 rows 24·k tall; the hexagon is 8 steps wide, 10 with its ghosts.
+SCALES: dict[tuple[str, str], _Scale] = {
+    ("star", "none"): _Scale(29),
+    ("hexagon", "none"): _Scale(40),
+    ("hexagon", "torus"): _Scale(34),
+}
+#: The board's centre (the cell I5) in the picture.
+BOARD_CENTRE: Point = (BOARD_WIDTH / 2, HEIGHT / 2)
+
+# ---- colours -----------------------------------------------------------------------------------
+
+BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
+PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
+INK: RGB = (0x1E, 0x1E, 0x1E)
+MUTED: RGB = (0x6E, 0x6A, 0x62)
+WHITE: RGB = (0xFF, 0xFF, 0xFF)
+#: Cells, their rims and the lines between neighbours.
+CELL: RGB = (0xE6, 0xD9, 0xBC)
+CELL_RIM: RGB = (0xB5, 0xA4, 0x80)
+LINE: RGB = (0xC9, 0xBC, 0x9E)
+#: Holes: a dark blocker disc with a lighter rim.
+HOLE: RGB = (0x3B, 0x37, 0x33)
+HOLE_RIM: RGB = (0x8A, 0x83, 0x7A)
+#: The seats' colours (Okabe–Ito blue, vermillion, bluish green, orange, reddish purple, sky
+#: blue), in seat order; yellow is left out because it vanishes on the white ring ground.
+SEAT_COLOURS: tuple[RGB, ...] = (
+    (0x00, 0x72, 0xB2),
+    (0xD5, 0x5E, 0x00),
+    (0x00, 0x9E, 0x73),
+    (0xE6, 0x9F, 0x00),
+    (0xCC, 0x79, 0xA7),
+    (0x56, 0xB4, 0xE9),
+)
+#: The ring pattern of each seat, in seat order.
+RING_PATTERNS: tuple[str, ...] = ("solid", "dashed", "double", "dotted", "dash-dot", "thick-thin")
+#: A start zone's cells: the seat's colour faintly over the cell colour.
+ZONE_TINTS: tuple[RGB, ...] = tuple(blend(colour, CELL, 0.25) for colour in SEAT_COLOURS)
+#: A seat without orbs: its ring sample in the panel.
+OUT: RGB = (0xA8, 0xA3, 0x9A)
+#: Per element letter: the orb's fill and its glyph's colour.
+ELEMENT_FILL: dict[str, RGB] = {
+    "F": (0xD8, 0x33, 0x1F),
+    "E": (0x7A, 0x4E, 0x26),
+    "A": (0xDD, 0xEE, 0xFA),
+    "W": (0x1B, 0x3A, 0x8C),
+    "V": (0x66, 0x58, 0x78),
+}
+GLYPH_INK: dict[str, RGB] = {
+    "F": (0xFF, 0xEE, 0xC8),
+    "E": (0xF2, 0xDC, 0xB2),
+    "A": (0x24, 0x40, 0x5E),
+    "W": WHITE,
+    "V": WHITE,
+}
+#: The last move's arrow and marks; the panel's box around the seat to move or the winners.
+ARROW: RGB = INK
+ACTIVE_TINT: RGB = (0xFF, 0xEF, 0xC4)
+
+_BASE_COLOURS: tuple[RGB, ...] = (
+    BACKGROUND, PANEL_BACKGROUND, INK, MUTED, WHITE, CELL, CELL_RIM, LINE, HOLE, HOLE_RIM,
+    *SEAT_COLOURS, *ZONE_TINTS, OUT, *ELEMENT_FILL.values(), *GLYPH_INK.values(), ACTIVE_TINT,
+)  # fmt: skip
+_GROUNDS: tuple[RGB, ...] = (CELL, *ZONE_TINTS, BACKGROUND)
+#: Foreground/background pairs whose blends anti-aliasing produces (text on its ground, a rim
+#: on the board, a ring's pattern on its white ground, a glyph on its fill). Each gets
+#: RAMP_STEPS − 1 palette entries; other blends map to the nearest palette colour.
+_RAMP_PAIRS: tuple[tuple[RGB, RGB], ...] = (
+    *((INK, bg) for bg in (*_GROUNDS, PANEL_BACKGROUND, WHITE, ACTIVE_TINT, LINE)),
+    *((INK, fill) for fill in ELEMENT_FILL.values()),
+    *((INK, colour) for colour in (*SEAT_COLOURS, OUT)),
+    *((MUTED, bg) for bg in (*_GROUNDS, PANEL_BACKGROUND, ACTIVE_TINT)),
+    *((WHITE, colour) for colour in (*SEAT_COLOURS, OUT)),
+    *((GLYPH_INK[e], ELEMENT_FILL[e]) for e in ELEMENTS),
+    *((CELL_RIM, bg) for bg in (BACKGROUND, LINE)),
+    (LINE, BACKGROUND),
+    *((HOLE, bg) for bg in (BACKGROUND, LINE, HOLE_RIM)),
+    # (White over the near-white grounds gives blends Pillow would mistake for white itself.)
+    *((WHITE, bg) for bg in (CELL, *ZONE_TINTS, LINE)),
+)
+RAMP_STEPS = 4
+
+#: Every colour the PNG can contain, background first.
+PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
+
+# ---- text --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=2048)
+def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> Sprite:
+    """``text`` at ``size`` px as an anti-aliased ``L`` mask and the offset of the mask's
+    top-left corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…).
+    Cached: most texts come back image after image."""
+    font, stroke = bundled_font(size), 1 if bold else 0
+    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    right, bottom = math.ceil(box[2]), math.ceil(box[3])
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
+    return mask, left, top
+
+
+def _text(
+    canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
+    anchor: str = "lm", bold: bool = False,
+) -> None:  # fmt: skip
+    """Draw ``text`` at ``size`` px with its ``anchor`` point at (``x``, ``y``)."""
+    if not text:
+        return
+    mask, left, top = _text_stamp(text, size, anchor, bold)
+    corner = (round(x) + left, round(y) + top)
+    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)
+
+
+@lru_cache(maxsize=1024)
+def _text_width(text: str, size: int, bold: bool = False) -> float:
+    return bundled_font(size).getlength(text) + (2 if bold else 0)
+
+
+def _wrap(pieces: Sequence[str], size: int, width: float) -> list[str]:
+    """``pieces`` (words, or phrases kept whole) joined by spaces into lines no wider than
+    ``width`` px; a piece wider than a line on its own is cut with ``…``."""
+    font = bundled_font(size)
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and font.getlength(f"{lines[-1]} {piece}") <= width:
+            lines[-1] = f"{lines[-1]} {piece}"
+        else:
+            lines.append(_label(piece, width, size))
+    return lines
+
+
+@lru_cache(maxsize=256)
+def _label(text: str, max_width: float, size: int) -> str:
+    """A player's name folded and cut to fit (:func:`render.kit.displayable_label`)."""
+    return displayable_label(text, max_width, size)
+
+
+# ---- geometry: the engine's unit-space layout, scaled ------------------------------------------
+
+
+def _scale(board: str, wrap: str) -> _Scale:
+    return SCALES[(board, wrap)]
+
+
+def _pixel(scale: _Scale, unit_xy: Point) -> Point:
+    return (BOARD_CENTRE[0] + unit_xy[0] * scale.k, BOARD_CENTRE[1] + unit_xy[1] * scale.k)
+
+
+def cell_centre(board: str, wrap: str, cell: str) -> Point:
+    """The pixel centre of the cell named ``cell`` (upper case, e.g. ``"I5"``) in the picture of
+    ``board`` (``"star"``/``"hexagon"``) under ``wrap`` (``"none"``/``"torus"``). Raises
+    ``KeyError`` for an unknown name or a board/wrap pair that does not exist."""
+    return _pixel(_scale(board, wrap), centre(INDEX[cell]))
+
+
+def _step(direction: int) -> Point:
+    """The unit-space offset (k = 1) of one step in ``DIRECTIONS[direction]``."""
+    dq, dr = DIRECTIONS[direction]
+    return (math.sqrt(3) * (dq + dr / 2), 1.5 * dr)
+
+
+def _seam_ghosts() -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per hexagon edge cell: ``(direction, partner)`` for each of its off-board directions, the
+    partner being the cell of :data:`SEAM` that lies across the seam that way (the one a torus
+    translation of :data:`TORUS_SHIFTS` carries onto the off-board spot)."""
+    at = {AXIAL[cell]: cell for cell in HEXAGON}
+    ghosts: dict[int, tuple[tuple[int, int], ...]] = {}
+    for cell, partners in SEAM.items():
+        q, r = AXIAL[cell]
+        found = []
+        for direction, (dq, dr) in enumerate(DIRECTIONS):
+            spot = (q + dq, r + dr)
+            if spot in at:
+                continue
+            (partner,) = (  # exactly one translation brings the spot back into the hexagon
+                p
+                for p in partners
+                for tq, tr in TORUS_SHIFTS
+                if AXIAL[p] == (spot[0] - tq, spot[1] - tr)
+            )
+            found.append((direction, partner))
+        ghosts[cell] = tuple(found)
+    return ghosts
+
+
+#: On the torus: each edge cell's off-board directions and the cells across the seam there.
+SEAM_GHOSTS: dict[int, tuple[tuple[int, int], ...]] = _seam_ghosts()
+
+
+def _ghost_spots() -> dict[Point, str]:
+    """The unit-space centre of every seam ghost (30 around the hexagon) and the name of the
+    cell it stands for."""
+    spots: dict[Point, str] = {}
+    for cell, ghosts in SEAM_GHOSTS.items():
+        x, y = centre(cell)
+        for direction, partner in ghosts:
+            dx, dy = _step(direction)
+            spots[(round(x + dx, 6), round(y + dy, 6))] = NAMES[partner]
+    return spots
+
+
+#: On the torus: the unit-space centre of every seam ghost and the cell it stands for.
+GHOST_SPOTS: dict[Point, str] = _ghost_spots()
+
+# ---- sprites: drawn once, large, then shrunk for smooth edges ---------------------------------
+
+
+class _Pen:
+    """Draws on a transparent supersampled canvas around an anchor at (0, 0); coordinates are in
+    final pixels from the anchor, so sprite code reads like ordinary drawing code."""
+
+    def __init__(self, half_width: float, half_height: float | None = None) -> None:
+        self.half_x = math.ceil(half_width) + 2
+        self.half_y = math.ceil(half_width if half_height is None else half_height) + 2
+        size = (2 * self.half_x * SUPERSAMPLE, 2 * self.half_y * SUPERSAMPLE)
+        self.image = Image.new("RGBA", size, (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def xy(self, x: float, y: float) -> Point:
+        return ((self.half_x + x) * SUPERSAMPLE, (self.half_y + y) * SUPERSAMPLE)
+
+    def _box(self, x: float, y: float, r: float) -> tuple[float, float, float, float]:
+        (x0, y0), (x1, y1) = self.xy(x - r, y - r), self.xy(x + r, y + r)
+        return (x0, y0, x1, y1)
+
+    def disc(self, x: float, y: float, r: float, fill: RGB) -> None:
+        self.draw.ellipse(self._box(x, y, r), fill=fill)
+
+    def ring(self, r: float, width: float, colour: RGB) -> None:
+        """A ring about the anchor whose outer edge has radius ``r``."""
+        self.draw.ellipse(self._box(0, 0, r), outline=colour, width=round(width * SUPERSAMPLE))
+
+    def arc(self, r: float, width: float, start: float, end: float, colour: RGB) -> None:
+        """Part of :meth:`ring` from ``start`` to ``end`` degrees (clockwise from 3 o'clock)."""
+        self.draw.arc(self._box(0, 0, r), start, end, fill=colour,
+                      width=round(width * SUPERSAMPLE))  # fmt: skip
+
+    def polygon(self, points: Sequence[Point], fill: RGB) -> None:
+        self.draw.polygon([self.xy(x, y) for x, y in points], fill=fill)
+
+    def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
+        self.draw.line([self.xy(x, y) for x, y in points], fill=colour,
+                       width=round(width * SUPERSAMPLE), joint="curve")  # fmt: skip
+
+    def text(self, x: float, y: float, text: str, size: int, colour: RGB, bold: bool) -> None:
+        """Text centred on (``x``, ``y``), a little heavier than the font if ``bold``."""
+        stroke = SUPERSAMPLE // 2 if bold else 0
+        self.draw.text(self.xy(x, y), text, font=bundled_font(size * SUPERSAMPLE), fill=colour,
+                       anchor="mm", stroke_width=stroke, stroke_fill=colour)  # fmt: skip
+
+    def sprite(self) -> Sprite:
+        return self.image.reduce(SUPERSAMPLE), self.half_x, self.half_y
+
+
+def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+    image, ax, ay = sprite
+    canvas.paste(image, (round(x) - ax, round(y) - ay), image)
+
+
+def _draw_glyph(pen: _Pen, element: str, r: float) -> None:
+    """The element's glyph, drawn as a shape inside a fill disc of radius ``r`` about the
+    anchor: Fire ▲, Water ▼, Air ○, Earth ■, Void ✕."""
+    ink = GLYPH_INK[element]
+    if element in "FW":
+        side = 1.25 * r
+        height = side * math.sqrt(3) / 2
+        flip = 1 if element == "F" else -1
+        # Centred on the triangle's centroid, a third of the height above the base.
+        apex, base = -flip * height * 2 / 3, flip * height / 3
+        pen.polygon([(0, apex), (side / 2, base), (-side / 2, base)], ink)
+    elif element == "A":
+        pen.ring(0.55 * r, 0.2 * r, ink)
+    elif element == "E":
+        half = 0.45 * r
+        pen.polygon([(-half, -half), (half, -half), (half, half), (-half, half)], ink)
+    else:
+        arm, width = 0.5 * r, 0.24 * r
+        pen.line([(-arm, -arm), (arm, arm)], ink, width)
+        pen.line([(-arm, arm), (arm, -arm)], ink, width)
+
+
+def _draw_ring(pen: _Pen, outer: float, band: float, colour: RGB, pattern: str) -> None:
+    """An owner ring of ``band`` px inside radius ``outer``: a white ground, the ``pattern`` in
+    ``colour`` on it, and thin dark edges on both sides. Dashes and dots are edged in dark ink
+    too, so that their shapes show even where the colour is nearly as light as the ground."""
+    inner = outer - band
+    middle = outer - band / 2
+    edge = 0.7
+
+    def arc(outer_edge: float, width: float, start: float, end: float) -> None:
+        pen.arc(outer_edge, width, start, end, INK)
+        inset = math.degrees(edge / (outer_edge - width / 2))
+        pen.arc(outer_edge - edge, width - 2 * edge, start + inset, end - inset, colour)
+
+    def dot(angle: float, r: float) -> None:
+        x, y = middle * math.cos(math.radians(angle)), middle * math.sin(math.radians(angle))
+        pen.disc(x, y, r, INK)
+        pen.disc(x, y, r - edge, colour)
+
+    pen.disc(0, 0, outer, WHITE)
+    if pattern == "solid":
+        pen.ring(outer, band, colour)
+    elif pattern == "dashed":
+        for k in range(8):
+            arc(outer, band, k * 45 + 8, k * 45 + 37)
+    elif pattern == "double":
+        pen.ring(outer, band * 0.36, colour)
+        pen.ring(inner + band * 0.36, band * 0.36, colour)
+    elif pattern == "dotted":
+        for k in range(10):
+            dot(k * 36 + 18, band * 0.45)
+    elif pattern == "dash-dot":
+        for k in range(5):
+            arc(outer, band, k * 72 + 4, k * 72 + 40)
+            dot(k * 72 + 56, band * 0.4)
+    elif pattern == "thick-thin":
+        pen.ring(outer, band * 0.55, colour)
+        pen.ring(inner + band * 0.27, band * 0.27, colour)
+    else:
+        raise ValueError(f"unknown ring pattern {pattern!r}")
+    pen.ring(outer, max(1.0, band * 0.14), INK)
+    pen.ring(inner + 0.5, 1.0, INK)
+
+
+@cache
+def _orb_sprite(scale: _Scale, seat: int, element: str) -> Sprite:
+    """An orb of ``seat`` and ``element`` (letter) anchored at its centre: the element's fill
+    and glyph inside the seat's patterned ring, the seat number in a small white disc on the
+    ring's lower right."""
+    outer, band = scale.orb_radius, scale.band
+    pen = _Pen(outer)
+    _draw_ring(pen, outer, band, SEAT_COLOURS[seat], RING_PATTERNS[seat])
+    fill = outer - band
+    pen.disc(0, 0, fill, ELEMENT_FILL[element])
+    _draw_glyph(pen, element, fill)
+    spot = (outer - band / 2) / math.sqrt(2)
+    tag = 0.135 * scale.unit
+    pen.disc(spot, spot, tag, INK)
+    pen.disc(spot, spot, tag - 1, WHITE)
+    pen.text(spot, spot + 0.5, str(seat), round(1.55 * tag), INK, bold=True)
+    return pen.sprite()
+
+
+@cache
+def _ring_sample(seat: int, radius: float, out: bool) -> Sprite:
+    """The panel's sample of a seat's ring with the seat number in the middle, greyed (``out``)
+    once the seat has no orbs."""
+    pen = _Pen(radius)
+    band = 0.32 * radius
+    _draw_ring(pen, radius, band, OUT if out else SEAT_COLOURS[seat], RING_PATTERNS[seat])
+    pen.text(0, 0.5, str(seat), round(1.05 * radius), MUTED if out else INK, bold=True)
+    return pen.sprite()
+
+
+@cache
+def _mini_orb(element: str, radius: float) -> Sprite:
+    """A small element disc with its glyph and a dark rim, for the panel's counts and key."""
+    pen = _Pen(radius)
+    pen.disc(0, 0, radius, INK)
+    pen.disc(0, 0, radius - 1.2, ELEMENT_FILL[element])
+    _draw_glyph(pen, element, radius - 1.2)
+    return pen.sprite()
+
+
+@cache
+def _origin_sprite(scale: _Scale) -> Sprite:
+    """The dashed circle where the last move's orb stood."""
+    r = scale.orb_radius
+    pen = _Pen(r)
+    for k in range(12):
+        pen.arc(r, 2.2, k * 30, k * 30 + 17, ARROW)
+    return pen.sprite()
+
+
+@cache
+def _arrow_sprite(scale: _Scale, direction: int, blocked: bool) -> Sprite:
+    """The last move's arrow, anchored at the origin's centre and pointing one step in
+    ``DIRECTIONS[direction]``: from the origin's rim into the target orb's ring, dark with a
+    white edge. ``blocked`` (the attacker lost) ends it in a bar instead of a head."""
+    unit = scale.unit
+    dx, dy = _step(direction)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    nx, ny = -uy, ux
+    start, tip = 0.2 * unit, unit - scale.orb_radius + 0.55 * scale.band
+    head, half_head, shaft = 0.3 * unit, 0.17 * unit, 0.045 * unit
+    pen = _Pen(unit)
+    halo = 1.6
+
+    def at(along: float, across: float) -> Point:
+        return (ux * along + nx * across, uy * along + ny * across)
+
+    if blocked:  # a T: the bar stops at the target orb's rim
+        front = unit - scale.orb_radius - 0.5
+        back = front - 0.09 * unit
+        shape = [at(start, -shaft), at(back, -shaft), at(back, -half_head),
+                 at(front, -half_head), at(front, half_head), at(back, half_head),
+                 at(back, shaft), at(start, shaft)]  # fmt: skip
+    else:
+        back = tip - head
+        shape = [at(start, -shaft), at(back, -shaft), at(back, -half_head), at(tip, 0),
+                 at(back, half_head), at(back, shaft), at(start, shaft)]  # fmt: skip
+    pen.line([*shape, shape[0]], WHITE, 2 * halo)
+    pen.polygon(shape, ARROW)
+    return pen.sprite()
+
+
+@cache
+def _badge_sprite(scale: _Scale, kind: str) -> Sprite:
+    """The clash marker, anchored at its centre: a white badge with ✓ (``"capture"``), ✕✕
+    (``"annihilation"``) or ✕ (``"lost"``) in dark strokes."""
+    r = 0.2 * scale.unit
+    crosses = {"capture": 0, "lost": 1, "annihilation": 2}[kind]
+    half_width = r * (1.75 if crosses == 2 else 1)
+    pen = _Pen(half_width, r)
+    pen.draw.rounded_rectangle(
+        (*pen.xy(-half_width, -r), *pen.xy(half_width, r)), radius=r * SUPERSAMPLE,
+        fill=WHITE, outline=INK, width=round(1.5 * SUPERSAMPLE),
+    )  # fmt: skip
+    stroke, arm = 0.2 * r, 0.45 * r
+    if crosses == 0:
+        pen.line([(-0.5 * r, 0.02 * r), (-0.12 * r, 0.42 * r), (0.55 * r, -0.45 * r)], INK, stroke)
+    for k in range(crosses):
+        x = 0 if crosses == 1 else (k - 0.5) * 1.5 * r
+        pen.line([(x - arm, -arm), (x + arm, arm)], INK, stroke)
+        pen.line([(x - arm, arm), (x + arm, -arm)], INK, stroke)
+    return pen.sprite()
+
+
+# ---- the fixed board layer ---------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _board_layer(
+    board: str, wrap: str, holes: tuple[str, ...], zones: tuple[tuple[str, ...], ...]
+) -> Image.Image:
+    """Everything fixed for a game: the panel's ground and key, and the board without orbs
+    (lines, cells with their names, zone tints, holes, row letters, seam ghosts). Cached per
+    board shape, holes and zones: a running game draws it once."""
+    scale = _scale(board, wrap)
+    s = BOARD_SUPERSAMPLE
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    cells = sorted(cells_of(board))
+    hole_set = {INDEX[name] for name in holes}
+    tint = {INDEX[name]: ZONE_TINTS[seat] for seat, zone in enumerate(zones) for name in zone}
+    xy = {cell: _pixel(scale, centre(cell)) for cell in cells}
+
+    def big(point: Point) -> Point:
+        return (point[0] * s, point[1] * s)
+
+    def disc(point: Point, r: float, fill: RGB | None, rim: RGB, width: float) -> None:
+        x, y = big(point)
+        draw.ellipse((x - r * s, y - r * s, x + r * s, y + r * s), fill=fill, outline=rim,
+                     width=round(width * s))  # fmt: skip
+
+    draw.rectangle((BOARD_WIDTH * s, 0, WIDTH * s, HEIGHT * s), fill=PANEL_BACKGROUND)
+    draw.line(((BOARD_WIDTH * s, 0), (BOARD_WIDTH * s, HEIGHT * s)), fill=CELL_RIM, width=2 * s)
+    plain = neighbours(board)
+    for cell in cells:
+        for other in plain[cell]:
+            if cell < other and not {cell, other} & hole_set:
+                draw.line((big(xy[cell]), big(xy[other])), fill=LINE, width=round(2.5 * s))
+    ghosts = [(_pixel(scale, spot), name) for spot, name in GHOST_SPOTS.items()]
+    if wrap == "torus":  # short lines from the edge cells towards their ghosts, then the ghosts
+        for cell, seam in SEAM_GHOSTS.items():
+            if cell in hole_set:
+                continue
+            for direction, _ in seam:
+                dx, dy = _step(direction)
+                end = (xy[cell][0] + dx * scale.k * 0.55, xy[cell][1] + dy * scale.k * 0.55)
+                draw.line((big(xy[cell]), big(end)), fill=LINE, width=round(2.5 * s))
+        for point, _ in ghosts:
+            r = scale.cell_radius * 0.9
+            x, y = big(point)
+            for k in range(16):
+                draw.arc((x - r * s, y - r * s, x + r * s, y + r * s), k * 22.5, k * 22.5 + 12,
+                         fill=MUTED, width=round(1.5 * s))  # fmt: skip
+    for cell in cells:
+        if cell in hole_set:
+            disc(xy[cell], scale.cell_radius, HOLE, HOLE, 0)
+            disc(xy[cell], scale.cell_radius * 0.72, None, HOLE_RIM, 1.5)
+        else:
+            disc(xy[cell], scale.cell_radius, tint.get(cell, CELL), CELL_RIM, 1.5)
+    layer = image.reduce(s)
+
+    for cell in cells:
+        if cell not in hole_set:
+            _text(layer, *xy[cell], NAMES[cell], scale.name_size, MUTED, "mm")
+    if wrap == "torus":
+        for (x, y), name in ghosts:
+            _text(layer, x, y, name, scale.name_size, MUTED, "mm")
+    reach = 1.8 if wrap == "torus" else 0.85
+    rows: dict[int, list[int]] = {}
+    for cell in cells:  # board order: each row from left to right
+        rows.setdefault(AXIAL[cell][1], []).append(cell)
+    for r, row in rows.items():
+        letter = chr(ord("A") + r + 8)
+        (x0, y), (x1, _) = xy[row[0]], xy[row[-1]]
+        for x in (x0 - reach * scale.unit, x1 + reach * scale.unit):
+            _text(layer, x, y, letter, scale.letter_size, INK, "mm", bold=True)
+    _draw_key(layer, wrap, bool(holes))
+    return layer
+
+
+def _draw_key(image: Image.Image, wrap: str, holes: bool) -> None:
+    """The key at the foot of the panel: the five elements and what beats what, the last
+    move's marks, and holes and seam ghosts when the board has them."""
+    top = HEIGHT - 150
+    _text(image, PANEL_LEFT, top, "Key", 16, MUTED)
+    x: float = PANEL_LEFT + 9
+    for element in ELEMENTS:
+        _paste(image, _mini_orb(element, 9), x, top + 26)
+        name = ELEMENT_NAMES[element]
+        _text(image, x + 13, top + 26, name, 15, INK)
+        x += 13 + _text_width(name, 15) + 16
+    _text(image, PANEL_LEFT, top + 50, "Fire > Air > Water > Earth > Fire;", 15, INK)
+    _text(image, PANEL_LEFT, top + 70, "Fire+Water, Earth+Air, Void: both go", 15, INK)
+    scale = SCALES[("star", "none")]
+    marks = (("captured", "capture"), ("annihilated", "annihilation"), ("attacker lost", "lost"))
+    x = PANEL_LEFT + 12
+    for words, kind in marks:
+        sprite = _badge_sprite(scale, kind)
+        _paste(image, sprite, x + sprite[1] - 12, top + 98)
+        x += 2 * sprite[1] - 6
+        _text(image, x, top + 98, words, 15, INK)
+        x += _text_width(words, 15) + 16
+    extras = []
+    if holes:
+        extras.append("dark disc: hole")
+    if wrap == "torus":
+        extras.append("dashed names: across the seam")
+    if extras:
+        _text(image, PANEL_LEFT, top + 124, "; ".join(extras), 15, INK)
+
+
+# ---- checking the view -------------------------------------------------------------------------
+
+_LAST_KINDS = ("move", "capture", "annihilation", "lost", "pass", "resign")
+#: The cells of each board shape.
+_BOARD_CELLS: dict[str, frozenset[int]] = {board: cells_of(board) for board in BOARDS}
+
+
+def _cell(name: str, board: str, what: str) -> int:
+    """The number of the cell ``name`` on ``board``, or ``ValueError`` naming ``what`` it is."""
+    cell = INDEX.get(name) if isinstance(name, str) else None
+    if cell is None or cell not in _BOARD_CELLS[board]:
+        raise ValueError(f"{what} {name!r} is not a cell of the {board} board")
+    return cell
+
+
+def _check(view: OrbsView, seat_labels: Sequence[str] | None) -> None:
+    """Raise ``ValueError`` unless the view is drawable: 2–6 seats; a known board and wrap (the
+    torus only on the hexagon); holes, zones, orbs and the last move on cells of the board; no
+    orb on a hole and one orb per cell; sides that split the seats; a point per seat; elements
+    of :data:`~engines.orbs.ELEMENTS`; every seat named in range; counters ≥ 0; one label per
+    seat."""
+    players = view.players
+    if not isinstance(players, int) or not 2 <= players <= 6:
+        raise ValueError(f"Orbs has 2–6 seats, not {players!r}")
+    if view.board not in BOARDS or (view.board, view.wrap) not in SCALES:
+        raise ValueError(f"no Orbs board {view.board!r} with wrap {view.wrap!r}")
+    seats = range(players)
+    if seat_labels is not None and len(seat_labels) != players:
+        raise ValueError(f"seat_labels must hold {players} names, one per seat, "
+                         f"not {len(seat_labels)}")  # fmt: skip
+    holes = [_cell(name, view.board, "the hole") for name in view.holes]
+    if len(set(holes)) != len(holes):
+        raise ValueError(f"a hole is listed twice: {view.holes}")
+    if sorted(seat for side in view.sides for seat in side) != list(seats):
+        raise ValueError(f"the sides must split seats 0–{players - 1}: {view.sides}")
+    if len(view.zones) != players or len(view.points) != players:
+        raise ValueError(f"{players} seats need {players} zones and points")
+    for zone in view.zones:
+        for name in zone:
+            _cell(name, view.board, "the zone cell")
+    if any(point not in POINT_ORDER for point in view.points):
+        raise ValueError(f"points are {', '.join(POINT_ORDER)}, not {view.points}")
+    taken: set[int] = set(holes)
+    for name, seat, element in view.orbs:
+        cell = _cell(name, view.board, "the orb's cell")
+        if cell in taken:
+            raise ValueError(f"{name} holds a hole or a second orb")
+        taken.add(cell)
+        if seat not in seats:
+            raise ValueError(f"the orb on {name} belongs to seat {seat!r}, not 0–{players - 1}")
+        if element not in ELEMENTS:
+            raise ValueError(f"the orb on {name} has element {element!r}, not one of FEAWV")
+    if view.to_move is not None and view.to_move not in seats:
+        raise ValueError(f"seat {view.to_move!r} cannot be to move with {players} seats")
+    if view.quiet < 0 or view.quiet_limit < 0:
+        raise ValueError(
+            f"the quiet counter and its limit are ≥ 0: {view.quiet}/{view.quiet_limit}"
+        )
+    if view.outcome is not None and any(seat not in seats for seat in view.outcome.winners):
+        raise ValueError(f"winners {view.outcome.winners} are not all seats 0–{players - 1}")
+    if view.last is not None:
+        _check_last(view.last, view, players)
+
+
+def _check_last(last: OrbsLastMove, view: OrbsView, players: int) -> None:
+    """The last move: a known kind by a seat in range; a pass or resignation names no cells; a
+    step names neighbouring cells (across the seam on the torus), the mover's element, and for
+    a clash the orb it hit."""
+    if last.kind not in _LAST_KINDS:
+        raise ValueError(f"a last move is one of {', '.join(_LAST_KINDS)}, not {last.kind!r}")
+    if last.seat not in range(players):
+        raise ValueError(f"the last move's seat {last.seat!r} is not 0–{players - 1}")
+    if last.kind in ("pass", "resign"):
+        if last.origin or last.target:
+            raise ValueError(f"a {last.kind} names no cells: {last}")
+        return
+    origin = _cell(last.origin, view.board, "the last move's origin")
+    target = _cell(last.target, view.board, "the last move's target")
+    if target not in neighbours(view.board, view.wrap)[origin]:
+        raise ValueError(f"{last.origin} and {last.target} are not neighbours")
+    if last.element not in ELEMENTS:
+        raise ValueError(f"the mover's element {last.element!r} is not one of FEAWV")
+    clash = last.kind != "move"
+    if clash != (last.victim in ELEMENTS) or clash != (last.victim_seat in range(players)):
+        raise ValueError(f"a {last.kind} {'needs' if clash else 'has no'} victim: {last}")
+
+
+# ---- words -------------------------------------------------------------------------------------
+
+#: How each termination of ORB-8 is told under the result.
+TERMINATIONS = {
+    "last_standing": "Last side standing",
+    "annihilation": "The last two orbs annihilated",
+    "same_element": "Only one element left",
+    "stalemate": "Nobody can move",
+    "no_progress": "Too many quiet turns",
+    "agreement": "Draw agreed",
+}
+#: The verb for ``X beats Y`` (ORB-2), by the winner's element.
+BEATS = {"F": "burns", "A": "evaporates", "W": "erodes", "E": "smothers"}
+
+
+def _seat_name(view: OrbsView, seat: int) -> str:
+    return f"Seat {seat} ({view.points[seat]})"
+
+
+def _list(seats: Sequence[int]) -> str:
+    """``"0"``, ``"0 and 2"``, ``"0, 2 and 4"``."""
+    names = [str(seat) for seat in seats]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def headline(view: OrbsView) -> tuple[str, str]:
+    """The panel's big line and the one under it: ``("Seat 1 (S) to move", "")`` while the
+    game runs; ``("Seats 0 and 2 win", "Last side standing")`` or ``("Draw", "Draw agreed")``
+    once it is over (an unknown termination is written with spaces for underscores)."""
+    outcome = view.outcome
+    if outcome is None:
+        if view.to_move is None:
+            return ("", "")
+        return (f"{_seat_name(view, view.to_move)} to move", "")
+    reason = TERMINATIONS.get(outcome.termination, outcome.termination.replace("_", " "))
+    winners = sorted(outcome.winners)
+    if not winners:
+        return ("Draw", reason)
+    if len(winners) == 1:
+        return (f"{_seat_name(view, winners[0])} wins", reason)
+    return (f"Seats {_list(winners)} win", reason)
+
+
+def quiet_text(view: OrbsView) -> str:
+    """The quiet counter against its limit: ``"37/100 quiet turns"``, or ``"37 quiet turns"``
+    when the limit is off (``quiet_limit == 0``)."""
+    count = f"{view.quiet}/{view.quiet_limit}" if view.quiet_limit else str(view.quiet)
+    noun = "turn" if view.quiet == 1 and not view.quiet_limit else "turns"
+    return f"{count} quiet {noun}"
+
+
+def describe_last(view: OrbsView) -> str:
+    """The last move in words after the mover's seat, with the canonical move: ``"Seat 1 (S):
+    N4-M5"``, ``"…: I5-I6, Fire burns seat 0's Air"``, ``"…: I5-I6, Fire and seat 0's Water
+    annihilate"``, ``"…: I5-I6, seat 0's Water erodes the attacking Earth"``, ``"Seat 1 (S)
+    passed"`` or ``"… resigned"``; ``""`` without a last move."""
+    last = view.last
+    if last is None:
+        return ""
+    mover = _seat_name(view, last.seat)
+    if last.kind == "pass":
+        return f"{mover} passed"
+    if last.kind == "resign":
+        return f"{mover} resigned"
+    text = f"{mover}: {last.origin}-{last.target}"
+    attacker = ELEMENT_NAMES.get(last.element, last.element)
+    victim = f"seat {last.victim_seat}'s {ELEMENT_NAMES.get(last.victim, last.victim)}"
+    if last.kind == "capture":
+        text += f", {attacker} {BEATS.get(last.element, 'beats')} {victim}"
+    elif last.kind == "annihilation":
+        text += f", {attacker} and {victim} annihilate"
+    elif last.kind == "lost":
+        text += f", {victim} {BEATS.get(last.victim, 'beats')} the attacking {attacker}"
+    return text
+
+
+def _option_pieces(view: OrbsView) -> list[str]:
+    """The options as ``"name value,"`` phrases (the last without a comma), for wrapping."""
+    pieces = [f"{name} {value}" for name, value in view.options]
+    return [f"{piece}," for piece in pieces[:-1]] + pieces[-1:]
+
+
+# ---- one image ---------------------------------------------------------------------------------
+
+
+def render(
+    view: OrbsView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+) -> bytes:
+    """Draw ``view`` as a 1080 × 780 palette PNG and return its bytes.
+
+    ``seat_labels`` are the players' display names in seat order, one per seat
+    (``view.players``), shown in the panel folded to the bundled font
+    (:func:`render.kit.displayable_label`). ``flip`` is ignored: every player sees the same
+    star, point N at the top. The same arguments always give the same bytes.
+
+    Raises ``TypeError`` if ``view`` is not an :class:`OrbsView` or ``seat_labels`` is a single
+    string, and ``ValueError`` if the view is malformed (unknown cell name or element, a seat
+    out of range…; see :func:`_check`) or ``seat_labels`` does not hold one name per seat.
+    """
+    del flip  # one picture for everybody (see the module's docstring)
+    if not isinstance(view, OrbsView):
+        raise TypeError(f"expected an OrbsView, not {type(view).__name__}")
+    if isinstance(seat_labels, str):
+        raise TypeError("seat_labels must be a sequence of names, not one string")
+    _check(view, seat_labels)
+
+    scale = _scale(view.board, view.wrap)
+    image = _board_layer(
+        view.board, view.wrap, tuple(view.holes), tuple(map(tuple, view.zones))
+    ).copy()
+    last = view.last
+    moved = last is not None and last.kind not in ("pass", "resign")
+    if last is not None and moved:
+        _paste(image, _origin_sprite(scale), *cell_centre(view.board, view.wrap, last.origin))
+    for name, seat, element in view.orbs:
+        _paste(image, _orb_sprite(scale, seat, element), *cell_centre(view.board, view.wrap, name))
+    if last is not None and moved:
+        _draw_last_move(image, view, last, scale)
+    _draw_panel(image, view, seat_labels)
+    return _encode(image)
+
+
+def _arrows(view: OrbsView, last: OrbsLastMove) -> list[tuple[Point, int]]:
+    """``(unit-space start, direction)`` of each arrow of the last move: one step from the
+    origin towards the target, or across the seam two, from the origin towards the target's
+    ghost and from the origin's ghost beside the target into the target."""
+    origin, target = INDEX[last.origin], INDEX[last.target]
+    if target in neighbours(view.board)[origin]:
+        (oq, or_), (tq, tr) = AXIAL[origin], AXIAL[target]
+        return [(centre(origin), DIRECTIONS.index((tq - oq, tr - or_)))]
+    leave = next(d for d, partner in SEAM_GHOSTS[origin] if partner == target)
+    enter = next(d for d, partner in SEAM_GHOSTS[target] if partner == origin)
+    (tx, ty), (gx, gy) = centre(target), _step(enter)
+    dq, dr = DIRECTIONS[enter]
+    return [(centre(origin), leave), ((tx + gx, ty + gy), DIRECTIONS.index((-dq, -dr)))]
+
+
+def _draw_last_move(image: Image.Image, view: OrbsView, last: OrbsLastMove, scale: _Scale) -> None:
+    """The arrow(s) of the last move and, after a clash, the badge beside the target on the
+    diagonal farthest from where the mover came (never the lower right, where the seat number
+    sits)."""
+    arrows = _arrows(view, last)
+    for leg, (start, direction) in enumerate(arrows, start=1):
+        blocked = last.kind == "lost" and leg == len(arrows)
+        _paste(image, _arrow_sprite(scale, direction, blocked), *_pixel(scale, start))
+    arrival = _step(arrows[-1][1])
+    if last.kind == "move":
+        return
+    diagonals = ((1, -1), (-1, -1), (-1, 1))
+    dx, dy = max(diagonals, key=lambda d: d[0] * arrival[0] + d[1] * arrival[1])
+    reach = scale.orb_radius * 0.8
+    x, y = cell_centre(view.board, view.wrap, last.target)
+    _paste(image, _badge_sprite(scale, last.kind), x + dx * reach, y + dy * reach)
+
+
+#: The panel: where the seat rows start and how tall each is; at most this many lines of
+#: options fit above the key with six seats and a three-line last move.
+OPTION_LINES = 4
+SEAT_ROW_TOP = 96
+SEAT_ROW_HEIGHT = 58
+RING_SAMPLE_RADIUS = 19.0
+
+
+def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] | None) -> None:
+    """The panel above the key: headline, one row per seat, quiet counter, last move, options."""
+    draw = ImageDraw.Draw(image)
+    big, reason = headline(view)
+    _text(image, PANEL_LEFT, 30, big, 26, INK, bold=True)
+    if reason:
+        _text(image, PANEL_LEFT, 66, reason, 19, INK)
+    elif view.to_move is not None and seat_labels is not None:
+        name = _label(seat_labels[view.to_move], PANEL_RIGHT - PANEL_LEFT, 19)
+        _text(image, PANEL_LEFT, 66, name, 19, INK)
+    counts = [dict.fromkeys(ELEMENTS, 0) for _ in range(view.players)]
+    for _, seat, element in view.orbs:
+        counts[seat][element] += 1
+    shown = [e for e in ELEMENTS if any(c[e] for c in counts)] or list(ELEMENTS[:4])
+    teams = {seat: side for side in view.sides for seat in side}
+    with_teams = any(len(side) > 1 for side in view.sides)
+    winners = set(view.outcome.winners) if view.outcome is not None else set()
+    for seat in range(view.players):
+        top = SEAT_ROW_TOP + seat * SEAT_ROW_HEIGHT
+        out = not any(counts[seat].values())
+        active = seat == view.to_move or seat in winners
+        if active:
+            box = (PANEL_LEFT - 8, top, PANEL_RIGHT + 6, top + SEAT_ROW_HEIGHT - 5)
+            draw.rounded_rectangle(box, radius=8, fill=ACTIVE_TINT, outline=INK, width=2)
+        ink = MUTED if out else INK
+        mid = top + (SEAT_ROW_HEIGHT - 5) / 2
+        _paste(image, _ring_sample(seat, RING_SAMPLE_RADIUS, out), PANEL_LEFT + 18, mid)
+        x: float = PANEL_LEFT + 46
+        title = f"Seat {seat} ({view.points[seat]})"
+        _text(image, x, top + 16, title, 18, ink, bold=True)
+        tag = "TO MOVE" if seat == view.to_move else "WINNER" if seat in winners else ""
+        tag = "out" if out and not tag else tag
+        tag_width = _text_width(tag, 14, bold=True) + 8 if tag else 0
+        _text(image, PANEL_RIGHT, top + 16, tag, 14, ink, "rm", bold=True)
+        if seat_labels is not None:
+            left = x + _text_width(title, 18, bold=True) + 8
+            name = _label(seat_labels[seat], PANEL_RIGHT - tag_width - left, 17)
+            _text(image, left, top + 16, name, 17, ink)
+        y = top + 39
+        if with_teams:
+            team = "team " + "+".join(str(s) for s in teams[seat])
+            _text(image, x, y, team, 15, ink)
+            x += _text_width(team, 15) + 10
+        if out:
+            _text(image, x, y, "no orbs", 15, ink)
+            continue
+        step = min(44, (PANEL_RIGHT - x) / len(shown))
+        for element in shown:
+            _paste(image, _mini_orb(element, 8), x + 8, y)
+            _text(image, x + 19, y, str(counts[seat][element]), 16, ink)
+            x += step
+    y = SEAT_ROW_TOP + view.players * SEAT_ROW_HEIGHT + 14
+    _text(image, PANEL_LEFT, y, quiet_text(view), 17, INK)
+    width = PANEL_RIGHT - PANEL_LEFT
+    lines = _wrap(describe_last(view).split(), 16, width - 40)
+    if lines:
+        y += 28
+        _text(image, PANEL_LEFT, y, "Last", 16, MUTED)
+        for line in lines[:3]:
+            _text(image, PANEL_LEFT + 40, y, line, 16, INK)
+            y += 21
+        y -= 21
+    options = _wrap(_option_pieces(view), 15, width - 64)
+    if len(options) > OPTION_LINES:  # only a long custom holes list gets here
+        last_line = options[OPTION_LINES - 1].rstrip(",") + " …"
+        options = [*options[: OPTION_LINES - 1], _label(last_line, width - 64, 15)]
+    if options:
+        y += 28
+        _text(image, PANEL_LEFT, y, "Options", 15, MUTED)
+        for line in options:
+            _text(image, PANEL_LEFT + 62, y, line, 15, INK)
+            y += 20
+
+
+def _encode(image: Image.Image) -> bytes:
+    """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
+    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
