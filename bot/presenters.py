@@ -22,6 +22,7 @@ from bot.service import (
     ServiceError,
     TurnResult,
 )
+from bot.service.models import PrivateView
 from engines.base import Event, GameInfo
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "board_caption",
     "challenge_closed_text",
     "challenge_text",
+    "decision_text",
     "draw_answer_text",
     "draw_offer_text",
     "error_text",
@@ -41,6 +43,7 @@ __all__ = [
     "move_ack_text",
     "move_list_text",
     "outcome_text",
+    "private_view_text",
     "resign_text",
     "rules_text",
     "seat_label",
@@ -191,14 +194,73 @@ def turn_text(result: TurnResult) -> str:
     return f"{line}\n{outcome_text(snapshot, result.events)}"
 
 
+def decision_text(result: TurnResult) -> str:
+    """The public line after a decision that leaves the same seat to decide again
+    (:attr:`TurnResult.turn_goes_on`): no board, no ping, only what everyone may know.
+
+    ``<@1> (Green) played `peek 1.2`: looks at a card of Red. Green decides again.``
+    """
+    mover = result.snapshot.players[result.seat]
+    phrase = _event_phrase(result.events)
+    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    if result.automatic:
+        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
+    return f"{line} {seat_label(mover.seat_name)} decides again."
+
+
+def _private_lines(events: Iterable[Event]) -> list[str]:
+    return [f"• {_capitalised(e.text)}" for e in events]
+
+
 def move_ack_text(result: TurnResult, *, posted: bool) -> str:
-    """The mover's private confirmation; says so when the public board could not be posted."""
+    """The mover's private confirmation.
+
+    Says so when the public post could not be made; lists what only the mover's seat may
+    see of this move (:attr:`TurnResult.private_events`); and when the mover decides again
+    (:attr:`TurnResult.turn_goes_on`), what is pending — the engine's prompt.
+    """
+    what = "board" if not result.turn_goes_on else "move"
     if posted:
-        return f"Played {_code(result.move)}."
-    return (
-        f"Played {_code(result.move)}, but I could not post the board in this channel; "
-        "`/board` shows it."
+        lines = [f"Played {_code(result.move)}."]
+    else:
+        lines = [
+            f"Played {_code(result.move)}, but I could not post the {what} in this channel; "
+            "`/board` shows it."
+        ]
+    if result.private_events:
+        lines.append("Only you see:")
+        lines.extend(_private_lines(result.private_events))
+    if result.turn_goes_on:
+        prompt = result.snapshot.prompt
+        lines.append(f"Still your turn: {prompt}" if prompt else "Still your turn.")
+    return "\n".join(lines)
+
+
+def private_view_text(private: PrivateView) -> str:
+    """The text beside a player's private picture ("My view", ``/hand``), ephemeral.
+
+    Which game and seat, what the seat must decide now (the engine's prompt) or that it is
+    waiting, and its latest private events with their plies, oldest first.
+    """
+    head = (
+        f"**{private.game_name}** · game {private.game_id} · ply {private.ply} · "
+        f"your private view as {seat_label(private.seat_name)}"
     )
+    lines = [head]
+    if not private.is_active:
+        lines.append("The game is over.")
+    elif private.to_move:
+        lines.append(
+            f"Your decision: {private.prompt}" if private.prompt else "It is your decision."
+        )
+    else:
+        lines.append("Not your decision now.")
+    if private.events:
+        lines.append("Only you saw:")
+        lines.extend(
+            f"• ply {item.ply}: {_capitalised(item.event.text)}" for item in private.events
+        )
+    return "\n".join(lines)
 
 
 def game_started_text(snapshot: GameSnapshot) -> str:
@@ -355,7 +417,10 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     if snapshot.last_moves:
         recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
         lines.append(f"Last moves: {recent}")
-    lines.append(f"Position: {_code(snapshot.position)}")
+    if snapshot.position:
+        lines.append(f"Position: {_code(snapshot.position)}")
+    else:
+        lines.append("Position: secret until the game ends (it holds the players' hidden cards).")
     return "\n".join(lines)
 
 

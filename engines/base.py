@@ -136,6 +136,9 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int = 0
     maximum: int = 0
+    #: Settable only from the command line, never by a chat user: Generation Zero's
+    #: ``content`` is a file path on the machine, which a Discord user must not choose.
+    cli_only: bool = False
 
     def parse(self, text: str) -> OptionValue:
         """Parse a typed value (``"true"``, ``"20"``, ``"all"``) into this option's type.
@@ -332,6 +335,16 @@ class Engine(ABC, Generic[S, M]):
     #: "if nothing else is legal, pass is the only legal move, and the bot submits it").
     #: Generatorb keeps it off: its forced pass may carry a refill choice.
     plays_forced_moves: ClassVar[bool] = False
+    #: Whether one seat's turn is a chain of decisions (Generation Zero R5: order each
+    #: character, then its thrusts…). When True and a decision leaves the same seat to decide
+    #: next, the bot posts no new board: it tells the mover privately what is pending
+    #: (:meth:`prompt`) and posts one short public line; the board and the ping come when the
+    #: decision passes to another seat or the game ends. False: every decision posts a board.
+    many_decisions_per_turn: ClassVar[bool] = False
+    #: Canonical moves the engine accepts (the CLI sends them) but the bot decides itself,
+    #: through its own flow, so ``/move`` refuses them: Orbs' ``draw`` needs every player still
+    #: in to agree (D-ORB-11), which the bot's draw offer collects.
+    bot_decided_moves: ClassVar[frozenset[str]] = frozenset()
     #: version of the JSON written by :meth:`dump_state`; bump when its shape changes.
     state_format: ClassVar[int] = 1
 
@@ -517,6 +530,10 @@ class Engine(ABC, Generic[S, M]):
         Examples: "Black must prune 1 tree first: `prune <cell>` names a cell of each tree."
         or "You rolled Y: move to a yellow node, or pass." The bot adds it to the turn
         message. ``None`` (the default) when there is nothing special to say.
+
+        The turn message is public, so in games with hidden information the sentence must
+        hold only public facts (whose decision, for which character, of what kind); the
+        seat's private facts belong in :meth:`view` and in events with ``visible_to``.
         """
         return None
 

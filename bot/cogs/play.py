@@ -1,21 +1,28 @@
-"""Playing: ``/move``, ``/board``, ``/resign``, ``/draw`` and the draw-offer buttons.
+"""Playing: ``/move``, ``/board``, ``/hand``, ``/resign``, ``/draw``, the draw-offer buttons
+and the "My view" button.
 
 Each handler is defer → service → present. Commands defer ephemerally (errors go to the
 caller only); what everyone should see — the board after a move, a resignation, a draw
-offer — is posted in the channel once the change is committed.
+offer — is posted in the channel once the change is committed. In games with hidden
+information, public posts hold only the spectator's view and public events; what a player
+alone may see (their private view, the private events of their move) is only ever sent to
+them ephemerally.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, TypeAlias
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import StaleActionError
-from bot.ui.board import post_board, render_file
+from bot.service.models import PrivateView
+from bot.ui.board import board_view, post_board, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
@@ -24,6 +31,8 @@ if TYPE_CHECKING:
     from bot.client import GameroomBot
 
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+
+log = logging.getLogger(__name__)
 
 
 class PlayCog(commands.Cog, name=PLAY_COG):
@@ -42,13 +51,26 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 channel_id_of(interaction), interaction.user.id, text
             )
             snapshot = result.snapshot
-            mentions = snapshot.user_ids if result.outcome else result.next_user_ids
-            posted = await post_board(
-                self.bot, snapshot, presenters.turn_text(result), mention_ids=mentions
-            )
-            await interaction.followup.send(
-                presenters.move_ack_text(result, posted=posted is not None), ephemeral=True
-            )
+            if result.turn_goes_on:
+                # The same seat decides again: one public line, no board, nobody pinged.
+                posted = await post_in_channel(
+                    self.bot,
+                    snapshot.channel_id,
+                    presenters.decision_text(result),
+                    guild_id=snapshot.guild_id,
+                )
+            else:
+                mentions = snapshot.user_ids if result.outcome else result.next_user_ids
+                posted = await post_board(
+                    self.bot, snapshot, presenters.turn_text(result), mention_ids=mentions
+                )
+            ack = presenters.move_ack_text(result, posted=posted is not None)
+            view = board_view(snapshot)
+            for number, chunk in enumerate(presenters.split_message(ack)):
+                if number == 0 and view is not None:
+                    await interaction.followup.send(chunk, ephemeral=True, view=view)
+                else:
+                    await interaction.followup.send(chunk, ephemeral=True)
 
     @move.autocomplete("text")
     async def move_autocomplete(
@@ -74,10 +96,38 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 await interaction.followup.send(ack, ephemeral=True)
                 return
             file = await render_file(self.bot, snapshot)
-            if file is None:
-                await interaction.followup.send(caption, ephemeral=True)
-            else:
-                await interaction.followup.send(caption, file=file, ephemeral=True)
+            view = board_view(snapshot)
+            await interaction.followup.send(
+                caption,
+                ephemeral=True,
+                file=MISSING if file is None else file,
+                view=MISSING if view is None else view,
+            )
+
+    @app_commands.command(
+        name="hand", description="Your private view of this channel's game (only you see it)"
+    )
+    async def hand(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            self.bot.remember_name(interaction.user)
+            private = await self.bot.service.private_view(
+                channel_id_of(interaction), interaction.user.id
+            )
+            await self._send_private_view(interaction, private)
+
+    async def _send_private_view(self, interaction: Interaction, private: PrivateView) -> None:
+        """Answer a deferred interaction with the caller's private picture and text, ephemerally
+        (never anywhere else: the view holds what only this player may know)."""
+        file = await private_file(self.bot, private)
+        chunks = presenters.split_message(presenters.private_view_text(private))
+        for number, chunk in enumerate(chunks):
+            await interaction.followup.send(
+                chunk,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+                file=file if file is not None and number == 0 else MISSING,
+            )
 
     @app_commands.command(name="resign", description="Resign this channel's game")
     async def resign(self, interaction: Interaction) -> None:
@@ -114,7 +164,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             await interaction.followup.send("Draw offered.", ephemeral=True)
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
-        """A draw offer's Accept or Decline was pressed."""
+        """A game button was pressed: "My view", or a draw offer's Accept or Decline."""
+        if button.action is GameAction.MY_VIEW:
+            await self._on_my_view(interaction, button)
+            return
         await interaction.response.defer()
         async with answer_errors(interaction, game_id=button.game_id):
             accept = button.action is GameAction.DRAW_ACCEPT
@@ -136,6 +189,19 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     presenters.outcome_text(snapshot),
                     mention_ids=snapshot.user_ids,
                 )
+
+    async def _on_my_view(self, interaction: Interaction, button: GameButtonId) -> None:
+        """ "My view": the presser's current private view, whichever board it was pressed on."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction, game_id=button.game_id):
+            self.bot.remember_name(interaction.user)
+            log.debug(
+                "game %d: My view pressed on the board of version %d",
+                button.game_id,
+                button.version,
+            )
+            private = await self.bot.service.game_private_view(button.game_id, interaction.user.id)
+            await self._send_private_view(interaction, private)
 
 
 async def setup(bot: GameroomBot) -> None:

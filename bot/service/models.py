@@ -22,12 +22,16 @@ __all__ = [
     "LobbyUpdate",
     "MoveRecord",
     "Player",
+    "PrivateEvent",
+    "PrivateView",
     "ReplayReport",
     "TurnResult",
 ]
 
 #: The most legal moves a turn prompt lists (Generatorb: a forced pass with up to 4 refill cells).
 FEW_MOVES = 4
+#: How many of a seat's latest private events its private view ("My view", ``/hand``) lists.
+PRIVATE_EVENTS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +69,13 @@ class GameSnapshot:
     several seats act at once, in games with hidden information (the list would leak a
     hand) and once the game is over. ``prompt`` is the engine's sentence on what the seat to
     move must decide now (Arbos: a due prune; Generator: the roll), if any
-    (:meth:`engines.base.Engine.prompt`). ``view`` is the engine's spectator view.
-    ``last_moves`` holds up to the last few moves, oldest first.
+    (:meth:`engines.base.Engine.prompt`). ``position`` is the game's position notation,
+    except while a game with hidden information goes on: then it is ``""``, because the
+    position holds every secret. ``view`` is the engine's spectator view (``viewer=None``),
+    the only view a snapshot ever carries. ``last_moves`` holds up to the last few moves,
+    oldest first (public events only). ``hidden_information`` repeats the game's
+    :attr:`~engines.base.GameInfo.has_hidden_information`: its players each have a private
+    view (:class:`PrivateView`).
     """
 
     game_id: int
@@ -91,6 +100,7 @@ class GameSnapshot:
     board_message_id: int | None
     created_at: datetime
     updated_at: datetime
+    hidden_information: bool = False
 
     @property
     def is_active(self) -> bool:
@@ -116,6 +126,14 @@ class TurnResult:
     chance outcomes such as ``roll:G``, and forced moves of engines that ask for them).
     ``snapshot`` is the game after all of them. ``declined_draw_offer`` is
     true when the move declined a pending draw offer.
+
+    ``private_events`` are the events of the same steps that only some seats may see and
+    the mover's seat is among them (a card it looked at): they go to the mover alone, in
+    the ephemeral acknowledgement. Private events of other seats are never in a
+    ``TurnResult``; those seats read them in their :class:`PrivateView`. ``turn_goes_on`` is
+    true when the engine plays many decisions per turn
+    (:attr:`~engines.base.Engine.many_decisions_per_turn`) and the next decision is the
+    mover's again: the bot then tells the mover what is pending instead of posting a board.
     """
 
     snapshot: GameSnapshot
@@ -125,6 +143,8 @@ class TurnResult:
     events: tuple[Event, ...]
     automatic: tuple[str, ...]
     declined_draw_offer: bool
+    private_events: tuple[Event, ...] = ()
+    turn_goes_on: bool = False
 
     @property
     def outcome(self) -> Outcome | None:
@@ -133,6 +153,48 @@ class TurnResult:
     @property
     def next_user_ids(self) -> tuple[int, ...]:
         return self.snapshot.to_move_user_ids
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateEvent:
+    """An event only some seats may see (``event.visible_to`` is set), with the ``ply`` of
+    the move log entry that produced it."""
+
+    ply: int
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """What one player may see of a game with hidden information ("My view", ``/hand``).
+
+    ``seat`` is the player's seat (the one to move, if the player holds several) and
+    ``view`` the engine's view for it (:meth:`engines.base.Engine.view` with ``viewer=seat``):
+    never shown to anyone else. ``to_move`` is true when the decision is this seat's, and
+    ``prompt`` is then the engine's sentence on what it must decide. ``events`` are the
+    seat's latest private events from the move log (at most :data:`PRIVATE_EVENTS`,
+    oldest first): how a player hears what other players' turns showed them. ``players``
+    are every seat's player, for the picture's labels.
+    """
+
+    game_id: int
+    game: str
+    game_name: str
+    status: str
+    version: int
+    ply: int
+    seat: int
+    seat_name: str
+    user_id: int
+    players: tuple[Player, ...]
+    to_move: bool
+    prompt: str | None
+    view: Any
+    events: tuple[PrivateEvent, ...]
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,12 @@ def resolve_challenge_options(
         raw.update(engine.info.preset(preset_id).options)
     if options_text:
         raw.update(parse_options_text(options_text))
+    for key in raw:
+        if engine.info.option(key).cli_only:
+            raise UsageError(
+                f"option {key} can only be set on the command line (python -m engines); "
+                "games in chat use its default"
+            )
     return engine.resolve_options(raw)
 
 
@@ -99,7 +105,7 @@ def suggest_options(info: GameInfo, typed: str) -> list[str]:
     suggestions: list[str] = []
     if not sep:
         for spec in info.options:
-            if spec.name not in used and spec.name.startswith(key):
+            if spec.name not in used and spec.name.startswith(key) and not spec.cli_only:
                 suggestions.append(f"{prefix}{spec.name}=")
     else:
         for spec in info.options:

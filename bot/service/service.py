@@ -44,6 +44,7 @@ from bot.service.locks import KeyedLock
 from bot.service.matching import filter_moves
 from bot.service.models import (
     FEW_MOVES,
+    PRIVATE_EVENTS,
     ChallengeInfo,
     ChallengePlayer,
     DrawOffer,
@@ -51,6 +52,8 @@ from bot.service.models import (
     LobbyUpdate,
     MoveRecord,
     Player,
+    PrivateEvent,
+    PrivateView,
     ReplayReport,
     TurnResult,
 )
@@ -76,6 +79,7 @@ from engines import get_engine
 from engines.base import (
     CHANCE,
     AmbiguousMoveError,
+    Engine,
     Event,
     GameOverError,
     IllegalMoveError,
@@ -86,7 +90,14 @@ from engines.base import (
 from engines.base import NotYourTurnError as EngineNotYourTurnError
 from render import render_png
 
-__all__ = ["DEFAULT_CHALLENGE_TTL", "GameService", "resign_move_text", "utc_now"]
+__all__ = [
+    "DEFAULT_CHALLENGE_TTL",
+    "GameService",
+    "private_events_of",
+    "public_events",
+    "resign_move_text",
+    "utc_now",
+]
 
 log = logging.getLogger(__name__)
 
@@ -518,6 +529,11 @@ class GameService:
         game's current version (a button pressed on an old board is refused). A pending draw
         offer is declined by the move.
 
+        The result carries the public events for everyone and, apart, the private events
+        the mover's seats may see (:attr:`TurnResult.private_events`); it says whether the
+        mover decides again next (:attr:`TurnResult.turn_goes_on`, for engines with
+        :attr:`~engines.base.Engine.many_decisions_per_turn`).
+
         Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError`,
         :class:`InvalidMoveError` (notation, illegal with the engine's reason, or ambiguous
         with candidates) and :class:`StaleActionError` (``seen_version`` is old, or another
@@ -541,21 +557,43 @@ class GameService:
                 raise InvalidMoveError(
                     _sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
                 ) from exc
+            if canonical in engine.bot_decided_moves:
+                raise InvalidMoveError(
+                    f"`{canonical}` is not a move you can make alone: use /{canonical} to "
+                    "offer it to the other players.",
+                    kind="illegal",
+                    text=text,
+                )
             ply = loaded.row.ply + 1
             new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
             state, automatic_moves, automatic_events = self._automatic_steps(
                 loaded.meta, state, ply + 1
             )
             updated = await self._commit(loaded, state, [*new_moves, *automatic_moves])
-            log.debug("game %d: ply %d %s by seat %d", row.id, ply, canonical, seat)
+            all_events = (*events, *automatic_events)
+            turn_goes_on = (
+                engine.many_decisions_per_turn
+                and updated.row.is_active
+                and updated.row.to_move == (seat,)
+            )
+            log.debug(
+                "game %d: ply %d %s by seat %d%s",
+                row.id,
+                ply,
+                canonical,
+                seat,
+                " (the seat decides again)" if turn_goes_on else "",
+            )
             return TurnResult(
                 snapshot=self._snapshot(updated),
                 seat=seat,
                 user_id=user_id,
                 move=canonical,
-                events=public_events((*events, *automatic_events)),
+                events=public_events(all_events),
                 automatic=tuple(m.text for m in automatic_moves),
                 declined_draw_offer=loaded.row.draw_offer_seat is not None,
+                private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
+                turn_goes_on=turn_goes_on,
             )
 
     async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
@@ -563,8 +601,11 @@ class GameService:
 
         Moves that start with the typed text come first, then moves that start with it once
         separators are ignored (``a1a3`` finds ``a1-a3``), then moves that contain it. Empty
-        when there is no game here or it is not the caller's turn. Legal moves are cached
-        per game version, so each keystroke costs one indexed read.
+        when there is no game here or it is not the caller's turn: only the seats that may
+        act now are answered, and only with their own moves (the engine's
+        :meth:`~engines.base.Engine.suggest_moves` or legal moves for that seat), so in a
+        game with hidden information nobody is offered what another seat knows. Legal moves
+        are cached per game version, so each keystroke costs one indexed read.
         """
         row = await self.database.games.active_in_channel(channel_id)
         if row is None:
@@ -922,6 +963,73 @@ class GameService:
         row = await self._shown_row(channel_id)
         return [_record(m, m.created_at) for m in await self.database.games.moves(row.id)]
 
+    async def private_view(self, channel_id: int, user_id: int) -> PrivateView:
+        """``/hand``: the caller's private view of the game :meth:`snapshot` shows here.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError` (a spectator: one
+        sentence pointing at ``/board``) and :class:`ServiceError` for a game without hidden
+        information (everything is on the board).
+        """
+        return await self._private_view_of(await self._shown_row(channel_id), user_id)
+
+    async def game_private_view(self, game_id: int, user_id: int) -> PrivateView:
+        """ "My view": the caller's private view of game ``game_id`` as it is *now* (a press
+        on an old board still shows the current view). Raises what :meth:`private_view`
+        raises, and :class:`NoGameHereError` for an unknown game."""
+        row = await self.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        return await self._private_view_of(row, user_id)
+
+    async def _private_view_of(self, row: GameRow, user_id: int) -> PrivateView:
+        meta = await self._game_meta(row)
+        engine = meta.engine
+        if not engine.info.has_hidden_information:
+            raise ServiceError(
+                f"{engine.info.name} has no hidden cards: everything is on the board (`/board`)."
+            )
+        seats = meta.seats_of(user_id)
+        if not seats:
+            raise NotAPlayerError(
+                "Only the players have a private view of this game; `/board` shows what "
+                "everyone may see."
+            )
+        position = await self._position(row, meta)
+        acting = [s for s in seats if row.is_active and s in row.to_move]
+        seat = acting[0] if acting else seats[0]
+        prompt = engine.prompt(position.state, seat) if acting else None
+        log_rows = await self.database.games.moves(row.id)
+        events = [
+            PrivateEvent(move.ply, event)
+            for move in log_rows
+            if move.ply <= row.ply and _HAS_PRIVATE_EVENTS in move.events_json  # as of ``row``
+            for event in private_events_of(_codec.load_events(move.events_json), (seat,))
+        ]
+        log.info("game %d: private view of seat %d for user %d", row.id, seat, user_id)
+        return PrivateView(
+            game_id=row.id,
+            game=row.game,
+            game_name=engine.info.name,
+            status=str(row.status),
+            version=row.version,
+            ply=row.ply,
+            seat=seat,
+            seat_name=meta.players[seat].seat_name,
+            user_id=user_id,
+            players=meta.players,
+            to_move=bool(acting),
+            prompt=prompt,
+            view=engine.view(position.state, seat),
+            events=tuple(events[-PRIVATE_EVENTS:]),
+        )
+
+    async def render_private(
+        self, private: PrivateView, *, seat_labels: Sequence[str] | None = None
+    ) -> bytes:
+        """The PNG of a :class:`PrivateView` (drawn from its seat's view, in a worker thread)."""
+        labels = None if seat_labels is None else tuple(seat_labels)
+        return await asyncio.to_thread(render_png, private.game, private.view, seat_labels=labels)
+
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the last board message posted for a game."""
         await self.database.games.set_board_message(game_id, message_id)
@@ -983,13 +1091,13 @@ class GameService:
         view = snapshot.view
         engine = get_engine(snapshot.game)
         if viewer is not None and engine.info.has_hidden_information:
-            view = await self._private_view(snapshot, viewer)
+            view = await self._seat_view(snapshot, viewer)
         labels = None if seat_labels is None else tuple(seat_labels)
         return await asyncio.to_thread(
             render_png, snapshot.game, view, seat_labels=labels, flip=flip
         )
 
-    async def _private_view(self, snapshot: GameSnapshot, viewer: int) -> Any:
+    async def _seat_view(self, snapshot: GameSnapshot, viewer: int) -> Any:
         row = await self.database.games.get(snapshot.game_id)
         if row is None:
             raise NoGameHereError("That game does not exist.")
@@ -1101,12 +1209,13 @@ class GameService:
             options_text=meta.options_text,
             outcome=_codec.load_outcome(row.outcome_json),
             draw_offer_seat=row.draw_offer_seat,
-            position=engine.position(position.state),
+            position=_public_position(engine, position.state, active=row.is_active),
             view=engine.view(position.state, None),
             last_moves=position.recent,
             board_message_id=row.board_message_id,
             created_at=row.created_at,
             updated_at=row.updated_at,
+            hidden_information=engine.info.has_hidden_information,
         )
 
 
@@ -1135,6 +1244,25 @@ def resign_move_text(seat: int) -> str:
 def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
     """The events everyone may see."""
     return tuple(e for e in events if e.visible_to is None)
+
+
+def private_events_of(events: Sequence[Event], seats: Sequence[int]) -> tuple[Event, ...]:
+    """The events only some seats may see (``visible_to`` set) that one of ``seats`` may see."""
+    wanted = set(seats)
+    return tuple(e for e in events if e.visible_to is not None and e.visible_to & wanted)
+
+
+#: How a private event looks in the move log's JSON (``_codec.dump_events``): a quick test
+#: before parsing a row, since most rows hold public events only.
+_HAS_PRIVATE_EVENTS = '"visible_to":['
+
+
+def _public_position(engine: Engine[Any, Any], state: Any, *, active: bool) -> str:
+    """The position string, or ``""`` while a game with hidden information goes on: its
+    position holds every secret (Generation Zero R14: never posted before the end)."""
+    if active and engine.info.has_hidden_information:
+        return ""
+    return engine.position(state)
 
 
 # ---- lobby decisions: what one press changes, or the user's mistake ---------------------

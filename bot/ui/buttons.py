@@ -38,6 +38,7 @@ __all__ = [
     "GameButtonHandler",
     "challenge_view",
     "draw_offer_view",
+    "my_view_view",
 ]
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ _CHALLENGE_STYLE = {
 _GAME_STYLE = {
     GameAction.DRAW_ACCEPT: ("Accept draw", discord.ButtonStyle.success),
     GameAction.DRAW_DECLINE: ("Decline", discord.ButtonStyle.danger),
+    GameAction.MY_VIEW: ("My view", discord.ButtonStyle.secondary),
 }
 
 
@@ -114,7 +116,8 @@ class ChallengeButton(
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(GAME_TEMPLATE)
 ):
-    """A button on a game post (``gr:<game_id>:<action>:<version>``), e.g. a draw answer."""
+    """A button on a game post (``gr:<game_id>:<action>:<version>``): a draw answer, or
+    "My view" under the boards of games with hidden information."""
 
     def __init__(self, button_id: GameButtonId) -> None:
         label, style = _GAME_STYLE[button_id.action]
@@ -166,4 +169,15 @@ def draw_offer_view(game_id: int, version: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in (GameAction.DRAW_ACCEPT, GameAction.DRAW_DECLINE):
         view.add_item(GameButton(GameButtonId(game_id, action, version)))
+    return view
+
+
+def my_view_view(game_id: int, version: int) -> discord.ui.View:
+    """The "My view" button of game ``game_id``, for a board drawn at ``version``.
+
+    Any player who presses it, on this board or an older one, even after a restart, gets
+    their *current* private view ephemerally; the version in the custom id is only noted.
+    """
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(GameButtonId(game_id, GameAction.MY_VIEW, version)))
     return view

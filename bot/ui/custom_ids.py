@@ -4,7 +4,8 @@ Buttons carry everything they need in their custom id, so they keep working afte
 (discord.py routes them through :class:`discord.ui.DynamicItem` templates):
 
 * game buttons: ``gr:<game_id>:<action>:<version>``, where ``version`` is the game version the
-  button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale;
+  button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale
+  (except "My view", which always shows the current private view and only notes it);
 * challenge buttons: ``gr:c<challenge_id>:<action>``; the service checks every press against
   the lobby as it is now (a challenge leaves ``open`` only once, and a press for a seat that
   was taken meanwhile is refused), so these ids need no version.
@@ -35,6 +36,8 @@ class GameAction(StrEnum):
     """Accept the pending draw offer."""
     DRAW_DECLINE = "draw_decline"
     """Decline (or, for the one who offered, withdraw) the pending draw offer."""
+    MY_VIEW = "my_view"
+    """Show the presser their current private view (games with hidden information)."""
 
 
 class ChallengeAction(StrEnum):

@@ -183,7 +183,7 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         names = sorted(c.name for c in bot.tree.get_commands())
-        assert names == ["board", "challenge", "draw", "game", "move", "resign"]
+        assert names == ["board", "challenge", "draw", "game", "hand", "move", "resign"]
         game = bot.tree.get_command("game")
         assert isinstance(game, discord.app_commands.Group)
         assert sorted(c.name for c in game.commands) == ["abort", "info", "moves", "rules"]

@@ -1,0 +1,263 @@
+"""Hidden information in the cogs and presenters: "My view", ``/hand``, the mover's private
+events, and turns of many decisions — with a stand-in bot and service, no Discord."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+
+from bot import presenters
+from bot.cogs.play import PlayCog
+from bot.service import NotAPlayerError, ServiceError
+from bot.service.models import PrivateEvent, PrivateView
+from bot.ui.board import board_view, post_board
+from bot.ui.buttons import GameButton, my_view_view
+from bot.ui.custom_ids import GameAction, GameButtonId
+from engines.base import Event
+
+from .test_bot_cogs import stand_in_bot
+from .test_bot_presenters import NORTH, SOUTH, snapshot, turn
+from .test_bot_replies import fake_interaction
+
+SEEN = Event("seen", 0, "card 2 of North is Zanzibar", visible_to=frozenset({0}))
+PEEKED = Event("peeked", 0, "looks at card 2 of North")
+
+
+def hidden_snapshot(**changes: object) -> Any:
+    return snapshot(
+        game="secretcards", game_name="Secret cards", hidden_information=True, **changes
+    )
+
+
+def private_view(**changes: object) -> PrivateView:
+    base = PrivateView(
+        game_id=5,
+        game="secretcards",
+        game_name="Secret cards",
+        status="active",
+        version=3,
+        ply=7,
+        seat=0,
+        seat_name="South",
+        user_id=SOUTH,
+        players=hidden_snapshot().players,
+        to_move=True,
+        prompt="Second decision of the turn.",
+        view=None,
+        events=(PrivateEvent(4, SEEN),),
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def acting(user_id: int) -> Any:
+    interaction = fake_interaction(done=True)
+    interaction.user.id = user_id
+    interaction.user.display_name = f"user{user_id}"
+    interaction.response.defer = AsyncMock()
+    return interaction
+
+
+def labels(view: discord.ui.View | None) -> list[str]:
+    assert view is not None
+    return [item.item.label for item in view.children]  # type: ignore[attr-defined]
+
+
+# ---- presenters ----------------------------------------------------------------------------
+
+
+def test_the_mover_alone_hears_their_private_events_and_what_is_pending() -> None:
+    result = turn(
+        snapshot=hidden_snapshot(to_move=(0,), prompt="Second decision of the turn."),
+        move="peek 2.2",
+        events=(PEEKED,),
+        private_events=(SEEN,),
+        turn_goes_on=True,
+    )
+    assert presenters.move_ack_text(result, posted=True) == (
+        "Played `peek 2.2`.\nOnly you see:\n• Card 2 of North is Zanzibar\n"
+        "Still your turn: Second decision of the turn."
+    )
+    public = presenters.decision_text(result)
+    assert public == (
+        "<@11> (South) played `peek 2.2`: looks at card 2 of North. South decides again."
+    )
+    assert "Zanzibar" not in public
+
+
+def test_an_acknowledgement_without_secrets_reads_as_before() -> None:
+    assert presenters.move_ack_text(turn(), posted=True) == "Played `a1-a3`."
+
+
+def test_the_private_view_text_gives_the_decision_and_the_events_with_their_plies() -> None:
+    assert presenters.private_view_text(private_view()) == (
+        "**Secret cards** · game 5 · ply 7 · your private view as South\n"
+        "Your decision: Second decision of the turn.\n"
+        "Only you saw:\n• ply 4: Card 2 of North is Zanzibar"
+    )
+    waiting = presenters.private_view_text(private_view(to_move=False, prompt=None, events=()))
+    assert waiting.endswith("\nNot your decision now.")
+    over = presenters.private_view_text(private_view(status="finished", to_move=False))
+    assert "The game is over." in over
+
+
+def test_game_info_keeps_the_position_of_a_hidden_game_secret() -> None:
+    text = presenters.game_info_text(hidden_snapshot(position=""))
+    assert "Position: secret until the game ends" in text
+
+
+# ---- buttons -------------------------------------------------------------------------------
+
+
+def test_my_view_is_a_persistent_game_button() -> None:
+    view = my_view_view(5, 3)
+    (item,) = view.children
+    assert isinstance(item, GameButton)
+    assert item.item.label == "My view"
+    assert item.item.custom_id == "gr:5:my_view:3"
+    assert GameButtonId.parse("gr:5:my_view:3") == GameButtonId(5, GameAction.MY_VIEW, 3)
+    assert view.timeout is None
+
+
+def test_only_boards_of_hidden_games_in_play_carry_my_view() -> None:
+    assert labels(board_view(hidden_snapshot())) == ["My view"]
+    assert board_view(snapshot()) is None
+    assert board_view(hidden_snapshot(status="finished", to_move=())) is None
+
+
+async def test_a_posted_board_of_a_hidden_game_has_the_my_view_button() -> None:
+    channel = MagicMock(spec=discord.PartialMessageable)
+    channel.send = AsyncMock(return_value=MagicMock(id=1))
+    bot = MagicMock()
+    bot.get_partial_messageable.return_value = channel
+    bot.seat_labels = AsyncMock(return_value=None)
+    bot.service.render = AsyncMock(return_value=b"\x89PNG public")
+    bot.service.set_board_message = AsyncMock()
+    await post_board(bot, hidden_snapshot(), "text", mention_ids=[NORTH])
+    assert labels(channel.send.await_args.kwargs["view"]) == ["My view"]
+    # The public picture: rendered from the snapshot, whose view is the spectator's.
+    bot.service.render.assert_awaited_once()
+    assert bot.service.render.await_args.args == (hidden_snapshot(),)
+
+
+# ---- cogs ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def posted(monkeypatch: pytest.MonkeyPatch) -> dict[str, AsyncMock]:
+    """Replaces the play cog's public posting; records what it would post."""
+    mocks = {
+        "post_board": AsyncMock(return_value=MagicMock()),
+        "post_in_channel": AsyncMock(return_value=MagicMock()),
+    }
+    for name, mock in mocks.items():
+        monkeypatch.setattr(f"bot.cogs.play.{name}", mock)
+    return mocks
+
+
+async def test_a_decision_that_leaves_the_turn_to_the_mover_posts_one_line_and_no_board(
+    posted: dict[str, AsyncMock],
+) -> None:
+    bot = stand_in_bot()
+    result = turn(
+        snapshot=hidden_snapshot(to_move=(0,), prompt="Second decision of the turn."),
+        move="peek 2.2",
+        events=(PEEKED,),
+        private_events=(SEEN,),
+        turn_goes_on=True,
+    )
+    bot.service.play = AsyncMock(return_value=result)
+    interaction = acting(SOUTH)
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "peek 2.2")
+    posted["post_board"].assert_not_awaited()
+    posted["post_in_channel"].assert_awaited_once()
+    args, kwargs = posted["post_in_channel"].await_args
+    assert args[2] == presenters.decision_text(result)
+    assert "mention_ids" not in kwargs  # nobody is pinged
+    interaction.followup.send.assert_awaited_once()
+    sent = interaction.followup.send.await_args
+    assert sent.args[0] == presenters.move_ack_text(result, posted=True)
+    assert "Zanzibar" in sent.args[0]
+    assert sent.kwargs["ephemeral"] is True
+    assert labels(sent.kwargs["view"]) == ["My view"]
+
+
+async def test_a_decision_that_passes_the_turn_posts_the_board_and_pings_the_next(
+    posted: dict[str, AsyncMock],
+) -> None:
+    bot = stand_in_bot()
+    result = turn(snapshot=hidden_snapshot(), events=(PEEKED,), private_events=(SEEN,))
+    bot.service.play = AsyncMock(return_value=result)
+    interaction = acting(SOUTH)
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "peek 2.2")
+    posted["post_in_channel"].assert_not_awaited()
+    args, kwargs = posted["post_board"].await_args
+    assert args[2] == presenters.turn_text(result)
+    assert "Zanzibar" not in args[2]
+    assert kwargs["mention_ids"] == (NORTH,)
+    assert (
+        "Only you see:\n• Card 2 of North is Zanzibar"
+        in (interaction.followup.send.await_args.args[0])
+    )
+
+
+async def test_my_view_answers_the_presser_alone_with_picture_and_text() -> None:
+    bot = stand_in_bot()
+    bot.display_name = AsyncMock(side_effect=lambda user_id: f"user{user_id}")
+    private = private_view()
+    bot.service.game_private_view = AsyncMock(return_value=private)
+    bot.service.render_private = AsyncMock(return_value=b"\x89PNG private")
+    interaction = acting(SOUTH)
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.MY_VIEW, 1))
+    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    # An old board (version 1) still shows the current view: the version is not asked for.
+    bot.service.game_private_view.assert_awaited_once_with(5, SOUTH)
+    bot.service.render_private.assert_awaited_once_with(private, seat_labels=("user11", "user22"))
+    sent = interaction.followup.send.await_args
+    assert sent.args[0] == presenters.private_view_text(private)
+    assert sent.kwargs["ephemeral"] is True
+    assert sent.kwargs["file"].filename == "secretcards-5-7-private.png"
+
+
+async def test_a_spectator_pressing_my_view_gets_one_friendly_sentence() -> None:
+    bot = stand_in_bot()
+    refusal = NotAPlayerError("Only the players have a private view of this game.")
+    bot.service.game_private_view = AsyncMock(side_effect=refusal)
+    interaction = acting(303)
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.MY_VIEW, 3))
+    interaction.followup.send.assert_awaited_once_with(
+        "Only the players have a private view of this game.", ephemeral=True
+    )
+
+
+async def test_hand_in_a_game_without_secrets_says_so() -> None:
+    bot = stand_in_bot()
+    bot.service.private_view = AsyncMock(
+        side_effect=ServiceError("Generatorb has no hidden cards: everything is on the board.")
+    )
+    interaction = acting(SOUTH)
+    hand: Any = PlayCog.hand.callback
+    await hand(PlayCog(bot), interaction)
+    bot.service.private_view.assert_awaited_once_with(2, SOUTH)
+    interaction.followup.send.assert_awaited_once_with(
+        "Generatorb has no hidden cards: everything is on the board.", ephemeral=True
+    )
+
+
+async def test_hand_shows_the_private_view_even_when_drawing_fails() -> None:
+    bot = stand_in_bot()
+    bot.display_name = AsyncMock(return_value="someone")
+    bot.service.private_view = AsyncMock(return_value=private_view())
+    bot.service.render_private = AsyncMock(side_effect=RuntimeError("renderer broke"))
+    interaction = acting(SOUTH)
+    hand: Any = PlayCog.hand.callback
+    await hand(PlayCog(bot), interaction)
+    sent = interaction.followup.send.await_args
+    assert sent.args[0].startswith("**Secret cards** · game 5")
+    assert sent.kwargs["ephemeral"] is True
+    assert sent.kwargs["file"] is discord.utils.MISSING
