@@ -720,6 +720,8 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
 
     #: ORB-4: a player without a legal move passes, and the bot submits it.
     plays_forced_moves = True
+    #: D-ORB-11: the bot gathers every remaining player's consent before it sends ``draw``.
+    bot_decided_moves = frozenset({"draw"})
 
     info = INFO
 
@@ -766,10 +768,22 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         return _rules(players, tuple(opts.items()))
 
     def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
-        """Each seat's point, e.g. ``("North", "South")`` (2 players; the torus seats N, SE)."""
+        """Each seat's point, e.g. ``("North", "South")`` (2 players; the torus seats N, SE).
+
+        With ``teams``, each name carries its team's letter in the printed order of the option
+        (``teams=02-13`` → ``"North-east, team A"``, ``"South-east, team B"`` …), so every
+        message that names a seat also says whose side it is on.
+        """
         torus = options.get("wrap") == "torus" and players in TORUS_SEATING
         points = (TORUS_SEATING if torus else SEATING).get(players, ())
-        return tuple(POINT_NAMES[p] for p in points)
+        names = [POINT_NAMES[p] for p in points]
+        teams = _teams(options.get("teams", "none"))
+        if teams != "none":
+            for letter, group in zip("ABCDEF", teams.split("-"), strict=False):
+                for digit in group:
+                    if int(digit) < len(names):
+                        names[int(digit)] += f", team {letter}"
+        return tuple(names)
 
     def new_game(
         self, players: int, options: Mapping[str, OptionValue], seed: int = 0
@@ -917,7 +931,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         board[origin] = EMPTY
         if victim < 0:
             board[target] = mover
-            kind, text = "move", f"{NAMES[origin]}-{NAMES[target]}"
+            kind, text = "move", f"{ELEMENT_NAMES[element]} steps to {NAMES[target]}"
         else:
             result = clash(mover, victim)
             hit = f"{ELEMENT_NAMES[ELEMENTS[victim % 5]]} on {NAMES[target]}"

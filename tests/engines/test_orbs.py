@@ -395,6 +395,12 @@ def test_seat_names_are_the_points() -> None:
     assert ENGINE.seat_names(2, {}) == ("North", "South")
     assert ENGINE.seat_names(2, {"wrap": "torus"}) == ("North", "South-east")
     assert ENGINE.seat_names(4, {})[0] == "North-east"
+    assert ENGINE.seat_names(4, {"teams": "13-02"}) == (
+        "North-east, team A",
+        "South-east, team B",
+        "South-west, team A",
+        "North-west, team B",
+    )
 
 
 # ---- positions -----------------------------------------------------------------------------
