@@ -41,6 +41,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/render_generator.py
 	$(BIN)/python bench/orbs.py
 	$(BIN)/python bench/render_orbs.py
+	$(BIN)/python bench/generation_zero.py
+	$(BIN)/python bench/render_generation_zero.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -9,6 +9,7 @@ from typing import Any
 
 from engines.arbos import ArbosEngine
 from engines.base import Engine, UsageError
+from engines.generation_zero import GenerationZeroEngine
 from engines.generator import GeneratorEngine
 from engines.generatorb import GeneratorbEngine
 from engines.orbs import OrbsEngine
@@ -18,7 +19,13 @@ __all__ = ["ENGINES", "get_engine"]
 #: Every registered engine by game id, in the order menus list them.
 ENGINES: dict[str, Engine[Any, Any]] = {
     engine.info.id: engine
-    for engine in (GeneratorbEngine(), ArbosEngine(), GeneratorEngine(), OrbsEngine())
+    for engine in (
+        GeneratorbEngine(),
+        ArbosEngine(),
+        GeneratorEngine(),
+        OrbsEngine(),
+        GenerationZeroEngine(),
+    )
 }
 
 

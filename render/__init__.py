@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from render import arbos, generator, generatorb, orbs
+from render import arbos, generation_zero, generator, generatorb, orbs
 
 __all__ = ["RENDERERS", "Renderer", "render_png"]
 
@@ -42,6 +42,7 @@ RENDERERS: dict[str, Renderer] = {
     "arbos": arbos.render,
     "generator": generator.render,
     "orbs": orbs.render,
+    "generation_zero": generation_zero.render,
 }
 
 

@@ -108,7 +108,16 @@ def _value(raw: str) -> Any:
 
 
 def _match(expected: Any, actual: Any, bindings: dict[str, str], variables: set[str]) -> bool:
-    """Structural equality where strings may hold variables; binds the free ones."""
+    """Structural equality where strings may hold variables; binds the free ones.
+
+    A JSON object pinned for a field the CLI prints as a JSON string (Generation Zero's
+    ``position``) is compared with that string's parsed value.
+    """
+    if isinstance(expected, dict) and isinstance(actual, str):
+        try:
+            actual = json.loads(actual)
+        except json.JSONDecodeError:
+            return False
     if isinstance(expected, list):
         return (
             isinstance(actual, list)

@@ -9,7 +9,12 @@ import pytest
 from bot.service import _codec
 from bot.service.locks import KeyedLock
 from bot.service.matching import filter_moves
-from bot.service.options import format_options, parse_options_text, suggest_options
+from bot.service.options import (
+    format_options,
+    parse_options_text,
+    resolve_challenge_options,
+    suggest_options,
+)
 from engines import get_engine
 from engines.base import Event, OptionValue, Outcome, UsageError
 
@@ -93,3 +98,11 @@ async def test_keyed_lock_serialises_per_key_and_forgets_idle_keys() -> None:
     assert order.index("a out") < order.index("b in")
     assert order.index("c in") < order.index("a out")
     assert len(locks) == 0
+
+
+def test_cli_only_options_are_refused_in_chat_and_not_suggested() -> None:
+    engine = get_engine("generation_zero")
+    with pytest.raises(UsageError, match="command line"):
+        resolve_challenge_options(engine, "content=/etc/passwd", None)
+    assert resolve_challenge_options(engine, "max_rounds=3", None)["content"] == "default"
+    assert not any(s.startswith("content") for s in suggest_options(engine.info, "c"))

@@ -1,0 +1,657 @@
+"""The Generation Zero engine: the contract of :mod:`engines.base` over the rules module.
+
+States are immutable: a :class:`GenerationZeroState` holds the canonical position string (the
+whole game, spec section 7), the last decision and the combat log; ``apply`` parses a fresh
+working copy, plays the move (:class:`~engines.generation_zero.rules.Game`) and prints the new
+position. Moves are their canonical strings (section 6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engines.base import (
+    Engine,
+    GameInfo,
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    Preset,
+    Transition,
+    UsageError,
+)
+from engines.generation_zero.content import load_content
+from engines.generation_zero.notation import SEAT_PREFIX, read_move
+from engines.generation_zero.position import (
+    finish_setup,
+    new_position,
+    print_position,
+    read_position,
+)
+from engines.generation_zero.rules import Doc, Game, Rules
+from engines.generation_zero.view import GenerationZeroView, LastDecision, blank_position
+
+__all__ = ["GenerationZeroEngine", "GenerationZeroState", "default_decision"]
+
+#: Combat log lines kept for the picture (the last fight or battle).
+LOG_LINES = 12
+#: The ``max_rounds`` / ``monsters`` value meaning "the preset's" before the player count is known.
+FROM_PRESET = -1
+
+
+@dataclass(frozen=True, eq=False)
+class GenerationZeroState:
+    """One moment of a game: rules, canonical position, last decision, combat log.
+
+    Equal states print the same position under the same rules and remember the same last
+    decision and log. The parsed position (:attr:`doc`) is cached and must not be mutated.
+    """
+
+    rules: Rules
+    text: str
+    last: LastDecision | None = None
+    log: tuple[str, ...] = ()
+    _key: tuple[Any, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_key", (self.rules, self.text, self.last, self.log))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GenerationZeroState):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    @cached_property
+    def doc(self) -> Doc:
+        parsed: Doc = json.loads(self.text)
+        return parsed
+
+    def game(self) -> Game:
+        """A read-only game over the cached position (do not play moves on it)."""
+        return Game(self.rules, self.doc)
+
+    def working(self) -> Game:
+        """A game over a fresh copy of the position, free to mutate."""
+        return Game(self.rules, json.loads(self.text))
+
+
+OPTIONS = (
+    OptionSpec(
+        "content",
+        "text",
+        "default",
+        "default, or the path of a content set .toml file",
+        cli_only=True,
+    ),
+    OptionSpec(
+        "map_mode", "choice", "shuffled", "how Location cards are dealt", ("shuffled", "atlas")
+    ),
+    OptionSpec("deal", "choice", "random", "how characters are dealt", ("random", "draft")),
+    OptionSpec("bree_monster", "bool", True, "the optional Bree rule (R11.7)"),
+    OptionSpec("appendix_terrain", "bool", True, "terrain costs and bonuses"),
+    OptionSpec("appendix_weapons", "bool", True, "weapon rules"),
+    OptionSpec("appendix_artefacts", "bool", True, "artefact bonuses, Crown, Tiara"),
+    OptionSpec("appendix_departments", "bool", True, "department abilities"),
+    OptionSpec("appendix_insanity", "bool", True, "the Lust Object / Insanity modifier"),
+    OptionSpec("min_move", "bool", True, "a single step is always affordable (R6.1)"),
+    OptionSpec("kill_points", "int", 2, "points per kill", minimum=0, maximum=10),
+    OptionSpec("canon_points", "int", 1, "points per Canon held at the end", minimum=0, maximum=10),
+    OptionSpec(
+        "max_battle_rounds", "int", 10, "rounds before a forced stand-off", minimum=1, maximum=20
+    ),
+    OptionSpec(
+        "max_rounds",
+        "int",
+        FROM_PRESET,
+        "game length in rounds (default: the preset's)",
+        minimum=1,
+        maximum=99,
+    ),
+    OptionSpec(
+        "monsters",
+        "int",
+        FROM_PRESET,
+        "random Monsters at setup (default: the preset's)",
+        minimum=0,
+        maximum=20,
+    ),
+)
+
+INFO = GameInfo(
+    id="generation_zero",
+    name="Generation Zero",
+    min_players=2,
+    max_players=4,
+    default_players=2,
+    options=OPTIONS,
+    presets=(
+        Preset("standard", "Standard", {}, "all defaults"),
+        Preset("atlas", "Atlas map", {"map_mode": "atlas"}, "the cards in atlas order"),
+        Preset("purist", "Purist", {"canon_points": "0"}, "kills only"),
+        Preset(
+            "plain",
+            "Plain",
+            {
+                "appendix_terrain": "false",
+                "appendix_weapons": "false",
+                "appendix_artefacts": "false",
+                "appendix_departments": "false",
+                "appendix_insanity": "false",
+            },
+            "no appendix rules",
+        ),
+        Preset("draft", "Draft", {"deal": "draft"}, "seats draft their characters"),
+    ),
+    rules_version="1",
+    seat_names=("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
+    rules_summary=(
+        "Agents hunt Mary Sues across a board of Location cards; 'Sues ensnare Canons and kill "
+        "Agents. 2 points per kill, 1 per Canon held by a living 'Sue at the end."
+    ),
+    notation_help=(
+        "rest S1 · hold A2 · move A1 L7 · move S1 L8 L10 (Monsters crossed, then landing) · "
+        "chapter S1 C4 · engage A2 · special A1 [params] · dept A4 [params] · fight L7 · end · "
+        "attack S2 · flee L6 · rescue C5 · steer L3 / stay · ensnare C2 C5 / decline · "
+        "upgrade allure · crown S3 · fight M1 / decline · pick inkwell"
+    ),
+    has_chance=False,
+    has_hidden_information=True,
+)
+
+
+class GenerationZeroEngine(Engine[GenerationZeroState, str]):
+    """Generation Zero (spec ``generation_zero``); moves are canonical strings."""
+
+    info = INFO
+    #: A turn is many small decisions of one seat (R5): the bot answers the mover privately
+    #: with what is pending and posts the board only when another seat is to decide.
+    many_decisions_per_turn = True
+
+    # ---- options -------------------------------------------------------------------------
+
+    def complete_options(self, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """Defaults filled; the ``content`` set is loaded and checked (``UsageError`` naming
+        the file and the problem); ``monsters`` checked against the set's Monster cards."""
+        options = super().complete_options(given)
+        source = str(options["content"]).strip()
+        options["content"] = "default" if source.lower() == "default" else source
+        content = load_content(str(options["content"]))
+        monsters = int(options["monsters"])
+        if monsters > len(content.monsters):
+            raise UsageError(
+                f"option monsters: {monsters} is more than the {len(content.monsters)} "
+                "Monster cards of the set"
+            )
+        return options
+
+    def options_for(
+        self, options: Mapping[str, OptionValue], players: int
+    ) -> dict[str, OptionValue]:
+        """``max_rounds`` and ``monsters`` from the preset ``p<players>`` when not given.
+        Raises :class:`UsageError` when the set has no preset for ``players``."""
+        opts = self.complete_options(options)
+        content = load_content(str(opts["content"]))
+        if players not in content.presets:
+            raise UsageError(f"the content set has no preset for {players} players")
+        preset = content.presets[players]
+        if opts["max_rounds"] == FROM_PRESET:
+            opts["max_rounds"] = preset.max_rounds
+        if opts["monsters"] == FROM_PRESET:
+            opts["monsters"] = min(preset.monsters, len(content.monsters))
+        return opts
+
+    def _rules(self, options: Mapping[str, OptionValue], players: int) -> Rules:
+        opts = self.options_for(options, players)
+        content = load_content(str(opts["content"]))
+        return Rules(content, tuple(opts.items()))
+
+    # ---- the contract ----------------------------------------------------------------------
+
+    def new_game(
+        self, players: int, options: Mapping[str, OptionValue], seed: int
+    ) -> GenerationZeroState:
+        """A new game (3.4): everything random is drawn here from ``seed``."""
+        self.check_players(players)
+        rules = self._rules(options, players)
+        doc, _brought = new_position(rules, players, seed)
+        game = Game(rules, doc)
+        game.settle()
+        return GenerationZeroState(rules, print_position(doc))
+
+    def to_move(self, state: GenerationZeroState) -> tuple[int, ...]:
+        seat = state.game().decider()
+        return () if seat is None else (seat,)
+
+    def legal_moves(self, state: GenerationZeroState, seat: int) -> Sequence[str]:
+        game = state.game()
+        if game.decider() != seat:
+            return []
+        return sorted(set(game.decisions()))
+
+    def parse_move(self, state: GenerationZeroState, seat: int, text: str) -> str:
+        """The canonical legal move ``text`` denotes (6.1–6.4).
+
+        Raises :class:`GameOverError` after the end, :class:`NotationError` for a malformed
+        move, :class:`NotYourTurnError` when ``seat`` (or the ``[k]`` prefix) may not decide
+        now, :class:`IllegalMoveError` with the reason otherwise.
+        """
+        game = state.game()
+        decider = game.decider()
+        if decider is None:
+            raise GameOverError("the game is over", text=text)
+        body = text
+        prefix = SEAT_PREFIX.match(text)
+        if prefix:
+            body = text[prefix.end() :]
+        thrust = (
+            game.d["part"] != "draft"
+            and not game.d["queue"]
+            and (
+                game.d["fight"] is not None
+                or (
+                    game.d["act"] is None
+                    and game.d["battle"] is not None
+                    and bool(game.d["battle"]["cur"])
+                )
+            )
+        )
+        verb, args = read_move(game, body, thrust)
+        if prefix and int(prefix.group(1)) != decider:
+            raise NotYourTurnError(f"seat {prefix.group(1)} may not decide now", text=text)
+        if seat != decider:
+            raise NotYourTurnError(f"seat {seat} may not decide now", text=text)
+        if verb == "resign":
+            raise IllegalMoveError("resign is a command of its own, not a move", text=text)
+        legal = game.decisions()
+        candidate = self._canonical(game, verb, args, text)
+        if candidate in legal:
+            return candidate
+        if verb in ("special", "dept"):
+            key = sorted(candidate.split())
+            matches = [m for m in legal if sorted(m.split()) == key]
+            if len(matches) == 1:
+                return matches[0]
+        raise IllegalMoveError(_why_illegal(game, verb, args, legal), text=text)
+
+    def _canonical(self, game: Game, verb: str, args: list[str], text: str) -> str:
+        """The canonical string of a read move; full paths become their canonical form."""
+        if verb == "move" and len(args) >= 2:
+            cid = args[0]
+            slots = args[1:]
+            if cid in game.chars and game.alive(cid) and len(slots) >= 2:
+                return f"move {cid} " + self._path_form(game, cid, "move", slots, text)
+        if verb in ("flee", "steer") and len(args) >= 2:
+            mover = self._mover(game, verb)
+            if mover:
+                return f"{verb} " + self._path_form(game, mover, verb, args, text)
+            raise IllegalMoveError(f"there is nothing to {verb} now", text=text)
+        return " ".join([verb, *args])
+
+    @staticmethod
+    def _mover(game: Game, verb: str) -> str:
+        d = game.d
+        if verb == "steer":
+            if d["queue"] and d["queue"][0]["kind"] == "steer":
+                return str(d["queue"][0]["canon"])
+            return ""
+        if d["fight"] is not None:
+            return str(d["fight"]["char"])
+        if d["battle"] is not None and d["battle"]["cur"]:
+            return str(d["battle"]["cur"])
+        return ""
+
+    @staticmethod
+    def _path_form(game: Game, mover: str, verb: str, slots: list[str], text: str) -> str:
+        """R6.3 / 6.2 "Paths": an exact path if the slots form a chain from the mover."""
+        origin = game.d["canons"][mover]["at"] if mover[0] == "C" else game.chars[mover]["at"]
+        path = [game.loc_of_label(s) for s in slots]
+        if not origin or not game.is_chain(origin, path):
+            if verb == "move" and mover[0] == "S":
+                return " ".join(slots)
+            raise IllegalMoveError(f"{' '.join(slots)} is not a path from {mover}", text=text)
+        if mover[0] == "C":
+            budget = game.content.canons[game.d["canons"][mover]["card"]].speed
+            kind = "canon"
+        else:
+            budget = game.stat(mover, "speed")
+            kind = "flee" if verb == "flee" else "move"
+        if not game.path_cost_ok(origin, path, budget):
+            raise IllegalMoveError(
+                f"the path {'-'.join(slots)} costs more than the budget {budget} (R6.1)", text=text
+            )
+        problem = game.path_problem(mover, kind, origin, path)
+        if problem:
+            raise IllegalMoveError(f"{problem} (R6.2)", text=text)
+        if kind == "move" and mover[0] == "S":
+            return " ".join(game.label(loc) for loc in game.sue_waypoints(path))
+        return slots[-1]
+
+    def format_move(self, state: GenerationZeroState, move: str) -> str:
+        return move
+
+    def apply(
+        self, state: GenerationZeroState, seat: int, move: str
+    ) -> Transition[GenerationZeroState]:
+        """Play the canonical legal ``move``; never mutates ``state``."""
+        game = state.working()
+        before = state.doc
+        actor = game.acting_char() or ""
+        words = move.split()
+        if not actor and len(words) > 1 and words[1][:1] in "AST" and words[1] in game.chars:
+            actor = words[1]
+        location = game.chars[actor]["at"] if actor in game.chars else ""
+        fighting = before["fight"] is not None or before["battle"] is not None
+        game.play(move)
+        target = next(
+            (w for w in words[1:] if w != actor and w[:1] in "ASTMC" and w[1:].isdigit()), ""
+        )
+        last = LastDecision(
+            kind=words[0],
+            seat=seat,
+            char=actor,
+            path=game.path,
+            location=game.path[-1] if game.path else location,
+            target=target,
+            text=move,
+        )
+        log = state.log
+        if game.log is not None:
+            log = (state.log if fighting else ()) + tuple(game.log)
+            log = log[-LOG_LINES:]
+        new = GenerationZeroState(state.rules, print_position(game.d), last, log)
+        return Transition(new, tuple(game.events))
+
+    def outcome(self, state: GenerationZeroState) -> Outcome | None:
+        d = state.doc
+        if d["part"] != "over":
+            return None
+        game = state.game()
+        ranking = tuple(tuple(group) for group in game.ranking())
+        scores = dict(enumerate(game.scores()))
+        return Outcome(str(d["end"]), ranking[0], ranking, scores)
+
+    def view(self, state: GenerationZeroState, viewer: int | None) -> GenerationZeroView:
+        """R14: the blanked position plus what the renderer and the bot need."""
+        game = state.game()
+        seat = game.decider()
+        return GenerationZeroView(
+            data=blank_position(state.doc, viewer),
+            content=state.rules.content,
+            viewer=viewer,
+            last=state.last,
+            combat_log=state.log,
+            to_act=game.acting_char(),
+            prompt=_prompt(game),
+            to_move=() if seat is None else (seat,),
+            outcome=self.outcome(state),
+            scores=tuple(game.scores()),
+            max_health={cid: game.max_hp(cid) for cid, _ in game.living()},
+            options=state.rules.flags,
+        )
+
+    def position(self, state: GenerationZeroState) -> str:
+        return state.text
+
+    def from_position(self, text: str, options: Mapping[str, OptionValue]) -> GenerationZeroState:
+        """A state from position notation (7.4), automatic steps run; ``UsageError`` if
+        malformed."""
+        opts = self.complete_options(options)
+        content = load_content(str(opts["content"]))
+        try:
+            players = int(json.loads(text).get("players", 2))
+        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+            players = 2
+        if players in content.presets and opts["max_rounds"] != FROM_PRESET:
+            two = content.presets.get(2)
+            # The CLI resolves options for its default player count before reading the
+            # position; a preset-derived value of another count is re-derived here.
+            if two is not None and players != 2 and opts["max_rounds"] == two.max_rounds:
+                opts["max_rounds"] = FROM_PRESET
+            if two is not None and players != 2 and opts["monsters"] == two.monsters:
+                opts["monsters"] = FROM_PRESET
+        rules = self._rules(opts, players if players in content.presets else 2)
+        doc = read_position(text, rules)
+        game = Game(rules, doc)
+        if doc["part"] == "draft":
+            picks = len(doc["chars"])
+            preset = content.presets[doc["players"]]
+            if picks >= (preset.agents_per_player + preset.sues_per_player) * doc["players"]:
+                finish_setup(rules, doc)
+        game.settle()
+        return GenerationZeroState(rules, print_position(doc))
+
+    def dump_state(self, state: GenerationZeroState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "options": dict(state.rules.options),
+            "position": state.text,
+            "last": None
+            if last is None
+            else {
+                "kind": last.kind,
+                "seat": last.seat,
+                "char": last.char,
+                "path": list(last.path),
+                "location": last.location,
+                "target": last.target,
+                "text": last.text,
+            },
+            "log": list(state.log),
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> GenerationZeroState:
+        stored = dict(data["options"])
+        options = {spec.name: stored[spec.name] for spec in OPTIONS}
+        content = load_content(str(options["content"]))
+        rules = Rules(content, tuple(options.items()))
+        raw = data.get("last")
+        last = None
+        if raw is not None:
+            last = LastDecision(
+                raw["kind"],
+                raw["seat"],
+                raw["char"],
+                tuple(raw["path"]),
+                raw["location"],
+                raw["target"],
+                raw["text"],
+            )
+        return GenerationZeroState(rules, str(data["position"]), last, tuple(data.get("log", ())))
+
+    # ---- hooks ----------------------------------------------------------------------------
+
+    def resign(self, state: GenerationZeroState, seat: int) -> Transition[GenerationZeroState]:
+        """R12.4 (D-27, D-30): ``seat`` leaves play; its characters leave without credit.
+
+        Raises :class:`GameOverError` after the end and :class:`IllegalMoveError` during the
+        draft, for an unknown seat or one that has already resigned.
+        """
+        d = state.doc
+        if d["part"] == "over":
+            raise GameOverError("the game is over")
+        if d["part"] == "draft":
+            raise IllegalMoveError("resign waits until the draft is over (D-30)")
+        if not 0 <= seat < d["players"] or d["seats"][seat]["out"]:
+            raise IllegalMoveError(f"seat {seat} is not playing")
+        game = state.working()
+        game.resign(seat)
+        last = LastDecision("resign", seat, "", (), "", "", "resign")
+        new = GenerationZeroState(state.rules, print_position(game.d), last, state.log)
+        return Transition(new, tuple(game.events))
+
+    def prompt(self, state: GenerationZeroState, seat: int) -> str | None:
+        game = state.game()
+        if game.decider() != seat:
+            return None
+        return _prompt(game)
+
+    def suggest_moves(
+        self, state: GenerationZeroState, seat: int, typed: str, limit: int
+    ) -> list[str] | None:
+        """Legal moves starting with what was typed (case-insensitive), at most ``limit``;
+        when more match, one entry per distinct next word is offered first."""
+        texts = self.legal_move_texts(state, seat)
+        low = " ".join(typed.lower().split())
+        matching = [t for t in texts if t.lower().startswith(low)]
+        if len(matching) <= limit:
+            return matching
+        depth = len(low.split())
+        heads: list[str] = []
+        for t in matching:
+            head = " ".join(t.split()[: max(1, depth + 1)])
+            if head not in heads and head in texts:
+                heads.append(head)
+        return (heads + [t for t in matching if t not in heads])[:limit]
+
+    def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
+        return self.info.seat_names[:players]
+
+
+def _why_illegal(game: Game, verb: str, args: list[str], legal: list[str]) -> str:
+    """A reason for a refused move that names the rule and reveals nothing hidden."""
+    d = game.d
+    for word in args:
+        if word[:1] in "AST" and word[1:].isdigit() and word not in game.chars:
+            return f"there is no {word} in this game"
+        if word[:1] == "C" and word[1:].isdigit() and word not in d["canons"]:
+            return f"there is no Canon {word} in this game"
+        if word[:1] == "M" and word[1:].isdigit() and word not in d["monsters"]:
+            return f"there is no Monster {word} in this game"
+    if d["part"] == "draft":
+        return "that card cannot be picked now (3.5: an unpicked Agent or 'Sue of this round)"
+    pending = game.acting_char()
+    if d["queue"]:
+        return f"{pending} must first decide: {d['queue'][0]['kind']} (8.1)"
+    if d["fight"] is not None or (d["battle"] is not None and d["battle"]["cur"]):
+        if verb in ("special", "dept"):
+            return (
+                f"{pending} cannot use that ability now "
+                "(R13: charged, once per thrust, valid parameters)"
+            )
+        if verb == "flee":
+            return "FLEE needs more Speed than every enemy present and a legal landing (R9.6)"
+        return f"it is {pending}'s thrust: attack, flee, an ability or a rescue (R9.5)"
+    if d["act"] is not None:
+        return f"{pending} must now take its action: hold, move, chapter or engage (R5.2)"
+    if args and args[0] in game.chars:
+        ch = game.chars[args[0]]
+        if ch["seat"] != d["seat"]:
+            return f"{args[0]} belongs to another seat"
+        if not ch["at"]:
+            return f"{args[0]} is dead"
+        if game.is_sue(args[0]) != (d["part"] == "sue"):
+            return f"it is the {d['part']} part of the turn (R5)"
+        if ch["acted"]:
+            return f"{args[0]} has already been ordered this turn (R5)"
+        if verb in ("special", "dept"):
+            return f"{args[0]} cannot use that ability now (R13.1 charge, R13.2 window, parameters)"
+        if verb == "move":
+            return "no path within budget reaches that landing by the rules of R6.1–R6.3"
+    return "that move is not legal now (R5–R13)"
+
+
+def _prompt(game: Game) -> str:
+    """One public sentence: what is pending and for whom (8.1)."""
+    d = game.d
+    if d["part"] == "over":
+        return f"The game is over ({d['end']})."
+    if d["part"] == "draft":
+        kind = "an Agent" if game.draft_kind() == "agent" else "a 'Sue"
+        return f"Seat {d['seat'] + 1} picks {kind} card."
+    if d["queue"]:
+        item = d["queue"][0]
+        cid = item["char"]
+        texts = {
+            "upgrade": f"{cid} spends an upgrade point (`upgrade <stat>`, {item['n']} left).",
+            "ensnare": f"{cid} may ensnare Canons here (`ensnare C…` or `decline`).",
+            "crown": f"{cid} chooses the 'Sue its Crown weakens (`crown S…`).",
+            "bree": f"{cid} may fight the Bree Monster (`fight M…` or `decline`).",
+            "steer": f"{cid}'s seat steers {item['canon']} (`steer L…` or `stay`).",
+        }
+        return texts[item["kind"]]
+    if d["fight"] is not None:
+        f = d["fight"]
+        return f"{f['char']} fights {f['monster']}: attack, flee or use an ability."
+    if d["act"] is not None and d["act"]["stage"] == "action":
+        cid = d["act"]["char"]
+        return f"{cid} takes its action: hold, move{', chapter' if cid[0] == 'S' else ', engage'}."
+    if d["battle"] is not None and d["battle"]["cur"]:
+        b = d["battle"]
+        return f"{b['cur']} thrusts in the battle at {game.label(b['at'])} (round {b['round']})."
+    part = "'Sue" if d["part"] == "sue" else "Agent"
+    return (
+        f"Seat {d['seat'] + 1} orders its {part}s (round {d['round']}/{game.max_rounds}), or `end`."
+    )
+
+
+def default_decision(engine: GenerationZeroEngine, state: GenerationZeroState) -> str:
+    """The move the bot plays when a decision times out (spec 8.4), as canonical text.
+
+    An unordered character rests; a thrust attacks the enemy it damages most (ties: lowest
+    Health, then earliest arrival) with no ability and never flees; an upgrade goes to
+    ``attack`` (else the first stat still allowed); a Crown picks the 'Sue with the highest
+    Attack (ties: lowest id); an ENSNARE CHECK takes as many as allowed (slowest first when the
+    seat knows them, else lowest numbers); the Bree offer is declined; a steer stays; a draft
+    pick takes the lowest id still free. Raises :class:`GameOverError` once over.
+    """
+    game = state.game()
+    d = game.d
+    if game.decider() is None:
+        raise GameOverError("the game is over")
+    legal = game.decisions()
+    if d["part"] == "draft":
+        return f"pick {min(game.draft_choices())}"
+    if d["queue"]:
+        item = d["queue"][0]
+        kind = item["kind"]
+        cid = item["char"]
+        if kind == "upgrade":
+            stats = game.upgrade_choices(cid)
+            return f"upgrade {'attack' if 'attack' in stats else stats[0]}"
+        if kind == "crown":
+            sues = game.crown_choices(cid)
+            best = sorted(sues, key=lambda s: (-game.stat(s, "attack"), s))[0]
+            return f"crown {best}"
+        if kind == "ensnare":
+            seat = game.chars[cid]["seat"]
+            here = game.canons_here(game.chars[cid]["at"])
+
+            def speed_key(token: str) -> tuple[int, int]:
+                canon = d["canons"][token]
+                known = seat in canon["known"] or canon["public"]
+                speed = game.content.canons[canon["card"]].speed if known else 9
+                return (speed, int(token[1:]))
+
+            room = min(game.capacity_left(cid), len(here))
+            chosen = sorted(sorted(here, key=speed_key)[:room], key=lambda t: int(t[1:]))
+            return "ensnare " + " ".join(chosen) if chosen else "decline"
+        return "decline" if kind == "bree" else "stay"
+    if d["fight"] is not None or (
+        d["act"] is None and d["battle"] is not None and d["battle"]["cur"]
+    ):
+        actor = d["fight"]["char"] if d["fight"] is not None else d["battle"]["cur"]
+        targets = game.present_enemies(actor)
+
+        def key(target: str) -> tuple[int, int, int, str]:
+            arr = 0 if target[0] == "M" else game.chars[target]["arr"]
+            return (-game.damage(actor, target)[2], game.any_hp(target), arr, target)
+
+        if targets:
+            return f"attack {sorted(targets, key=key)[0]}"
+        return sorted(legal)[0]
+    if d["act"] is not None:
+        return f"hold {d['act']['char']}"
+    for text in sorted(legal):
+        if text.startswith("rest "):
+            return text
+    return "end"

@@ -1,0 +1,159 @@
+"""Move notation (spec section 6): reading a typed move into its canonical string.
+
+:func:`read_move` checks the shape of the words (6.1, 6.2; :class:`NotationError`), turns slots,
+location ids and paths into canonical slot labels, and returns the canonical candidate; the
+engine then checks it against the legal decisions (``illegal`` with a reason otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engines.base import IllegalMoveError, NotationError
+from engines.generation_zero.content import STATS
+from engines.generation_zero.rules import Game
+
+__all__ = ["SEAT_PREFIX", "read_move", "split_words"]
+
+SEAT_PREFIX = re.compile(r"^\s*\[(\d+)\]\s*")
+CHAR = re.compile(r"^[ast][1-9][0-9]*$")
+CANON = re.compile(r"^c[1-9][0-9]*$")
+MONSTER = re.compile(r"^m[1-9][0-9]*$")
+SLOT = re.compile(r"^l[1-9][0-9]*$")
+ID_SHAPED = re.compile(r"^[astcml][0-9]+$")
+WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+VERBS = [
+    "pick",
+    "rest",
+    "hold",
+    "move",
+    "chapter",
+    "engage",
+    "special",
+    "dept",
+    "fight",
+    "end",
+    "attack",
+    "flee",
+    "rescue",
+    "steer",
+    "stay",
+    "ensnare",
+    "decline",
+    "upgrade",
+    "crown",
+    "resign",
+]
+
+
+def split_words(text: str) -> list[str]:
+    """Lower-case words of a move: spaces and commas separate; ``-`` and ``>`` join slots."""
+    return [w for w in re.split(r"[\s,>]+|(?<=\w)-(?=\w)", text.strip().lower()) if w]
+
+
+def _fail(text: str, message: str) -> NotationError:
+    return NotationError(message, text=text)
+
+
+def _char(word: str, text: str) -> str:
+    if not CHAR.match(word):
+        raise _fail(text, f"{word!r} is not a character id (A1, S2, T1)")
+    return word.upper()
+
+
+def _slot(game: Game, word: str, text: str) -> str:
+    """A slot label or location id -> canonical slot label (``L7``)."""
+    if SLOT.match(word):
+        n = int(word[1:])
+        if n > len(game.d["map"]):
+            raise _fail(text, f"there is no slot {word.upper()} on this board")
+        return f"L{n}"
+    if word in game.content.locations:
+        if word not in game.slot:
+            raise IllegalMoveError(f"{word} is not on this map", text=text)
+        return game.label(word)
+    raise _fail(text, f"{word!r} is not a slot (L1…) or a location id")
+
+
+def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
+    """``(verb, canonical argument words)`` of ``text`` (seat prefix already removed).
+
+    ``thrust`` tells whether the decision pending is a thrust (``special [params]``) rather than
+    an order (``special X [params]``). Raises :class:`NotationError` for a malformed move.
+    """
+    words = split_words(text)
+    if not words:
+        raise _fail(text, "empty move")
+    verb, args = words[0], words[1:]
+    if verb not in VERBS:
+        raise _fail(text, f"unknown verb {verb!r}")
+    for word in args:
+        if ID_SHAPED.match(word) and not re.match(r"^[astcml][1-9][0-9]*$", word):
+            raise _fail(text, f"{word!r} is a malformed id")
+    if verb in ("end", "stay", "decline", "resign"):
+        if args:
+            raise _fail(text, f"{verb} takes no argument")
+        return verb, []
+    if not args and not (thrust and verb in ("special", "dept")):
+        raise _fail(text, f"{verb} needs an argument")
+    if verb == "pick":
+        if len(args) != 1 or not WORD.match(args[0]) or ID_SHAPED.match(args[0]):
+            raise _fail(text, "pick takes one card id")
+        return verb, [args[0]]
+    if verb in ("rest", "hold", "engage"):
+        if len(args) != 1:
+            raise _fail(text, f"{verb} takes one character id")
+        return verb, [_char(args[0], text)]
+    if verb == "move":
+        if len(args) < 2:
+            raise _fail(text, "move needs a character and at least one slot")
+        return verb, [_char(args[0], text), *(_slot(game, w, text) for w in args[1:])]
+    if verb in ("flee", "steer"):
+        return verb, [_slot(game, w, text) for w in args]
+    if verb == "chapter":
+        if len(args) != 2 or not CANON.match(args[1]):
+            raise _fail(text, "chapter takes a 'Sue and a Canon token")
+        return verb, [_char(args[0], text), args[1].upper()]
+    if verb == "fight":
+        if len(args) != 1:
+            raise _fail(text, "fight takes one slot or Monster")
+        if MONSTER.match(args[0]):
+            return verb, [args[0].upper()]
+        return verb, [_slot(game, args[0], text)]
+    if verb == "attack":
+        if len(args) != 1 or not (CHAR.match(args[0]) or MONSTER.match(args[0])):
+            raise _fail(text, "attack takes one character or Monster")
+        return verb, [args[0].upper()]
+    if verb == "rescue":
+        if len(args) != 1 or not CANON.match(args[0]):
+            raise _fail(text, "rescue takes one Canon token")
+        return verb, [args[0].upper()]
+    if verb == "ensnare":
+        if not all(CANON.match(w) for w in args):
+            raise _fail(text, "ensnare takes Canon tokens")
+        return verb, sorted({w.upper() for w in args}, key=lambda t: int(t[1:]))
+    if verb == "upgrade":
+        stat = "defence" if args[0] == "defense" else args[0]
+        if len(args) != 1 or stat not in STATS or stat in ("stealth", "insanity"):
+            raise _fail(text, f"{args[0]!r} is not a stat a 'Sue can upgrade")
+        return verb, [stat]
+    if verb == "crown":
+        if len(args) != 1 or not CHAR.match(args[0]):
+            raise _fail(text, "crown takes one 'Sue")
+        return verb, [args[0].upper()]
+    # special / dept: [X] then parameters
+    out: list[str] = []
+    for i, word in enumerate(args):
+        if i == 0 and not thrust:
+            out.append(_char(word, text))
+        elif CHAR.match(word) or CANON.match(word) or MONSTER.match(word):
+            out.append(word.upper())
+        elif SLOT.match(word) or (word in game.content.locations):
+            out.append(_slot(game, word, text))
+        elif word in STATS or word == "defense":
+            out.append("defence" if word == "defense" else word)
+        elif word in game.content.temp_agents:
+            out.append(word)
+        else:
+            raise _fail(text, f"{word!r} is not a parameter of an ability")
+    return verb, out

@@ -1,0 +1,327 @@
+"""Generation Zero beyond the spec's scenarios: content sets, playouts, views, hooks.
+
+The public scenarios (GZ-P01…P102) run in ``test_scenarios.py``; these tests pin what they
+do not: content validation, invariants along seeded random games for 2–4 players (also the
+draft and the ``plain`` preset), what views and events may show, resignation and the timeout
+default of 8.4.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.base import GameOverError, IllegalMoveError, UsageError
+from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
+from engines.generation_zero.content import load_content
+from engines.rng import Rng
+
+ENGINE = GenerationZeroEngine()
+DATA = Path(__file__).resolve().parents[2] / "engines" / "generation_zero" / "data"
+SPEC_SET = Path(__file__).resolve().parents[3] / "shared" / "specs" / "generation_zero_lotr.toml"
+
+SMALL = (
+    '{"chars":{"A1":{"at":"minas_tiresome","card":"inkwell","hp":4,"seat":0},'
+    '"A3":{"at":"rivendull","card":"kay_seven","seat":1},'
+    '"S1":{"at":"the_shyre","card":"glitterwen","seat":0},'
+    '"S2":{"at":"lothlorient","card":"raven","seat":1}},'
+    '"players":2,"set":"gz-lotr","version":1}'
+)
+
+
+def position(text: str, **options: str) -> GenerationZeroState:
+    return ENGINE.from_position(text, ENGINE.options_for(ENGINE.resolve_options(options), 2))
+
+
+def play(state: GenerationZeroState, *moves: str) -> GenerationZeroState:
+    for text in moves:
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply(state, seat, ENGINE.parse_move(state, seat, text)).state
+    return state
+
+
+# ---- content (3.6) ----------------------------------------------------------------------
+
+
+def test_shipped_set_is_the_spec_file() -> None:
+    if not SPEC_SET.exists():
+        pytest.skip("shared/specs is not beside this checkout")
+    assert (DATA / "gz_lotr.toml").read_bytes() == SPEC_SET.read_bytes()
+
+
+def test_default_set_loads() -> None:
+    content = load_content("default")
+    assert content.set_id == "gz-lotr"
+    assert len(content.agents) == 8
+    assert len(content.sues) == 7
+    assert len(content.canons) == 12
+    assert content.layouts["sixteen"].neighbours[2] == (0, 5, 6)  # L3: L1, L6, L7
+
+
+def test_custom_set_loads_from_a_path(tmp_path: Path) -> None:
+    text = (DATA / "gz_lotr.toml").read_text(encoding="utf-8").replace('"gz-lotr"', '"my-set"')
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    options = ENGINE.resolve_options({"content": str(path)})
+    state = ENGINE.new_game(2, options, 3)
+    assert state.doc["set"] == "my-set"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("[meta]", "[meta", "not valid TOML"),
+        ('set_id  = "gz-lotr"\n', "", "meta.set_id: missing key"),
+        ('type = "extra_thrust"', 'type = "fly"', "bad effect: unknown type fly"),
+        ('lust_object = "gimbly"', 'lust_object = "nobody"', "unknown canon nobody"),
+        ("[presets.p4]\nplayers = 4", "[presets.p4]\nplayers = 4\nfog = 1", "unknown key"),
+        ('species = "droid"', 'species = "robot"', "unknown species robot"),
+        ("speed = 4\npool", "speed = 9\npool", "out of range 1..5"),
+    ],
+)
+def test_bad_sets_are_usage_errors(tmp_path: Path, old: str, new: str, problem: str) -> None:
+    text = (DATA / "gz_lotr.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(UsageError, match=f"content: {path}: .*{problem}"):
+        ENGINE.resolve_options({"content": str(path)})
+
+
+def test_missing_preset_is_a_usage_error(tmp_path: Path) -> None:
+    text = (DATA / "gz_lotr.toml").read_text(encoding="utf-8")
+    path = tmp_path / "p2only.toml"
+    path.write_text(text[: text.index("[presets.p3]")], encoding="utf-8")
+    options = ENGINE.resolve_options({"content": str(path)})
+    with pytest.raises(UsageError, match="no preset for 3 players"):
+        ENGINE.new_game(3, options, 0)
+
+
+def test_missing_file() -> None:
+    with pytest.raises(UsageError, match=r"content: no/such\.toml: file: cannot read file"):
+        ENGINE.resolve_options({"content": "no/such.toml"})
+
+
+# ---- playouts with invariants -------------------------------------------------------------
+
+
+def check_invariants(state: GenerationZeroState, options: dict[str, object]) -> None:
+    text = ENGINE.position(state)
+    assert ENGINE.position(ENGINE.from_position(text, options)) == text
+    assert ENGINE.loads(ENGINE.dumps(state)) == state
+    game = state.game()
+    d = state.doc
+    if d["part"] == "draft":
+        return
+    on_map = set(d["map"])
+    holders: dict[str, str] = {}
+    for cid, ch in d["chars"].items():
+        if ch["at"]:
+            assert ch["at"] in on_map
+            assert 0 < ch["hp"] <= game.max_hp(cid)
+            for token in ch["canons"]:
+                assert token not in holders
+                holders[token] = cid
+        else:
+            assert ch["hp"] == 0
+    for token, canon in d["canons"].items():
+        assert (canon["at"] == "") == (token in holders)
+    outcome = ENGINE.outcome(state)
+    if outcome is None:
+        assert len(ENGINE.to_move(state)) == 1
+    else:
+        assert ENGINE.to_move(state) == ()
+        scores = game.scores()
+        for s in range(len(d["seats"])):
+            held = sum(
+                len(ch["canons"])
+                for cid, ch in d["chars"].items()
+                if ch["at"] and cid[0] == "S" and ch["seat"] == s
+            )
+            expected = d["seats"][s]["kills"] * 2 + held
+            if options.get("canon_points") == 1 and options.get("kill_points") == 2:
+                assert scores[s] == expected
+            assert outcome.scores is not None
+            assert outcome.scores[s] == scores[s]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", ["standard", "draft", "plain"])
+def test_random_playouts(players: int, preset: str) -> None:
+    base = ENGINE.resolve_options({}, preset=preset)
+    options = ENGINE.options_for(base, players)
+    for seed in range(2):
+        state = ENGINE.new_game(players, base, seed)
+        rng = Rng(seed + 1000 * players)
+        for _ in range(3000):
+            check_invariants(state, options)
+            seats = ENGINE.to_move(state)
+            if not seats:
+                break
+            seat = seats[0]
+            texts = ENGINE.legal_move_texts(state, seat)
+            assert texts
+            for text in texts[:40]:
+                assert ENGINE.format_move(state, ENGINE.parse_move(state, seat, text)) == text
+            frozen = copy.deepcopy(state)
+            move = texts[rng.below(len(texts))]
+            transition = ENGINE.apply(state, seat, move)
+            assert state == frozen
+            for event in transition.events:
+                if event.visible_to is None:
+                    assert_public_text(state, event.text)
+            state = transition.state
+        assert ENGINE.outcome(state) is not None
+
+
+def assert_public_text(state: GenerationZeroState, text: str) -> None:
+    """A public event names no Canon or Monster card that is not public."""
+    d = state.doc
+    for canon in d["canons"].values():
+        if not canon["public"]:
+            assert canon["card"] not in text
+    for monster in d["monsters"].values():
+        if not monster["public"]:
+            assert monster["card"] not in text
+
+
+# ---- views (R14) ----------------------------------------------------------------------------
+
+
+def test_views_blank_hidden_cards() -> None:
+    options = ENGINE.resolve_options({})
+    state = ENGINE.new_game(2, options, 11)
+    rng = Rng(5)
+    for _ in range(200):
+        for viewer in (None, 0, 1):
+            view = ENGINE.view(state, viewer)
+            data = view.data
+            assert data["viewer"] == viewer
+            assert data["seed"] == 0
+            for token, canon in state.doc["canons"].items():
+                seen = canon["public"] or viewer in canon["known"]
+                if seen:
+                    assert data["canons"][token]["card"] == canon["card"]
+                else:
+                    assert data["canons"][token]["card"] == ""
+            for token, monster in state.doc["monsters"].items():
+                if monster["at"] and not monster["public"] and viewer not in monster["known"]:
+                    assert data["monsters"][token]["card"] == ""
+                    assert data["monsters"][token]["hp"] == 0
+            for s, seat in enumerate(data["seats"]):
+                assert seat["brought"] == (state.doc["seats"][s]["brought"] if s == viewer else [])
+            if viewer is None:
+                public = json.dumps(data)
+                for canon in state.doc["canons"].values():
+                    if not canon["public"]:
+                        assert f'"{canon["card"]}"' not in public
+        seats = ENGINE.to_move(state)
+        if not seats:
+            break
+        moves = ENGINE.legal_moves(state, seats[0])
+        state = ENGINE.apply(state, seats[0], moves[rng.below(len(moves))]).state
+
+
+def test_private_events_go_to_one_seat() -> None:
+    state = position(
+        '{"canons":{"C1":{"at":"bree","card":"leggolas"}},"chars":{"A1":{"at":"minas_tiresome",'
+        '"card":"inkwell","seat":0},"S1":{"at":"the_shyre","card":"glitterwen","seat":0},'
+        '"S2":{"at":"helms_shallow","card":"raven","seat":1}},"players":2,"set":"gz-lotr",'
+        '"version":1}'
+    )
+    transition = ENGINE.apply(state, 0, "chapter S1 C1")
+    private = [e for e in transition.events if e.kind == "chapter_seen"]
+    assert private
+    assert private[0].visible_to == frozenset({0})
+    assert "Leggolas" in private[0].text
+    for event in transition.events:
+        if event.visible_to is None:
+            assert "leggolas" not in event.text.lower()
+
+
+# ---- hooks -------------------------------------------------------------------------------
+
+
+def test_resign_during_the_draft_is_refused() -> None:
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"deal": "draft"}), 0)
+    with pytest.raises(IllegalMoveError, match="draft"):
+        ENGINE.resign(state, 1)
+
+
+def test_resign_out_of_turn_in_three_player_game() -> None:
+    text = SMALL.replace('"players":2', '"players":3').replace(
+        '"S2":{"at":"lothlorient","card":"raven","seat":1}',
+        '"S2":{"at":"lothlorient","card":"raven","seat":1},'
+        '"S3":{"at":"weathertip","card":"faelinn","seat":2}',
+    )
+    options = ENGINE.options_for(ENGINE.resolve_options({}), 3)
+    state = ENGINE.from_position(text, options)
+    after = ENGINE.resign(state, 2).state
+    assert after.doc["seats"][2]["out"] == 1
+    assert after.doc["chars"]["S3"]["at"] == ""
+    assert ENGINE.outcome(after) is None
+    with pytest.raises(IllegalMoveError):
+        ENGINE.resign(after, 2)
+
+
+def test_finished_game_refuses_moves() -> None:
+    state = ENGINE.resign(position(SMALL), 0).state
+    with pytest.raises(GameOverError):
+        ENGINE.parse_move(state, 1, "rest S2")
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert outcome.winners == (1,)
+    assert outcome.ranking == ((1,), (0,))
+
+
+def test_default_decision_rests_then_attacks() -> None:
+    state = position(SMALL)
+    assert default_decision(ENGINE, state) == "rest S1"
+    battle = position(
+        '{"chars":{"A1":{"at":"olde_foreste","card":"inkwell","seat":0},'
+        '"S2":{"at":"fields_of_roan","card":"silmarielle","seat":1}},"players":2,'
+        '"set":"gz-lotr","version":1}'
+    )
+    battle = play(battle, "move A1 L13")
+    assert default_decision(ENGINE, battle) == "attack S2"
+
+
+def test_prompt_names_the_pending_character() -> None:
+    state = position(SMALL)
+    assert ENGINE.prompt(state, 0) == "Seat 1 orders its 'Sues (round 1/12), or `end`."
+    assert ENGINE.prompt(state, 1) is None
+
+
+def test_suggestions_are_legal() -> None:
+    state = position(SMALL)
+    suggestions = ENGINE.suggest_moves(state, 0, "mo", 25)
+    assert suggestions
+    for text in suggestions:
+        assert ENGINE.parse_move(state, 0, text) == text
+
+
+def test_full_path_notation_and_location_ids() -> None:
+    state = position(
+        '{"chars":{"A1":{"at":"trollshawls","card":"inkwell","seat":0},'
+        '"S2":{"at":"helms_shallow","card":"raven","seat":1}},"players":2,"set":"gz-lotr",'
+        '"version":1}'
+    )
+    assert ENGINE.parse_move(state, 0, "MOVE a1 moaria>grate_river") == "move A1 L10"
+    with pytest.raises(IllegalMoveError, match="budget"):
+        ENGINE.parse_move(state, 0, "move A1 L8-L10-L13")
+
+
+def test_recharge_special_five_skips_one_turn() -> None:
+    """R13.1: Special 4 → cd 3; the cooldown ticks at the start of the owner's turns."""
+    state = position(
+        '{"chars":{"A1":{"at":"the_shyre","card":"wimbledew","seat":0},'
+        '"S2":{"at":"lothlorient","card":"raven","seat":1}},"players":2,"set":"gz-lotr",'
+        '"version":1}'
+    )
+    state = play(state, "dept A1 L3 L8", "hold A1")
+    assert state.doc["chars"]["A1"]["cd"] == 3
+    state = play(state, "rest S2")
+    assert state.doc["chars"]["A1"]["cd"] == 2
