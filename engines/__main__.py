@@ -121,6 +121,7 @@ def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
         options = engine.options_for(_parse_options(engine, args.option), players)
         if args.position is not None:
             state = engine.from_position(_read_text(args.position), options)
+            engine.check_position_players(state, players, explicit=args.players is not None)
         else:
             state = engine.new_game(players, options, args.seed)
         tokens = list(args.moves)

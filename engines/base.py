@@ -331,9 +331,9 @@ class Engine(ABC, Generic[S, M]):
     #: pending chance outcomes are sampled (Generator: "any other token … makes the engine
     #: sample the roll first") or rejected before any draw (Arbos section 8).
     sample_before_notation_check: ClassVar[bool] = True
-    #: Whether the bot plays a seat's only legal move for it and says so (Generator GEN-12:
-    #: "if nothing else is legal, pass is the only legal move, and the bot submits it").
-    #: Generatorb keeps it off: its forced pass may carry a refill choice.
+    #: Whether the bot plays a seat's forced ``pass`` (its only legal move) for it and says so
+    #: (Generator GEN-12, Orbs ORB-4: "the bot submits it"). Any other single legal move stays
+    #: the player's to make. Generatorb keeps it off: its forced pass may carry a refill choice.
     plays_forced_moves: ClassVar[bool] = False
     #: Whether one seat's turn is a chain of decisions (Generation Zero R5: order each
     #: character, then its thrusts…). When True and a decision leaves the same seat to decide
@@ -445,6 +445,15 @@ class Engine(ABC, Generic[S, M]):
     @abstractmethod
     def from_position(self, text: str, options: Mapping[str, OptionValue]) -> S:
         """A state from position notation; raises :class:`UsageError` if malformed."""
+
+    def check_position_players(self, state: S, players: int, *, explicit: bool) -> None:
+        """Raise :class:`UsageError` if a position read by :meth:`from_position` does not fit
+        the call's player count (``explicit``: the caller gave ``--players``).
+
+        The default accepts every position: most games have a fixed count or carry it in their
+        options. Orbs needs one group per seat of ``players`` (its reading rule 2);
+        Generation Zero refuses a ``players`` key that differs from an explicit count (7.4).
+        """
 
     @abstractmethod
     def dump_state(self, state: S) -> dict[str, Any]:

@@ -1036,6 +1036,14 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         players = text.split(" ", 1)[0].count("/") + 1
         return read_position(text, self.rules(players, options))
 
+    def check_position_players(self, state: OrbsState, players: int, *, explicit: bool) -> None:
+        """Reading rule 2: exactly ``players`` groups (the call's count, 2 by default)."""
+        if state.rules.players != players:
+            raise UsageError(
+                f"the position has {state.rules.players} groups but the game has {players} "
+                "players (--players)"
+            )
+
     def dump_state(self, state: OrbsState) -> dict[str, Any]:
         """The position, the options, the seat to move once over, and the last ply."""
         last = state.last

@@ -558,9 +558,13 @@ class GameService:
                     _sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
                 ) from exc
             if canonical in engine.bot_decided_moves:
+                how = (
+                    f"use /{canonical} to offer it to your opponent"
+                    if len(loaded.meta.players) == 2
+                    else "the bot offers draws by agreement only in two-player games so far"
+                )
                 raise InvalidMoveError(
-                    f"`{canonical}` is not a move you can make alone: use /{canonical} to "
-                    "offer it to the other players.",
+                    f"`{canonical}` is not a move you can make alone: {how}.",
                     kind="illegal",
                     text=text,
                 )
@@ -691,7 +695,9 @@ class GameService:
             elif engine.plays_forced_moves and len(to_move) == 1 and forced < MAX_AUTOMATIC_STEPS:
                 seat = to_move[0]
                 only = engine.few_legal_moves(state, seat, 1)
-                if not only:
+                # Only a forced pass is played for a player (GEN-12, ORB-4): a single real move
+                # is still the player's to make, or to resign instead.
+                if only != ("pass",):
                     break
                 forced += 1
                 state, text, played = engine.play(state, seat, only[0])
@@ -776,13 +782,15 @@ class GameService:
             engine = loaded.meta.engine
             state = loaded.position.state
             moves: list[NewMove] = []
+            refusal: IllegalMoveError | None = None
             for seat in seats:
                 if engine.outcome(state) is not None:
                     break
                 try:
                     transition = engine.resign(state, seat)
-                except IllegalMoveError:
-                    continue  # this seat has left the game already
+                except IllegalMoveError as exc:
+                    refusal = exc  # the seat has left already, or the rules say "not now"
+                    continue
                 if transition is None:
                     return self._snapshot(await self._end_by_resignation(loaded, seats))
                 state = transition.state
@@ -790,6 +798,14 @@ class GameService:
                 events = _codec.dump_events(transition.events)
                 moves.append(NewMove(ply, seat, resign_move_text(seat), events))
             if not moves:
+                logged = await self.database.games.moves(row.id)
+                if refusal is not None and not any(
+                    m.text == resign_move_text(m.seat or 0) and m.seat in seats for m in logged
+                ):
+                    # e.g. Generation Zero during its draft (D-30): say what the rules say.
+                    raise InvalidMoveError(
+                        _sentence(refusal.message), kind="illegal", text="resign"
+                    )
                 raise NotAPlayerError("You have already resigned from this game.")
             state, automatic_moves, _ = self._automatic_steps(loaded.meta, state, moves[-1].ply + 1)
             updated = await self._commit(loaded, state, [*moves, *automatic_moves])
@@ -866,8 +882,16 @@ class GameService:
             if not accept:
                 log.info("game %d: draw offer declined", game_id)
                 return self._snapshot(await self._set_draw_offer(loaded, None))
-            outcome = Outcome.draw("agreement", len(loaded.meta.players))
             log.info("game %d: drawn by agreement", game_id)
+            engine = loaded.meta.engine
+            if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
+                # The rules know this ending (Orbs D-ORB-11): log `draw` and let the engine
+                # end the game, so the stored position and a replay say `agreement` too.
+                seat = row.to_move[0]
+                state, text, events = engine.play(loaded.position.state, seat, "draw")
+                move = NewMove(row.ply + 1, seat, text, _codec.dump_events(events))
+                return self._snapshot(await self._commit(loaded, state, [move]))
+            outcome = Outcome.draw("agreement", len(loaded.meta.players))
             return self._snapshot(await self._finish(loaded, "finished", outcome))
 
     async def abort(

@@ -402,6 +402,14 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
     def position(self, state: GenerationZeroState) -> str:
         return state.text
 
+    def check_position_players(
+        self, state: GenerationZeroState, players: int, *, explicit: bool
+    ) -> None:
+        """7.4: a position's ``players`` may not differ from an explicit ``--players``."""
+        found = int(state.doc["players"])
+        if explicit and found != players:
+            raise UsageError(f"the position has {found} players but --players says {players}")
+
     def from_position(self, text: str, options: Mapping[str, OptionValue]) -> GenerationZeroState:
         """A state from position notation (7.4), automatic steps run; ``UsageError`` if
         malformed."""

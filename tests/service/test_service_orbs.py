@@ -36,6 +36,27 @@ async def test_two_player_draw_offer_ends_by_agreement(
     assert finished.outcome is not None
     assert finished.outcome.termination == "agreement"
     assert finished.outcome.ranking == ((0, 1),)
+    assert finished.position.endswith(" agreement 0")  # the engine ended it (D-ORB-11)
+    assert finished.view.to_move is None
+
+
+async def test_forced_pass_is_played_but_a_single_real_move_is_not(
+    service: GameService, start_game: StartGame
+) -> None:
+    game = await start_game(game="orbs")
+    row = await service.database.games.get(game.game_id)
+    assert row is not None
+    meta = await service._game_meta(row)
+    engine = meta.engine
+    # Seat 1's only legal move is A1-B2 (B1 holds its own Fire): it stays the player's.
+    single = engine.from_position("B1:F,I5:W/A1:F 1 0", meta.options)
+    assert engine.legal_move_texts(single, 1) == ["A1-B2"]
+    assert service._automatic_steps(meta, single, 1)[1] == []
+    # A seat with no move at all passes automatically (ORB-4).
+    boxed = engine.from_position("A1:F/B1:F,B2:F,Q1:W 0 0", meta.options)
+    _, moves, events = service._automatic_steps(meta, boxed, 1)
+    assert [m.text for m in moves] == ["pass"]
+    assert "no other legal move" in events[0].text
 
 
 async def test_a_move_is_played_and_the_turn_passes(
