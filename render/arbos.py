@@ -62,7 +62,16 @@ from engines.arbos import (
     cell_name,
 )
 from engines.geometry.square import DIRECTIONS, SquareGrid
-from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
+from render.kit import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    RGB,
+    build_palette,
+    bundled_font,
+    displayable_label,
+    palette_image,
+)
 
 __all__ = ["CELL", "HEIGHT", "PALETTE", "WIDTH", "cell_centre", "describe_turn", "render"]
 
@@ -125,9 +134,6 @@ EDGE_LABEL_SIZE = 18
 
 # ---- colours -----------------------------------------------------------------------------------
 
-BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
-INK: RGB = (0x1E, 0x1E, 0x1E)
-MUTED: RGB = (0x6E, 0x6A, 0x62)
 BOARD: RGB = (0xE6, 0xCC, 0x94)
 GRID_LINE: RGB = (0xBC, 0x9E, 0x66)
 #: Every fifth grid line, to help counting columns and rows.

@@ -69,7 +69,18 @@ from PIL import Image, ImageDraw
 
 from engines.generation_zero import GenerationZeroView
 from engines.generation_zero.content import TERRAINS, Content, Layout
-from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
+from render.kit import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    PANEL_BACKGROUND,
+    RGB,
+    WHITE,
+    build_palette,
+    bundled_font,
+    displayable_label,
+    palette_image,
+)
 
 __all__ = [
     "CARD_A",
@@ -139,11 +150,6 @@ SIZES = (NORMAL, COMPACT)
 
 # ---- colours -----------------------------------------------------------------------------------
 
-BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
-PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
-INK: RGB = (0x1E, 0x1E, 0x1E)
-MUTED: RGB = (0x6E, 0x6A, 0x62)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
 CARD_EDGE: RGB = (0x8C, 0x84, 0x76)
 #: Per seat (Okabe–Ito blue, vermillion, bluish green, reddish purple): token fill and a dark
 #: shade for text on the panel.

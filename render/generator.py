@@ -67,7 +67,18 @@ from engines.geometry.gryb import (
     POSITION,
     QUADRANGLES,
 )
-from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
+from render.kit import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    PANEL_BACKGROUND,
+    RGB,
+    WHITE,
+    build_palette,
+    bundled_font,
+    displayable_label,
+    palette_image,
+)
 
 __all__ = [
     "HEIGHT",
@@ -131,11 +142,6 @@ PNG_COMPRESS_LEVEL = 2
 
 # ---- colours -----------------------------------------------------------------------------------
 
-BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
-PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
-INK: RGB = (0x1E, 0x1E, 0x1E)
-MUTED: RGB = (0x6E, 0x6A, 0x62)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
 #: Quadrangle outlines, parent links and the head node.
 LINE: RGB = (0xA9, 0xA2, 0x94)
 LINK: RGB = (0xC8, 0xC1, 0xB4)

@@ -52,7 +52,17 @@ from engines.generatorb import (
     GeneratorbView,
     LastMove,
 )
-from render.kit import RGB, build_palette, bundled_font, displayable_label, palette_image
+from render.kit import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    RGB,
+    WHITE,
+    build_palette,
+    bundled_font,
+    displayable_label,
+    palette_image,
+)
 
 __all__ = ["HEIGHT", "PALETTE", "WIDTH", "describe_move", "displayable_label", "render"]
 
@@ -96,10 +106,6 @@ PANEL_MARGIN = 8
 
 # ---- colours -----------------------------------------------------------------------------------
 
-BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
-INK: RGB = (0x1E, 0x1E, 0x1E)
-MUTED: RGB = (0x6E, 0x6A, 0x62)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
 CELL_LIGHT: RGB = (0xEE, 0xE9, 0xDE)
 CELL_DARK: RGB = (0xDB, 0xD3, 0xC3)
 GRID_LINE: RGB = (0xB5, 0xAC, 0x9A)

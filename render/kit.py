@@ -15,9 +15,29 @@ from functools import cache
 
 from PIL import Image, ImageFont
 
-__all__ = ["RGB", "blend", "build_palette", "bundled_font", "displayable_label", "palette_image"]
+__all__ = [
+    "BACKGROUND",
+    "INK",
+    "MUTED",
+    "PANEL_BACKGROUND",
+    "RGB",
+    "WHITE",
+    "blend",
+    "build_palette",
+    "bundled_font",
+    "displayable_label",
+    "palette_image",
+]
 
 RGB = tuple[int, int, int]
+
+#: The house colours every board picture shares: the warm paper background, the panel's
+#: slightly darker paper, the ink of text and lines, muted text, and white.
+BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
+PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
+INK: RGB = (0x1E, 0x1E, 0x1E)
+MUTED: RGB = (0x6E, 0x6A, 0x62)
+WHITE: RGB = (0xFF, 0xFF, 0xFF)
 
 
 def blend(top: RGB, bottom: RGB, alpha: float) -> RGB:

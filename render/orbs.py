@@ -62,7 +62,19 @@ from engines.geometry.hexstar import (
     neighbours,
 )
 from engines.orbs import ELEMENT_NAMES, ELEMENTS, OrbsLastMove, OrbsView
-from render.kit import RGB, blend, build_palette, bundled_font, displayable_label, palette_image
+from render.kit import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    PANEL_BACKGROUND,
+    RGB,
+    WHITE,
+    blend,
+    build_palette,
+    bundled_font,
+    displayable_label,
+    palette_image,
+)
 
 __all__ = [
     "HEIGHT",
@@ -146,11 +158,6 @@ BOARD_CENTRE: Point = (BOARD_WIDTH / 2, HEIGHT / 2)
 
 # ---- colours -----------------------------------------------------------------------------------
 
-BACKGROUND: RGB = (0xF7, 0xF5, 0xF0)
-PANEL_BACKGROUND: RGB = (0xEC, 0xE8, 0xDF)
-INK: RGB = (0x1E, 0x1E, 0x1E)
-MUTED: RGB = (0x6E, 0x6A, 0x62)
-WHITE: RGB = (0xFF, 0xFF, 0xFF)
 #: Cells, their rims and the lines between neighbours.
 CELL: RGB = (0xE6, 0xD9, 0xBC)
 CELL_RIM: RGB = (0xB5, 0xA4, 0x80)
