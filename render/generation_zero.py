@@ -79,6 +79,7 @@ from render.kit import (
     build_palette,
     bundled_font,
     displayable_label,
+    draw_text,
     palette_image,
 )
 
@@ -264,20 +265,6 @@ _RECORDER: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
 )
 
 
-@lru_cache(maxsize=2048)
-def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text`` at ``size`` px as an anti-aliased mask and the offset of its top-left corner
-    from the ``anchor`` point (Pillow anchors: ``"lm"`` = left-middle…). Cached."""
-    font, stroke = bundled_font(size), 1 if bold else 0
-    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top = math.floor(box[0]), math.floor(box[1])
-    right, bottom = math.ceil(box[2]), math.ceil(box[3])
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
-    return mask, left, top
-
-
 def _text(
     canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
     anchor: str = "lm", bold: bool = False,
@@ -289,9 +276,7 @@ def _text(
     recorder = _RECORDER.get()
     if recorder is not None:
         recorder.append(text)
-    mask, left, top = _text_stamp(text, size, anchor, bold)
-    corner = (round(x) + left, round(y) + top)
-    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)
+    draw_text(canvas, x, y, text, size, colour, anchor, bold)
 
 
 @lru_cache(maxsize=4096)

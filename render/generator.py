@@ -77,6 +77,7 @@ from render.kit import (
     build_palette,
     bundled_font,
     displayable_label,
+    draw_text,
     palette_image,
 )
 
@@ -199,33 +200,6 @@ PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=1024)
-def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text`` at ``size`` px as an anti-aliased mask, and the offset of the mask's top-left
-    corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…). Cached: the
-    panel's texts recur from one image of a game to the next, and drawing text is slow."""
-    font, stroke = bundled_font(size), 1 if bold else 0
-    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top = math.floor(box[0]), math.floor(box[1])
-    right, bottom = math.ceil(box[2]), math.ceil(box[3])
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
-    return mask, left, top
-
-
-def _text(
-    canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
-    anchor: str = "lm", bold: bool = False,
-) -> None:  # fmt: skip
-    """Draw ``text`` at ``size`` px with its ``anchor`` point at (``x``, ``y``)."""
-    if not text:
-        return
-    mask, left, top = _text_stamp(text, size, anchor, bold)
-    corner = (round(x) + left, round(y) + top)
-    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)
 
 
 @lru_cache(maxsize=256)
@@ -543,12 +517,12 @@ def _draw_key(image: Image.Image) -> None:
     """The key to the symbols, at the bottom of the panel: the three sizes and a tower, the
     reachable ring, the last action's frame and the capture and entry badges."""
     top = HEIGHT - 196
-    _text(image, PANEL_LEFT, top, "Key", 19, MUTED)
+    draw_text(image, PANEL_LEFT, top, "Key", 19, MUTED)
     for sizes, dx in (("S", 14), ("M", 74), ("L", 140), ("LMS", 212)):
         x = PANEL_LEFT + dx
         _paste(image, _stack_sprite(0, sizes), x, top + 44)
         name = "tower" if len(sizes) > 1 else sizes
-        _text(image, x + PYRAMID[sizes[0]][1] + 5, top + 56, name, 17, INK)
+        draw_text(image, x + PYRAMID[sizes[0]][1] + 5, top + 56, name, 17, INK)
     marks = (
         ("can move here", _ring_sprite(4), 0, 0),
         ("last action", _frame_sprite(8), 0, 1),
@@ -558,8 +532,8 @@ def _draw_key(image: Image.Image) -> None:
     for name, sprite, dx, row in marks:
         x, y = PANEL_LEFT + 12 + dx, top + 94 + row * 34
         _paste(image, sprite, x, y)
-        _text(image, x + 24, y, name, 17, INK)
-    _text(image, PANEL_LEFT, HEIGHT - 18, "Node names run from the centre out: GYBR", 15, MUTED)
+        draw_text(image, x + 24, y, name, 17, INK)
+    draw_text(image, PANEL_LEFT, HEIGHT - 18, "Node names run from the centre out: GYBR", 15, MUTED)
 
 
 # ---- one image ---------------------------------------------------------------------------------
@@ -828,27 +802,27 @@ def _draw_panel(
     over = view.outcome is not None
     lead = view.outcome.winners[0] if view.outcome and view.outcome.winners else view.to_move
     ink = INK if lead is None else DARK[view.colours[lead]]
-    _text(image, PANEL_LEFT, top + 20, big, 40 if over else 34, ink, bold=True)
+    draw_text(image, PANEL_LEFT, top + 20, big, 40 if over else 34, ink, bold=True)
     if lead is not None and seat_labels is not None:
         width = PANEL_RIGHT - PANEL_LEFT if over else 170
-        _text(image, PANEL_LEFT, top + 58, _label(seat_labels[lead], width, 22), 22, INK)
+        draw_text(image, PANEL_LEFT, top + 58, _label(seat_labels[lead], width, 22), 22, INK)
     if over:
-        _text(image, PANEL_LEFT, top + 94, reason, 22, INK)
+        draw_text(image, PANEL_LEFT, top + 94, reason, 22, INK)
     elif view.to_move is not None:
         if view.extra_turn:
             box = (PANEL_LEFT, top + 80, PANEL_LEFT + 150, top + 112)
             draw.rounded_rectangle(box, radius=7, fill=HIGHLIGHT)
-            _text(image, PANEL_LEFT + 75, top + 96, "EXTRA TURN", 18, WHITE, "mm", bold=True)
+            draw_text(image, PANEL_LEFT + 75, top + 96, "EXTRA TURN", 18, WHITE, "mm", bold=True)
         die_x = PANEL_RIGHT - DIE_HALF - 2
         _paste(image, _die_sprite(view.roll), die_x, top + DIE_HALF + 44)
         caption = "rolling..." if view.roll is None else f"rolled {COLOURS[view.roll]}"
-        _text(image, die_x, top + 2 * DIE_HALF + 60, caption, 20, INK, "mm")
+        draw_text(image, die_x, top + 2 * DIE_HALF + 60, caption, 20, INK, "mm")
     text_y = top + 202
-    _text(image, PANEL_LEFT, text_y, count_text(view), 22, INK)
+    draw_text(image, PANEL_LEFT, text_y, count_text(view), 22, INK)
     if view.last is not None:
-        _text(image, PANEL_LEFT, text_y + 40, "Last action", 17, MUTED)
+        draw_text(image, PANEL_LEFT, text_y + 40, "Last action", 17, MUTED)
         for row, line in enumerate(_wrap(describe_action(view.last, view.colours), 22)):
-            _text(image, PANEL_LEFT, text_y + 68 + row * 30, line, 22, INK)
+            draw_text(image, PANEL_LEFT, text_y + 68 + row * 30, line, 22, INK)
 
 
 def _wrap(text: str, size: int) -> list[str]:
@@ -885,19 +859,19 @@ def _draw_seat_row(
     _paste(image, _stack_sprite(colour, "M", 1.15), PANEL_LEFT + 20, top + 34)
     name = _colour_name(colour)
     name_x, name_width = PANEL_LEFT + 48, bundled_font(26).getlength(name) + 1
-    _text(image, name_x, top + 22, name, 26, ink, bold=True)
+    draw_text(image, name_x, top + 22, name, 26, ink, bold=True)
     if seat_labels is not None:
         x = name_x + name_width + 10
-        _text(image, x, top + 23, _label(seat_labels[seat], PANEL_RIGHT - x, 20), 20, ink)
+        draw_text(image, x, top + 23, _label(seat_labels[seat], PANEL_RIGHT - x, 20), 20, ink)
     if stash is None:
         draw.line(((name_x - 2, top + 23), (name_x + 1 + name_width, top + 23)), fill=MUTED,
                   width=3)  # fmt: skip
-        _text(image, name_x, top + 52, "resigned", 20, MUTED)
+        draw_text(image, name_x, top + 52, "resigned", 20, MUTED)
     else:
         counts = "   ".join(f"{size} {count}" for size, count in zip("SML", stash, strict=True))
-        _text(image, name_x, top + 52, f"Stash  {counts}", 19, INK)
+        draw_text(image, name_x, top + 52, f"Stash  {counts}", 19, INK)
     tag = "TO ACT" if active else "WINNER" if won else ""
-    _text(image, PANEL_RIGHT, top + 52, tag, 17, DARK[colour], "rm", bold=True)
+    draw_text(image, PANEL_RIGHT, top + 52, tag, 17, DARK[colour], "rm", bold=True)
 
 
 def _encode(image: Image.Image) -> bytes:

@@ -9,11 +9,12 @@ to what that font can draw.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
     "BACKGROUND",
@@ -26,7 +27,9 @@ __all__ = [
     "build_palette",
     "bundled_font",
     "displayable_label",
+    "draw_text",
     "palette_image",
+    "text_stamp",
 ]
 
 RGB = tuple[int, int, int]
@@ -120,3 +123,33 @@ def displayable_label(text: str, max_width: float, size: int) -> str:
     while label and face.getlength(label + "…") > max_width:
         label = label[:-1].rstrip()
     return label + "…" if label else ""
+
+
+@lru_cache(maxsize=4096)
+def text_stamp(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``text`` at ``size`` px as an anti-aliased ``L`` mask, and the offset of the mask's
+    top-left corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…).
+
+    ``bold`` thickens the regular face with a one-pixel stroke. Cached for the whole process:
+    panel texts come back image after image, and drawing text is the slow part of a picture.
+    """
+    font, stroke = bundled_font(size), 1 if bold else 0
+    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    right, bottom = math.ceil(box[2]), math.ceil(box[3])
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
+    return mask, left, top
+
+
+def draw_text(
+    canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
+    anchor: str = "lm", bold: bool = False,
+) -> None:  # fmt: skip
+    """Draw ``text`` at ``size`` px in ``colour`` with its ``anchor`` point at (``x``, ``y``)."""
+    if not text:
+        return
+    mask, left, top = text_stamp(text, size, anchor, bold)
+    corner = (round(x) + left, round(y) + top)
+    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)

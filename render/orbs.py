@@ -73,6 +73,7 @@ from render.kit import (
     build_palette,
     bundled_font,
     displayable_label,
+    draw_text,
     palette_image,
 )
 
@@ -227,33 +228,6 @@ RAMP_STEPS = 4
 PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=2048)
-def _text_stamp(text: str, size: int, anchor: str, bold: bool) -> Sprite:
-    """``text`` at ``size`` px as an anti-aliased ``L`` mask and the offset of the mask's
-    top-left corner from the ``anchor`` point (Pillow's anchors: ``"lm"`` = left-middle…).
-    Cached: most texts come back image after image."""
-    font, stroke = bundled_font(size), 1 if bold else 0
-    box = font.getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top = math.floor(box[0]), math.floor(box[1])
-    right, bottom = math.ceil(box[2]), math.ceil(box[3])
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)  # fmt: skip
-    return mask, left, top
-
-
-def _text(
-    canvas: Image.Image, x: float, y: float, text: str, size: int, colour: RGB,
-    anchor: str = "lm", bold: bool = False,
-) -> None:  # fmt: skip
-    """Draw ``text`` at ``size`` px with its ``anchor`` point at (``x``, ``y``)."""
-    if not text:
-        return
-    mask, left, top = _text_stamp(text, size, anchor, bold)
-    corner = (round(x) + left, round(y) + top)
-    canvas.paste(colour, (*corner, corner[0] + mask.width, corner[1] + mask.height), mask)
 
 
 @lru_cache(maxsize=1024)
@@ -631,10 +605,10 @@ def _board_layer(
 
     for cell in cells:
         if cell not in hole_set:
-            _text(layer, *xy[cell], NAMES[cell], scale.name_size, MUTED, "mm")
+            draw_text(layer, *xy[cell], NAMES[cell], scale.name_size, MUTED, "mm")
     if wrap == "torus":
         for (x, y), name in ghosts:
-            _text(layer, x, y, name, scale.name_size, MUTED, "mm")
+            draw_text(layer, x, y, name, scale.name_size, MUTED, "mm")
     reach = 1.8 if wrap == "torus" else 0.85
     rows: dict[int, list[int]] = {}
     for cell in cells:  # board order: each row from left to right
@@ -643,7 +617,7 @@ def _board_layer(
         letter = chr(ord("A") + r + 8)
         (x0, y), (x1, _) = xy[row[0]], xy[row[-1]]
         for x in (x0 - reach * scale.unit, x1 + reach * scale.unit):
-            _text(layer, x, y, letter, scale.letter_size, INK, "mm", bold=True)
+            draw_text(layer, x, y, letter, scale.letter_size, INK, "mm", bold=True)
     _draw_key(layer, wrap, bool(holes))
     return layer
 
@@ -652,15 +626,15 @@ def _draw_key(image: Image.Image, wrap: str, holes: bool) -> None:
     """The key at the foot of the panel: the five elements and what beats what, the last
     move's marks, and holes and seam ghosts when the board has them."""
     top = HEIGHT - 150
-    _text(image, PANEL_LEFT, top, "Key", 16, MUTED)
+    draw_text(image, PANEL_LEFT, top, "Key", 16, MUTED)
     x: float = PANEL_LEFT + 9
     for element in ELEMENTS:
         _paste(image, _mini_orb(element, 9), x, top + 26)
         name = ELEMENT_NAMES[element]
-        _text(image, x + 13, top + 26, name, 15, INK)
+        draw_text(image, x + 13, top + 26, name, 15, INK)
         x += 13 + _text_width(name, 15) + 16
-    _text(image, PANEL_LEFT, top + 50, "Fire > Air > Water > Earth > Fire;", 15, INK)
-    _text(image, PANEL_LEFT, top + 70, "Fire+Water, Earth+Air, Void: both go", 15, INK)
+    draw_text(image, PANEL_LEFT, top + 50, "Fire > Air > Water > Earth > Fire;", 15, INK)
+    draw_text(image, PANEL_LEFT, top + 70, "Fire+Water, Earth+Air, Void: both go", 15, INK)
     scale = SCALES[("star", "none")]
     marks = (("captured", "capture"), ("annihilated", "annihilation"), ("attacker lost", "lost"))
     x = PANEL_LEFT + 12
@@ -668,7 +642,7 @@ def _draw_key(image: Image.Image, wrap: str, holes: bool) -> None:
         sprite = _badge_sprite(scale, kind)
         _paste(image, sprite, x + sprite[1] - 12, top + 98)
         x += 2 * sprite[1] - 6
-        _text(image, x, top + 98, words, 15, INK)
+        draw_text(image, x, top + 98, words, 15, INK)
         x += _text_width(words, 15) + 16
     extras = []
     if holes:
@@ -676,7 +650,7 @@ def _draw_key(image: Image.Image, wrap: str, holes: bool) -> None:
     if wrap == "torus":
         extras.append("dashed names: across the seam")
     if extras:
-        _text(image, PANEL_LEFT, top + 124, "; ".join(extras), 15, INK)
+        draw_text(image, PANEL_LEFT, top + 124, "; ".join(extras), 15, INK)
 
 
 # ---- checking the view -------------------------------------------------------------------------
@@ -933,12 +907,12 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
     """The panel above the key: headline, one row per seat, quiet counter, last move, options."""
     draw = ImageDraw.Draw(image)
     big, reason = headline(view)
-    _text(image, PANEL_LEFT, 30, big, 26, INK, bold=True)
+    draw_text(image, PANEL_LEFT, 30, big, 26, INK, bold=True)
     if reason:
-        _text(image, PANEL_LEFT, 66, reason, 19, INK)
+        draw_text(image, PANEL_LEFT, 66, reason, 19, INK)
     elif view.to_move is not None and seat_labels is not None:
         name = _label(seat_labels[view.to_move], PANEL_RIGHT - PANEL_LEFT, 19)
-        _text(image, PANEL_LEFT, 66, name, 19, INK)
+        draw_text(image, PANEL_LEFT, 66, name, 19, INK)
     counts = [dict.fromkeys(ELEMENTS, 0) for _ in range(view.players)]
     for _, seat, element in view.orbs:
         counts[seat][element] += 1
@@ -958,37 +932,37 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         _paste(image, _ring_sample(seat, RING_SAMPLE_RADIUS, out), PANEL_LEFT + 18, mid)
         x: float = PANEL_LEFT + 46
         title = f"Seat {seat} ({view.points[seat]})"
-        _text(image, x, top + 16, title, 18, ink, bold=True)
+        draw_text(image, x, top + 16, title, 18, ink, bold=True)
         tag = "TO MOVE" if seat == view.to_move else "WINNER" if seat in winners else ""
         tag = "out" if out and not tag else tag
         tag_width = _text_width(tag, 14, bold=True) + 8 if tag else 0
-        _text(image, PANEL_RIGHT, top + 16, tag, 14, ink, "rm", bold=True)
+        draw_text(image, PANEL_RIGHT, top + 16, tag, 14, ink, "rm", bold=True)
         if seat_labels is not None:
             left = x + _text_width(title, 18, bold=True) + 8
             name = _label(seat_labels[seat], PANEL_RIGHT - tag_width - left, 17)
-            _text(image, left, top + 16, name, 17, ink)
+            draw_text(image, left, top + 16, name, 17, ink)
         y = top + 39
         if with_teams:
             team = "team " + "+".join(str(s) for s in teams[seat])
-            _text(image, x, y, team, 15, ink)
+            draw_text(image, x, y, team, 15, ink)
             x += _text_width(team, 15) + 10
         if out:
-            _text(image, x, y, "no orbs", 15, ink)
+            draw_text(image, x, y, "no orbs", 15, ink)
             continue
         step = min(44, (PANEL_RIGHT - x) / len(shown))
         for element in shown:
             _paste(image, _mini_orb(element, 8), x + 8, y)
-            _text(image, x + 19, y, str(counts[seat][element]), 16, ink)
+            draw_text(image, x + 19, y, str(counts[seat][element]), 16, ink)
             x += step
     y = SEAT_ROW_TOP + view.players * SEAT_ROW_HEIGHT + 14
-    _text(image, PANEL_LEFT, y, quiet_text(view), 17, INK)
+    draw_text(image, PANEL_LEFT, y, quiet_text(view), 17, INK)
     width = PANEL_RIGHT - PANEL_LEFT
     lines = _wrap(describe_last(view).split(), 16, width - 40)
     if lines:
         y += 28
-        _text(image, PANEL_LEFT, y, "Last", 16, MUTED)
+        draw_text(image, PANEL_LEFT, y, "Last", 16, MUTED)
         for line in lines[:3]:
-            _text(image, PANEL_LEFT + 40, y, line, 16, INK)
+            draw_text(image, PANEL_LEFT + 40, y, line, 16, INK)
             y += 21
         y -= 21
     options = _wrap(_option_pieces(view), 15, width - 64)
@@ -997,9 +971,9 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         options = [*options[: OPTION_LINES - 1], _label(last_line, width - 64, 15)]
     if options:
         y += 28
-        _text(image, PANEL_LEFT, y, "Options", 15, MUTED)
+        draw_text(image, PANEL_LEFT, y, "Options", 15, MUTED)
         for line in options:
-            _text(image, PANEL_LEFT + 62, y, line, 15, INK)
+            draw_text(image, PANEL_LEFT + 62, y, line, 15, INK)
             y += 20
 
 

@@ -360,7 +360,7 @@ def test_same_view_gives_same_bytes() -> None:
     view, labels = golden_view("midgame_4p_pending_battle")
     first = gz.render(view, seat_labels=labels)
     assert gz.render(view, seat_labels=labels) == first
-    for cached in (gz._cards_layer, gz._base_layer, gz._token_sprite, gz._text_stamp):
+    for cached in (gz._cards_layer, gz._base_layer, gz._token_sprite, kit.text_stamp):
         cached.cache_clear()
     kit.palette_image.cache_clear()
     assert gz.render(view, seat_labels=labels) == first
