@@ -12,7 +12,10 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import bot_environment
@@ -65,3 +68,27 @@ class BotProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+@asynccontextmanager
+async def seeded_bot(
+    fake: FakeDiscord, tmp_path: Path, guild_name: str, seed: int, commands: Sequence[str]
+) -> AsyncIterator[Any]:
+    """A guild served by a bot process whose every new game gets ``seed``
+    (``GAMEROOM_GAME_SEED``), so a test can mirror the game with a local engine. Yields the
+    guild once ``commands`` are registered; prints the end of the bot's log when done."""
+    guild = fake.add_guild(guild_name)
+    process = BotProcess(
+        fake,
+        tmp_path / "gameroom.db",
+        tmp_path / "bot.log",
+        guild.id,
+        extra_env={"GAMEROOM_GAME_SEED": str(seed)},
+    )
+    await process.start()
+    await fake.wait_commands(guild, names=list(commands))
+    try:
+        yield guild
+    finally:
+        await process.stop()
+        print(f"--- bot log ---\n{process.log()[-4000:]}")

@@ -31,7 +31,7 @@ from bot.service.randomness import seat_order
 from engines.base import Event
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from render.generation_zero import render_recording_texts
-from tests.e2e.botproc import BotProcess
+from tests.e2e.botproc import seeded_bot
 from tests.fakediscord import FakeDiscord
 from tests.service.hidden_engine import mentioned
 from tests.service.test_service_generation_zero import drawn_leaks, private_facts
@@ -93,21 +93,8 @@ def labels(message: Any) -> list[str]:
 
 @pytest.fixture
 async def bot(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
-    guild = fake_discord.add_guild("Generation Zero")
-    process = BotProcess(
-        fake_discord,
-        tmp_path / "gameroom.db",
-        tmp_path / "bot.log",
-        guild.id,
-        extra_env={"GAMEROOM_GAME_SEED": str(SEED)},
-    )
-    await process.start()
-    await fake_discord.wait_commands(guild, names=COMMANDS)
-    try:
+    async with seeded_bot(fake_discord, tmp_path, "Generation Zero", SEED, COMMANDS) as guild:
         yield guild
-    finally:
-        await process.stop()
-        print(f"--- bot log ---\n{process.log()[-4000:]}")
 
 
 class Table:

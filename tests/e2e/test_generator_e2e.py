@@ -22,7 +22,7 @@ from PIL import Image
 from engines.base import CHANCE
 from engines.generator import GeneratorEngine, GeneratorState
 from engines.rng import Rng
-from tests.e2e.botproc import BotProcess
+from tests.e2e.botproc import seeded_bot
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
@@ -63,21 +63,8 @@ def settle(state: GeneratorState) -> tuple[GeneratorState, list[str]]:
 
 @pytest.fixture
 async def bot(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
-    guild = fake_discord.add_guild("Generator Test")
-    process = BotProcess(
-        fake_discord,
-        tmp_path / "gameroom.db",
-        tmp_path / "bot.log",
-        guild.id,
-        extra_env={"GAMEROOM_GAME_SEED": str(SEED)},
-    )
-    await process.start()
-    await fake_discord.wait_commands(guild, names=COMMANDS)
-    try:
+    async with seeded_bot(fake_discord, tmp_path, "Generator Test", SEED, COMMANDS) as guild:
         yield guild
-    finally:
-        await process.stop()
-        print(f"--- bot log ---\n{process.log()[-4000:]}")
 
 
 async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, bot: Any) -> None:

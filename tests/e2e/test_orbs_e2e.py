@@ -23,7 +23,7 @@ from PIL import Image
 from engines.geometry.hexstar import AXIAL, INDEX
 from engines.orbs import OrbsEngine, OrbsState, clash
 from engines.rng import Rng
-from tests.e2e.botproc import BotProcess
+from tests.e2e.botproc import seeded_bot
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
@@ -86,21 +86,8 @@ def greedy(state: OrbsState, rng: Rng) -> str:
 
 @pytest.fixture
 async def bot(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
-    guild = fake_discord.add_guild("Orbs Test")
-    process = BotProcess(
-        fake_discord,
-        tmp_path / "gameroom.db",
-        tmp_path / "bot.log",
-        guild.id,
-        extra_env={"GAMEROOM_GAME_SEED": str(SEED)},
-    )
-    await process.start()
-    await fake_discord.wait_commands(guild, names=COMMANDS)
-    try:
+    async with seeded_bot(fake_discord, tmp_path, "Orbs Test", SEED, COMMANDS) as guild:
         yield guild
-    finally:
-        await process.stop()
-        print(f"--- bot log ---\n{process.log()[-4000:]}")
 
 
 async def test_four_players_in_two_teams_play_to_the_end(
