@@ -327,6 +327,20 @@ def _connected(cells: frozenset[int], adjacent: tuple[tuple[int, ...], ...]) -> 
 
 
 @cache
+def _playable(
+    board: str, wrap: str, holes: tuple[int, ...]
+) -> tuple[frozenset[int], tuple[tuple[int, ...], ...]]:
+    """The cells orbs may stand on, and per cell its playable neighbours (holes removed)."""
+    playable = cells_of(board) - set(holes)
+    table = neighbours(board, wrap)
+    adjacent = tuple(
+        tuple(n for n in table[c] if n in playable) if c in playable else ()
+        for c in range(CELL_COUNT)
+    )
+    return frozenset(playable), adjacent
+
+
+@cache
 def _rules(players: int, options: tuple[tuple[str, OptionValue], ...]) -> Rules:
     """The :class:`Rules` of ``players`` seats under complete, canonical ``options``.
 
@@ -359,18 +373,13 @@ def _rules(players: int, options: tuple[tuple[str, OptionValue], ...]) -> Rules:
     for index, group in enumerate(sides):
         for seat in group:
             side[seat] = index
-    playable = cells_of(board) - set(holes)
-    table = neighbours(board, wrap)
-    adjacent = tuple(
-        tuple(n for n in table[c] if n in playable) if c in playable else ()
-        for c in range(CELL_COUNT)
-    )
+    playable, adjacent = _playable(board, wrap, holes)
     return Rules(
         players=players,
         board=board,
         wrap=wrap,
         holes=holes,
-        playable=frozenset(playable),
+        playable=playable,
         adjacent=adjacent,
         sides=sides,
         side=tuple(side),
@@ -742,10 +751,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         opts["opening"] = _opening(opts["opening"], board, int(opts["void"]))
         printed, holes = _holes(opts["holes"], board)
         opts["holes"] = printed
-        playable = cells_of(board) - set(holes)
-        table = neighbours(board, wrap)
-        adjacent = tuple(tuple(n for n in table[c] if n in playable) for c in range(CELL_COUNT))
-        if not _connected(frozenset(playable), adjacent):
+        if not _connected(*_playable(board, wrap, holes)):
             raise UsageError("option holes: the holes cut the board into separate pieces")
         opts["teams"] = _teams(opts["teams"])
         return opts
