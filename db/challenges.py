@@ -14,6 +14,7 @@ expired (:meth:`expire_due`), so an expiry sweep never overrides an answer.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -65,8 +66,15 @@ class ChallengesRepo:
         options_json: str,
         now: datetime,
         expires_at: datetime,
+        clock: str = "none",
+        seating: Sequence[int] | None = None,
+        rematch_of: int | None = None,
     ) -> ChallengeRow:
         """Record an open challenge for ``players`` seats, at version 1.
+
+        ``clock`` is the clock's canonical text; ``seating`` fixes the seat order (user ids,
+        one per seat; a rematch) instead of drawing it at the start; ``rematch_of`` names the
+        game this challenge is a rematch of.
 
         The challenger is seated; each of ``invited_ids`` (in that order) gets a reserved
         seat; the remaining ``players - 1 - len(invited_ids)`` seats are open to anyone.
@@ -84,6 +92,8 @@ class ChallengesRepo:
             raise ValueError(f"a user is listed twice in {users}")
         if players < len(users):
             raise ValueError(f"{players} seats cannot hold {len(users)} listed users")
+        if seating is not None and (len(seating) != players or set(seating) != set(users)):
+            raise ValueError(f"seating {list(seating)} must seat exactly {users} once each")
         async with self._tx.write() as conn:
             result = await conn.execute(
                 insert(challenges)
@@ -94,6 +104,9 @@ class ChallengesRepo:
                     game=game,
                     options=options_json,
                     players=players,
+                    clock=clock,
+                    seating=None if seating is None else json.dumps(list(seating)),
+                    rematch_of=rematch_of,
                     status=ChallengeStatus.OPEN.value,
                     version=1,
                     created_at=now,
@@ -421,4 +434,7 @@ def _challenge_row(row: Row[Any], lobby: Sequence[ChallengePlayerRow]) -> Challe
         expires_at=row.expires_at,
         resolved_at=row.resolved_at,
         lobby=tuple(lobby),
+        clock=row.clock,
+        seating=None if row.seating is None else tuple(int(u) for u in json.loads(row.seating)),
+        rematch_of=row.rematch_of,
     )

@@ -15,7 +15,9 @@ from db.challenges import ChallengesRepo
 from db.clocks import ClocksRepo, VacationsRepo
 from db.engine import DEFAULT_URL, Transactions, create_engine
 from db.games import GamesRepo
+from db.settings import SettingsRepo
 from db.timers import TimersRepo
+from db.watchers import WatchersRepo
 
 __all__ = ["MIGRATIONS_DIR", "Database", "alembic_config"]
 
@@ -56,6 +58,8 @@ class Database:
         self.timers = TimersRepo(self._transactions)
         self.clocks = ClocksRepo(self._transactions)
         self.vacations = VacationsRepo(self._transactions)
+        self.settings = SettingsRepo(self._transactions)
+        self.watchers = WatchersRepo(self._transactions)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -79,8 +79,11 @@ class GamesRepo:
         challenge_id: int | None = None,
         challenge_version: int | None = None,
         challenge_entry: ChallengeEntry | None = None,
+        clock: str = "none",
     ) -> GameRow:
         """Start an active game at version 1 with seats ``0..len(user_ids)-1``.
+
+        ``clock`` is the clock's canonical text, stored as given (``none``: no clock).
 
         ``user_ids[i]`` plays seat ``i`` (the same user may hold several seats);
         ``teams[i]``, if given, is that seat's team. With ``challenge_id``, the same
@@ -122,6 +125,7 @@ class GamesRepo:
             "ply": ply,
             "to_move": encode_seats(to_move),
             "state": state_json,
+            "clock": clock,
             "created_at": now,
             "updated_at": now,
         }
@@ -199,6 +203,7 @@ class GamesRepo:
             "outcome": outcome_json,
             "termination": termination,
             "draw_offer_seat": None,
+            "takeback_seat": None,
             "updated_at": now,
         }
         if new_status in _ENDED:
@@ -248,6 +253,7 @@ class GamesRepo:
             "termination": termination,
             "to_move": "",
             "draw_offer_seat": None,
+            "takeback_seat": None,
             "finished_at": now,
             "updated_at": now,
         }
@@ -264,6 +270,20 @@ class GamesRepo:
         """
         require_aware("now", now)
         values = {"draw_offer_seat": seat, "updated_at": now}
+        async with self._tx.write() as conn:
+            return await _compare_and_set(conn, game_id, expected_version, values)
+
+    async def set_takeback(
+        self, game_id: int, expected_version: int, seat: int | None, now: datetime
+    ) -> GameRow:
+        """Record that ``seat`` asks to take its last move back (``None``: the request is
+        answered or withdrawn).
+
+        Bumps ``version`` (buttons showing the old request become stale); compare-and-set and
+        errors as in :meth:`commit_moves`. The next committed move clears the request.
+        """
+        require_aware("now", now)
+        values = {"takeback_seat": seat, "updated_at": now}
         async with self._tx.write() as conn:
             return await _compare_and_set(conn, game_id, expected_version, values)
 
@@ -438,6 +458,8 @@ def _game_row(row: Row[Any]) -> GameRow:
         outcome_json=row.outcome,
         termination=row.termination,
         draw_offer_seat=row.draw_offer_seat,
+        takeback_seat=row.takeback_seat,
+        clock=row.clock,
         board_message_id=row.board_message_id,
         created_at=row.created_at,
         updated_at=row.updated_at,

@@ -15,6 +15,8 @@ from db.schema import (
     ChallengePlayerStatus,
     ChallengeStatus,
     GameStatus,
+    ReminderDelivery,
+    ThreadPolicy,
     TimerStatus,
 )
 
@@ -82,6 +84,8 @@ class GameRow:
     outcome_json: str | None
     termination: str | None
     draw_offer_seat: int | None
+    takeback_seat: int | None
+    clock: str
     board_message_id: int | None
     created_at: datetime
     updated_at: datetime
@@ -172,6 +176,9 @@ class ChallengeRow:
     listing order (challenger first, then invited players in the order named, then those who
     joined). ``version`` is the lobby's compare-and-set token. ``message_id`` is the message
     showing the challenge (once posted); ``game_id`` the game it became once accepted.
+    ``clock`` is the clock's canonical text (``none``); ``seating`` the user ids in seat
+    order when fixed (a rematch), else ``None`` (drawn at the start); ``rematch_of`` the game
+    this challenge is a rematch of.
     """
 
     id: int
@@ -189,6 +196,9 @@ class ChallengeRow:
     expires_at: datetime
     resolved_at: datetime | None
     lobby: tuple[ChallengePlayerRow, ...]
+    clock: str = "none"
+    seating: tuple[int, ...] | None = None
+    rematch_of: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -384,3 +394,43 @@ class ClockChanges:
 
 
 __all__ += ["ClockChanges", "TimerCancel"]
+
+
+# ------------------------------------------------------------------------------------------
+# Settings and spectators (migration 0004)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["GuildSettingsRow", "UserSettingsRow", "WatcherRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettingsRow:
+    """A guild's settings (``guild_settings``), or the defaults when it has no row
+    (``updated_at`` ``None``). ``reminder_quiet_s`` ``None``: the bot's default quiet time."""
+
+    guild_id: int
+    threads: ThreadPolicy = ThreadPolicy.WHEN_BUSY
+    reminder_quiet_s: int | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettingsRow:
+    """A user's settings (``user_settings``), or the defaults when they have no row
+    (``updated_at`` ``None``). ``reminder_quiet_s`` ``None``: the guild's quiet time."""
+
+    user_id: int
+    reminders: ReminderDelivery = ReminderDelivery.CHANNEL
+    reminder_quiet_s: int | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WatcherRow:
+    """One row of ``watchers``: ``user_id`` follows game ``game_id`` (at its end, and after
+    every move when ``every_move``)."""
+
+    game_id: int
+    user_id: int
+    every_move: bool
+    created_at: datetime

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -178,6 +179,12 @@ games = Table(
     Column("outcome", Text, nullable=True),
     Column("termination", String(32), nullable=True),
     Column("draw_offer_seat", Integer, nullable=True),
+    # The seat that asked to take its last move back, while the request is open (migration
+    # 0004; like the draw offer, any committed move clears it).
+    Column("takeback_seat", Integer, nullable=True),
+    # The clock's canonical text (``none``, ``soft:48h+24h/96h``; bot/service/clocks.py), kept
+    # here so listings need not read ``clocks``; the per-seat time banks are in ``clocks``.
+    Column("clock", String(64), nullable=False, server_default="none"),
     Column("board_message_id", BigInteger, nullable=True),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
@@ -243,6 +250,15 @@ challenges = Table(
     Column("options", Text, nullable=False),
     # How many seats the game will have; who holds them is in challenge_players.
     Column("players", Integer, nullable=False),
+    # The clock the game will be played with, canonical text (migration 0004).
+    Column("clock", String(64), nullable=False, server_default="none"),
+    # JSON list of user ids in seat order, or NULL to draw the seats at random when the game
+    # starts. A rematch fixes it (seats rotated); migration 0004.
+    Column("seating", Text, nullable=True),
+    # The finished game this challenge is a rematch of (migration 0004). Not a foreign key:
+    # SQLite cannot add one to an existing table without rebuilding it, and games are never
+    # deleted while their challenges live.
+    Column("rematch_of", Integer, nullable=True),
     Column("status", String(16), nullable=False),
     # Compare-and-set token of the lobby: 1 at creation, +1 on every change (a player joins,
     # accepts, declines or leaves; the challenge is answered or expires).
@@ -404,3 +420,80 @@ vacations = Table(
     Column("version", Integer, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
 )
+
+
+# ------------------------------------------------------------------------------------------
+# Settings and spectators (migration 0004)
+# ------------------------------------------------------------------------------------------
+
+__all__ += [
+    "ReminderDelivery",
+    "ThreadPolicy",
+    "guild_settings",
+    "user_settings",
+    "watchers",
+]
+
+
+class ThreadPolicy(StrEnum):
+    """Where a guild's new games are played (``guild_settings.threads``)."""
+
+    ALWAYS = "always"
+    """Every game gets its own thread off the challenge post."""
+    WHEN_BUSY = "when_busy"
+    """In the challenge's channel, or in a thread when that channel already has a game."""
+    NEVER = "never"
+    """Only in the challenge's channel; a busy channel refuses the start."""
+
+
+class ReminderDelivery(StrEnum):
+    """How a user wants to be reminded that it is their turn (``user_settings.reminders``)."""
+
+    CHANNEL = "channel"
+    """A mention in the game's channel or thread."""
+    DM = "dm"
+    """A direct message (falling back to the channel when DMs are closed)."""
+    OFF = "off"
+    """No reminders (a hard clock's final warning still comes, in the channel)."""
+
+
+#: Per-guild settings; a guild without a row uses the defaults (``when_busy``, the bot's
+#: default quiet time). ``reminder_quiet_s``: seconds without a move before the player to move
+#: is first reminded (NULL: the bot's setting ``GAMEROOM_REMINDER_QUIET``).
+guild_settings = Table(
+    "guild_settings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("threads", String(16), nullable=False),
+    Column("reminder_quiet_s", Integer, nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+#: Per-user settings; a user without a row gets reminders in the channel after the guild's
+#: quiet time. ``reminder_quiet_s`` NULL: the guild's quiet time.
+user_settings = Table(
+    "user_settings",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("reminders", String(16), nullable=False),
+    Column("reminder_quiet_s", Integer, nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+#: Who follows which game (``/watch``, the Watch button). ``every_move``: notified after every
+#: move, not only at the end.
+watchers = Table(
+    "watchers",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("every_move", Boolean, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+Index(None, watchers.c.user_id)

@@ -254,6 +254,14 @@ class ChallengeInfo:
     game_id: int | None
     created_at: datetime
     expires_at: datetime
+    clock: str = "none"
+    """The clock's canonical text (``none``, ``soft:2d+1d/4d``; bot/service/clocks.py)."""
+    clock_text: str = "no clock"
+    """The clock in words, for the lobby post (``ClockSpec.describe``)."""
+    seating: tuple[int, ...] | None = None
+    """The user ids in seat order when fixed (a rematch), else ``None`` (drawn at start)."""
+    rematch_of: int | None = None
+    """The game this challenge is a rematch of."""
 
     @property
     def is_open(self) -> bool:

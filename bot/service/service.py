@@ -20,10 +20,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.service import _codec
 from bot.service._cache import GameMeta, Lru, PositionEntry
+from bot.service.clocks import ClockSpec
 from bot.service.errors import (
     AbortNotAllowedError,
     ChallengeClosedError,
@@ -89,6 +90,9 @@ from engines.base import (
 )
 from engines.base import NotYourTurnError as EngineNotYourTurnError
 from render import render_png
+
+if TYPE_CHECKING:  # records builds on this module, which imports it where it is used
+    from bot.service.records import BoardAtPly, GameRecord
 
 __all__ = [
     "DEFAULT_CHALLENGE_TTL",
@@ -203,6 +207,9 @@ class GameService:
         players: int | None = None,
         options_text: str | None = None,
         preset: str | None = None,
+        clock: str | None = None,
+        seating: Sequence[int] | None = None,
+        rematch_of: int | None = None,
     ) -> ChallengeInfo:
         """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
 
@@ -214,9 +221,16 @@ class GameService:
         options together with the player count (a new game is set up and thrown away), so
         a challenge that could never start is never posted.
 
+        ``clock`` is the clock text (:meth:`bot.service.clocks.ClockSpec.parse`: ``none`` by
+        default, ``correspondence``, ``hard:3d+1d/5d`` …), stored canonical. ``seating``
+        fixes the seat order (user ids, challenger and every opponent once each, one per
+        seat; a rematch) instead of drawing it when the game starts; ``rematch_of`` names the
+        game a rematch comes from.
+
         Raises :class:`ChallengeSetupError` (unknown game, a player count the game does not
-        allow, a bad option or preset — the message lists what is allowed —, a challenge to
-        oneself, an opponent named twice, or more opponents than seats).
+        allow, a bad option, preset or clock — the message lists what is allowed —, a
+        challenge to oneself, an opponent named twice, more opponents than seats, or a
+        ``seating`` that does not seat exactly the challenger and the opponents).
         """
         invited = list(opponent_ids)
         if challenger_id in invited:
@@ -238,6 +252,14 @@ class GameService:
                 f"You named {len(invited)} opponents, but a game for {seats} players has "
                 f"room for only {seats - 1}."
             )
+        try:
+            clock_spec = ClockSpec.parse(clock or "none")
+        except ValueError as exc:
+            raise ChallengeSetupError(_sentence(str(exc))) from exc
+        if seating is not None and (
+            len(seating) != seats or sorted(seating) != sorted([challenger_id, *invited])
+        ):
+            raise ChallengeSetupError("A fixed seating must seat every player once.")
         now = self._now()
         row = await self.database.challenges.create(
             guild_id=guild_id,
@@ -249,6 +271,9 @@ class GameService:
             options_json=_codec.dump_options(options),
             now=now,
             expires_at=now + self.challenge_ttl,
+            clock=str(clock_spec),
+            seating=seating,
+            rematch_of=rematch_of,
         )
         log.info(
             "challenge %d: %s for %d by %d, invited %s, in channel %d",
@@ -438,7 +463,11 @@ class GameService:
         engine = get_engine(challenge.game)
         options = engine.resolve_options(_codec.load_options(challenge.options_json))
         seed = self._seed_source()
-        user_ids = seat_order(seed, _seated_after(challenge, entry))
+        seated = _seated_after(challenge, entry)
+        if challenge.seating is not None and sorted(challenge.seating) == sorted(seated):
+            user_ids = list(challenge.seating)  # a rematch: seats as the challenge fixed them
+        else:
+            user_ids = seat_order(seed, seated)
         try:
             state = engine.new_game(len(user_ids), options, seed)
         except UsageError as exc:
@@ -461,6 +490,7 @@ class GameService:
                 challenge_id=challenge.id,
                 challenge_version=challenge.version,
                 challenge_entry=entry,
+                clock=challenge.clock,
             )
         except DbChannelBusyError as exc:
             raise ChannelBusyError() from exc
@@ -513,6 +543,10 @@ class GameService:
             game_id=row.game_id,
             created_at=row.created_at,
             expires_at=row.expires_at,
+            clock=row.clock,
+            clock_text=ClockSpec.parse(row.clock).describe(),
+            seating=row.seating,
+            rematch_of=row.rematch_of,
         )
 
     # ========================================================================================
@@ -1061,35 +1095,27 @@ class GameService:
     async def replay(self, game_id: int) -> ReplayReport:
         """Rebuild game ``game_id`` from its seed, options and move log.
 
-        Chance rows are re-applied as logged; a ``[k]resign`` row of seat ``k`` goes through
+        The log is replayed by :func:`bot.service.records.replay_log`: chance rows are
+        re-applied as logged; a ``[k]resign`` row of seat ``k`` goes through
         :meth:`~engines.base.Engine.resign`; other player rows are re-parsed for their seat.
         The report says whether the rebuilt position and state match what is stored.
-        Raises :class:`NoGameHereError` for an unknown game; an engine error while
-        replaying (a corrupt log) propagates.
+        Raises :class:`NoGameHereError` for an unknown game and
+        :class:`~bot.service.records.ReplayError` (a ``RuntimeError``, noted with the game)
+        when a logged move does not replay as logged (a corrupt log).
         """
+        from bot.service import records
+
         row = await self.database.games.get(game_id)
         if row is None:
             raise NoGameHereError("That game does not exist.")
         meta = await self._game_meta(row)
         engine = meta.engine
-        state = engine.new_game(len(meta.players), meta.options, meta.seed)
         log_rows = await self.database.games.moves(game_id)
-        for move in log_rows:
-            if move.seat is None:
-                state = engine.apply_chance(state, move.text).state
-            elif move.text == resign_move_text(move.seat):
-                resigned = engine.resign(state, move.seat)
-                if resigned is None:
-                    raise RuntimeError(
-                        f"game {game_id} ply {move.ply}: {engine.info.id} does not resign in play"
-                    )
-                state = resigned.state
-            else:
-                state, canonical, _ = engine.play(state, move.seat, move.text)
-                if canonical != move.text:
-                    raise RuntimeError(
-                        f"game {game_id} ply {move.ply}: {move.text!r} replays as {canonical!r}"
-                    )
+        try:
+            state = await asyncio.to_thread(records.rebuild_game, meta, log_rows)
+        except records.ReplayError as error:
+            error.add_note(f"game {game_id}")
+            raise
         stored = engine.loads(row.state_json)
         return ReplayReport(
             game_id=game_id,
@@ -1241,6 +1267,80 @@ class GameService:
             updated_at=row.updated_at,
             hidden_information=engine.info.has_hidden_information,
         )
+
+    # ---- records (bot/service/records.py) ----
+
+    async def export_record(
+        self, channel_id: int, *, guild_id: int | None, game_id: int | None = None
+    ) -> GameRecord:
+        """``/game export``: the :class:`~bot.service.records.GameRecord` of the game
+        :meth:`snapshot` shows in ``channel_id`` (the active one, else the last ended one), or
+        of game ``game_id`` when given, which must belong to the caller's guild ``guild_id``.
+
+        The seed is left out while the game goes on; seat display names are left for the
+        caller to fill in (:meth:`~bot.service.records.GameRecord.with_display_names`).
+        Raises :class:`NoGameHereError` (no game here; an unknown game or one of another
+        guild) and :class:`ServiceError` for a game with hidden information that is still
+        going on (its move list holds the players' secrets).
+        """
+        from bot.service import records
+
+        row = await self._record_row(channel_id, guild_id, game_id)
+        meta = await self._game_meta(row)
+        log_rows = await self.database.games.moves(row.id)
+        try:
+            record = await asyncio.to_thread(records.build_record, row, meta, log_rows)
+        except ServiceError as error:
+            error.game_id = row.id
+            raise
+        log.info("game %d: exported at ply %d", row.id, row.ply)
+        return record
+
+    async def board_at(
+        self,
+        channel_id: int,
+        *,
+        guild_id: int | None,
+        ply: int | None = None,
+        game_id: int | None = None,
+    ) -> BoardAtPly:
+        """``/game replay``: the public board of a game after ``ply`` moves (``0``: the start
+        position; ``None``: the last ply), for the game chosen as :meth:`export_record`
+        chooses it.
+
+        The state is rebuilt from the move log in a worker thread and only its spectator view
+        is kept (for games with hidden information too); nothing is cached. Raises
+        :class:`NoGameHereError` as :meth:`export_record` does and :class:`ServiceError`
+        naming the range for a ply the game does not have.
+        """
+        from bot.service import records
+
+        row = await self._record_row(channel_id, guild_id, game_id)
+        loaded = await self._load_row(row)
+        log_rows = await self.database.games.moves(row.id)
+        try:
+            return await asyncio.to_thread(
+                records.board_at_ply, self._snapshot(loaded), loaded.meta.seed, log_rows, ply
+            )
+        except ServiceError as error:
+            error.game_id = row.id
+            raise
+
+    async def _record_row(
+        self, channel_id: int, guild_id: int | None, game_id: int | None
+    ) -> GameRow:
+        """The game :meth:`snapshot` shows in ``channel_id``, or game ``game_id`` if it belongs
+        to guild ``guild_id`` (outside a guild: if it is this very channel's game). Any other
+        game reads as unknown, so its existence is not given away."""
+        if game_id is None:
+            return await self._shown_row(channel_id)
+        row = await self.database.games.get(game_id)
+        if guild_id is None:
+            if row is None or row.guild_id is not None or row.channel_id != channel_id:
+                raise NoGameHereError(f"There is no game {game_id} in this conversation.")
+        elif row is None or row.guild_id != guild_id:
+            raise NoGameHereError(f"There is no game {game_id} on this server.")
+        return row
 
 
 # ============================================================================================

@@ -31,7 +31,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHALLENGES_COG",
+    "CLOCKS_COG",
+    "GAME_ACTION_COGS",
     "PLAY_COG",
+    "SOCIAL_COG",
+    "SPECTATORS_COG",
     "ChallengeButton",
     "ChallengeButtonHandler",
     "GameButton",
@@ -46,6 +50,22 @@ log = logging.getLogger(__name__)
 #: Names of the cogs that answer button presses.
 CHALLENGES_COG = "Challenges"
 PLAY_COG = "Play"
+CLOCKS_COG = "Clocks"
+SPECTATORS_COG = "Spectators"
+SOCIAL_COG = "Social"
+
+#: Which cog answers each game button (by the cog's name; each implements
+#: :class:`GameButtonHandler` for its actions).
+GAME_ACTION_COGS: dict[GameAction, str] = {
+    GameAction.DRAW_ACCEPT: PLAY_COG,
+    GameAction.DRAW_DECLINE: PLAY_COG,
+    GameAction.MY_VIEW: PLAY_COG,
+    GameAction.WATCH: SPECTATORS_COG,
+    GameAction.REMATCH: SOCIAL_COG,
+    GameAction.TAKEBACK_ACCEPT: SOCIAL_COG,
+    GameAction.TAKEBACK_DECLINE: SOCIAL_COG,
+    GameAction.CLAIM_TIME: CLOCKS_COG,
+}
 
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 #: discord.py types item callbacks for any client; ours is always a GameroomBot.
@@ -61,7 +81,7 @@ class ChallengeButtonHandler(Protocol):
 
 
 class GameButtonHandler(Protocol):
-    """What the play cog offers the game buttons."""
+    """What a cog named in :data:`GAME_ACTION_COGS` offers the game buttons."""
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None: ...
 
@@ -78,6 +98,11 @@ _GAME_STYLE = {
     GameAction.DRAW_ACCEPT: ("Accept draw", discord.ButtonStyle.success),
     GameAction.DRAW_DECLINE: ("Decline", discord.ButtonStyle.danger),
     GameAction.MY_VIEW: ("My view", discord.ButtonStyle.secondary),
+    GameAction.WATCH: ("Watch", discord.ButtonStyle.secondary),
+    GameAction.REMATCH: ("Rematch", discord.ButtonStyle.primary),
+    GameAction.TAKEBACK_ACCEPT: ("Allow takeback", discord.ButtonStyle.success),
+    GameAction.TAKEBACK_DECLINE: ("Refuse", discord.ButtonStyle.danger),
+    GameAction.CLAIM_TIME: ("Claim on time", discord.ButtonStyle.danger),
 }
 
 
@@ -116,8 +141,9 @@ class ChallengeButton(
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(GAME_TEMPLATE)
 ):
-    """A button on a game post (``gr:<game_id>:<action>:<version>``): a draw answer, or
-    "My view" under the boards of games with hidden information."""
+    """A button on a game post (``gr:<game_id>:<action>:<version>``): a draw or takeback
+    answer, "My view" under the boards of games with hidden information, Watch, Rematch,
+    Claim on time. The press goes to the cog :data:`GAME_ACTION_COGS` names."""
 
     def __init__(self, button_id: GameButtonId) -> None:
         label, style = _GAME_STYLE[button_id.action]
@@ -131,9 +157,10 @@ class GameButton(
         return cls(GameButtonId.from_match(match))
 
     async def callback(self, interaction: AnyInteraction) -> None:
-        cog = interaction.client.get_cog(PLAY_COG)
+        name = GAME_ACTION_COGS[self.button_id.action]
+        cog = interaction.client.get_cog(name)
         if cog is None:
-            await _unavailable(interaction, PLAY_COG)
+            await _unavailable(interaction, name)
             return
         await cast(GameButtonHandler, cog).on_game_button(
             cast(Interaction, interaction), self.button_id

@@ -38,6 +38,16 @@ class GameAction(StrEnum):
     """Decline (or, for the one who offered, withdraw) the pending draw offer."""
     MY_VIEW = "my_view"
     """Show the presser their current private view (games with hidden information)."""
+    WATCH = "watch"
+    """Follow the game (or stop following it): notified at its end, or after every move."""
+    REMATCH = "rematch"
+    """After the end: challenge the same players again, seats rotated, same options."""
+    TAKEBACK_ACCEPT = "takeback_accept"
+    """Accept the pending takeback request (the requester's last move is undone)."""
+    TAKEBACK_DECLINE = "takeback_decline"
+    """Decline (or, for the requester, withdraw) the pending takeback request."""
+    CLAIM_TIME = "claim_time"
+    """Claim the win (or the game's timeout rule) against a seat out of time on a soft clock."""
 
 
 class ChallengeAction(StrEnum):

@@ -53,6 +53,9 @@ EXPECTED_TABLES = {
     "timers",
     "clocks",
     "vacations",
+    "guild_settings",
+    "user_settings",
+    "watchers",
 }
 
 
@@ -81,7 +84,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert str(active["dialect_options"]["sqlite_where"]) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0003"
+    assert _head() == "0004"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
@@ -141,7 +144,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0099"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
@@ -177,7 +180,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
     assert tables == EXPECTED_TABLES
     assert "clock_ms" not in {column["name"] for column in columns}
-    assert version == [("0003",)]
+    assert version == [("0004",)]
 
 
 # ----------------------------------------------------------------------------------------------

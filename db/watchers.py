@@ -1,0 +1,71 @@
+"""``WatchersRepo``: who follows which game (``/watch`` and the Watch button)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, insert, select, update
+
+from db.engine import Transactions
+from db.rows import WatcherRow, require_aware
+from db.schema import watchers
+
+__all__ = ["WatchersRepo"]
+
+
+class WatchersRepo:
+    """Rows of ``watchers``; deleted with their game (``ON DELETE CASCADE``)."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self._tx = transactions
+
+    async def watch(
+        self, game_id: int, user_id: int, *, every_move: bool, now: datetime
+    ) -> WatcherRow:
+        """``user_id`` follows game ``game_id`` (again: ``every_move`` is updated, the first
+        ``created_at`` kept). Returns the row as stored. Raises :class:`ValueError` for a
+        naive ``now`` and ``sqlalchemy.exc.IntegrityError`` for an unknown game."""
+        require_aware("now", now)
+        where = (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
+        async with self._tx.write() as conn:
+            updated = await conn.execute(
+                update(watchers).where(where).values(every_move=every_move)
+            )
+            if updated.rowcount == 0:
+                await conn.execute(
+                    insert(watchers).values(
+                        game_id=game_id, user_id=user_id, every_move=every_move, created_at=now
+                    )
+                )
+            row = (await conn.execute(select(watchers).where(where))).one()
+        return WatcherRow(row.game_id, row.user_id, row.every_move, row.created_at)
+
+    async def unwatch(self, game_id: int, user_id: int) -> bool:
+        """``user_id`` stops following game ``game_id``; ``False`` if they did not."""
+        async with self._tx.write() as conn:
+            result = await conn.execute(
+                delete(watchers).where(
+                    (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
+                )
+            )
+        return result.rowcount > 0
+
+    async def for_game(self, game_id: int) -> list[WatcherRow]:
+        """Every watcher of game ``game_id``, earliest first."""
+        async with self._tx.read() as conn:
+            rows = await conn.execute(
+                select(watchers)
+                .where(watchers.c.game_id == game_id)
+                .order_by(watchers.c.created_at, watchers.c.user_id)
+            )
+            return [WatcherRow(r.game_id, r.user_id, r.every_move, r.created_at) for r in rows]
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """The ids of the games ``user_id`` watches, oldest watch first."""
+        async with self._tx.read() as conn:
+            rows = await conn.execute(
+                select(watchers.c.game_id)
+                .where(watchers.c.user_id == user_id)
+                .order_by(watchers.c.created_at)
+            )
+            return [r.game_id for r in rows]
