@@ -101,6 +101,13 @@ class GameSnapshot:
     created_at: datetime
     updated_at: datetime
     hidden_information: bool = False
+    parent_channel_id: int | None = None
+    """The channel the game's thread hangs off, when the game is played in a thread."""
+    takeback_seat: int | None = None
+    """The seat whose request to take its last move back is open, if any."""
+    clock: str = "none"
+    """The clock's canonical text (``none``: no clock; bot/service/clocks.py)."""
+    finished_at: datetime | None = None
 
     @property
     def is_active(self) -> bool:
