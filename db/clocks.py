@@ -14,7 +14,8 @@ one of them gets :class:`ClockChangedError` and reads again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,13 +25,32 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions
 from db.errors import PersistenceError
-from db.rows import ClockChanges, ClockRow, NewClock, VacationRow, require_aware
-from db.schema import GameStatus, clocks, games, seats, vacations
+from db.rows import (
+    ClockChanges,
+    ClockRow,
+    GuildSettingsRow,
+    NewClock,
+    UserSettingsRow,
+    VacationRow,
+    require_aware,
+)
+from db.schema import (
+    GameStatus,
+    ReminderDelivery,
+    ThreadPolicy,
+    clocks,
+    games,
+    guild_settings,
+    seats,
+    user_settings,
+    vacations,
+)
 from db.timers import cancel_timers, schedule_timer
 
 __all__ = [
     "ClockChangedError",
     "ClocksRepo",
+    "TurnContext",
     "VacationChangedError",
     "VacationsRepo",
     "apply_clock_changes",
@@ -63,6 +83,18 @@ class VacationChangedError(PersistenceError):
         super().__init__(f"the vacation of user {user_id} is no longer at {expected_version}")
         self.user_id = user_id
         self.expected_version = expected_version
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What planning a turn needs to know about the players to move next, read at once
+    (:meth:`ClocksRepo.turn_context`): each user's settings (the defaults when they have no
+    row), each user's vacation row (absent if they never took one) and the guild's settings
+    (``None`` outside a guild)."""
+
+    users: Mapping[int, UserSettingsRow]
+    vacations: Mapping[int, VacationRow]
+    guild: GuildSettingsRow | None
 
 
 class ClocksRepo:
@@ -98,6 +130,49 @@ class ClocksRepo:
                 select(clocks).where(clocks.c.game_id == game_id).order_by(clocks.c.seat)
             )
             return [_clock_row(row) for row in result]
+
+    async def turn_context(self, user_ids: Collection[int], guild_id: int | None) -> TurnContext:
+        """The settings and vacations of ``user_ids`` and the settings of guild ``guild_id``,
+        in one read: what a move's commit needs to plan the next turn's clocks and reminders."""
+        wanted = sorted(set(user_ids))
+        async with self._tx.read() as conn:
+            users = {
+                row.user_id: UserSettingsRow(
+                    row.user_id,
+                    ReminderDelivery(row.reminders),
+                    row.reminder_quiet_s,
+                    row.updated_at,
+                )
+                for row in await conn.execute(
+                    select(user_settings).where(user_settings.c.user_id.in_(wanted))
+                )
+            }
+            away = {
+                row.user_id: _vacation_row(row)
+                for row in await conn.execute(
+                    select(vacations).where(vacations.c.user_id.in_(wanted))
+                )
+            }
+            guild = None
+            if guild_id is not None:
+                found = (
+                    await conn.execute(
+                        select(guild_settings).where(guild_settings.c.guild_id == guild_id)
+                    )
+                ).one_or_none()
+                guild = (
+                    GuildSettingsRow(guild_id)
+                    if found is None
+                    else GuildSettingsRow(
+                        guild_id,
+                        ThreadPolicy(found.threads),
+                        found.reminder_quiet_s,
+                        found.updated_at,
+                    )
+                )
+        for user_id in wanted:
+            users.setdefault(user_id, UserSettingsRow(user_id))
+        return TurnContext(users, away, guild)
 
     async def running_for_user(self, user_id: int) -> list[ClockRow]:
         """Clocks running or paused (``running_since`` set) for seats ``user_id`` holds in

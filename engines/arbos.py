@@ -34,6 +34,7 @@ from engines.base import (
     Transition,
     UsageError,
 )
+from engines.rng import Rng
 
 __all__ = [
     "BLACK",
@@ -46,6 +47,7 @@ __all__ = [
     "ArbosMove",
     "ArbosState",
     "ArbosView",
+    "auto_prune",
     "cell_name",
 ]
 
@@ -702,6 +704,23 @@ def _settle(state: ArbosState) -> ArbosState:
     return _check_end(state)
 
 
+def auto_prune(state: ArbosState, seat: int) -> ArbosMove:
+    """Section 5's auto-prune for a due prune of ``seat`` (A17): its trees sorted by fewest
+    spores, then fewest linked seeds, then earliest first cell in reading order; the first
+    T − 3 are pruned. Raises :class:`IllegalMoveError` when no prune is due."""
+    if not state.prune:
+        raise IllegalMoveError("no prune is due: you have at most 3 trees (A17)")
+    board = state.board
+    trees = trees_of(board, _colour(seat))
+
+    def weakness(tree: list[int]) -> tuple[int, int, int]:
+        linked = {n for c in tree for n in NEIGHBOURS[c] if board[n] == SEED}
+        return (len(tree), len(linked), tree[0])
+
+    weakest = sorted(trees.cells, key=weakness)[: state.prune]
+    return ArbosMove("prune", tuple(sorted(tree[0] for tree in weakest)))
+
+
 # ---------------------------------------------------------------------------------------------
 # Legality with reasons
 # ---------------------------------------------------------------------------------------------
@@ -1150,6 +1169,26 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         if state.passes == 1:
             return "One pass is pending: another pass ends the game."
         return None
+
+    def timeout_moves(self, state: ArbosState, seat: int, rng: Rng) -> list[str] | None:
+        """Section 5 (turn timer, D-A13): what the bot plays for ``seat`` when its time runs
+        out. A manual setup placement: a uniformly random legal ``seed CELL``; the opening: a
+        uniformly random legal spore; a due prune: the auto-prune (:func:`auto_prune`), then
+        ``pass``; otherwise ``pass``. Empty when ``seat`` is not to move."""
+        if seat not in self.to_move(state):
+            return []
+        if state.phase == "setup":
+            return [format_move(ArbosMove("setup", (rng.choice(_setup_cells(state.board)),)))]
+        if state.prune:
+            prune = auto_prune(state, seat)
+            pruned = _apply_move(state, seat, prune)[0]
+            # The prune may end the game (a side left without trees): then nothing follows.
+            return [format_move(prune)] if pruned.ending else [format_move(prune), "pass"]
+        if state.phase == "opening":
+            spores = [m for m in _legal_moves(state, seat, doubles=False) if m.kind == "spore"]
+            if spores:
+                return [format_move(rng.choice(spores))]
+        return ["pass"]
 
     def suggest_moves(self, state: ArbosState, seat: int, typed: str, limit: int) -> list[str]:
         """Complete what was typed without listing every double (issue: chat autocomplete).

@@ -523,6 +523,19 @@ class Engine(ABC, Generic[S, M]):
         """
         return None
 
+    def timeout_moves(self, state: S, seat: int, rng: Rng) -> list[str] | None:
+        """The moves the bot plays for ``seat`` when its time runs out, as the game's spec
+        says, in order (canonical text, each legal after the ones before it); ``None``: the
+        spec says nothing, and the platform's rule applies (a two-player game is lost on
+        time, a seat of a larger game resigns).
+
+        Called only while ``seat`` is to move. ``rng`` is a generator the caller derives
+        from the game's seed and ply, for specs that pick at random (Arbos section 5: a
+        uniformly random legal spore); the moves are logged as played, so a replay needs
+        no generator. The default returns ``None``.
+        """
+        return None
+
     def suggest_moves(self, state: S, seat: int, typed: str, limit: int) -> list[str] | None:
         """Autocomplete choices for ``typed`` (at most ``limit``), or ``None`` for the default.
 

@@ -18,16 +18,28 @@ initial time. Durations are whole numbers with units, largest first: ``3d``, ``1
 
 Pure parts (no clock, no I/O): :func:`parse_duration`, :func:`format_duration`,
 :class:`ClockSpec`, :class:`SeatClock` (one seat's bank), :class:`VacationBook` (a user's
-yearly allowance), and the planners :func:`plan_start`, :func:`plan_turn`,
+yearly allowance), :func:`clock_choices` (``/challenge clock:`` autocomplete), and the
+planners :func:`plan_start`, :func:`start_timers`, :func:`plan_turn`, :func:`plan_reminders`,
 :func:`plan_pause` and :func:`plan_resume`, which turn a move or a vacation into
-:class:`db.rows.ClockChanges` for the database to apply atomically. The two async functions
-:func:`start_vacation` and :func:`end_vacation` read, decide and write with compare-and-set.
+:class:`db.rows.ClockChanges` for the database to apply atomically (:func:`merge_changes`
+joins them). The two async functions :func:`start_vacation` and :func:`end_vacation` read,
+decide and write with compare-and-set. The errors users cause are
+:class:`~bot.service.errors.ServiceError` subclasses: :class:`OutOfTimeError`,
+:class:`ClaimError` and :class:`VacationError`.
 
-Deadline timers: a running seat clock has one pending ``"clock"`` timer at its deadline
-(payload ``{"clock_version": v}``: the clock row's version it was planned for, so a handler
-can tell a stale timer at a glance) and, by default, ``"reminder"`` and ``"final_warning"``
-timers before it (:data:`DEFAULT_REMINDERS`). Handlers must still read the clock row and check
-:meth:`SeatClock.flagged` before acting.
+Timers: a running seat clock has one pending ``"clock"`` timer at its deadline (payload
+``{"clock_version": v}``: the clock row's version it was planned for, so a handler can tell
+a stale timer at a glance) and, on a hard clock, a ``"final_warning"`` timer
+:data:`FINAL_WARNING_BEFORE` before it (:func:`deadline_timers`). Handlers must still read the
+clock row and check :meth:`SeatClock.flagged` before acting. Every game, with a clock or not,
+also has a ``"reminder"`` timer for each seat to move whose player wants reminders, due after
+the quiet time (:func:`plan_reminders`, :func:`reminder_delay`): reminders belong to the turn,
+not to the clock, so vacations leave them alone.
+
+A seat whose time ran out on a hard clock (or whose opponent claimed on a soft one) *times
+out*: the game's spec says what the bot plays for it (:meth:`engines.base.Engine.timeout_moves`,
+drawn from :func:`timeout_rng`), or it loses (two players) or resigns (more). Its bank is then
+zero plus the increment (:meth:`SeatClock.after_timeout`).
 """
 
 from __future__ import annotations
@@ -40,55 +52,71 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import ClassVar, Final
 
+from bot.service.errors import ServiceError
+from bot.service.models import ClockEvent
 from db import Database
 from db.clocks import ClockChangedError, VacationChangedError
 from db.rows import (
     ClockChanges,
     ClockRow,
     ClockWrite,
+    GuildSettingsRow,
     NewClock,
     NewTimer,
     TimerCancel,
+    UserSettingsRow,
     VacationRow,
 )
+from db.schema import ReminderDelivery
+from engines.rng import Rng, splitmix64
 
 __all__ = [
+    "CLOCK_CHOICES",
     "CLOCK_TIMER",
     "CLOCK_TIMER_KINDS",
     "CORRESPONDENCE",
-    "DEFAULT_REMINDERS",
+    "FINAL_WARNING_BEFORE",
     "FINAL_WARNING_TIMER",
     "MAX_DURATION",
     "REMINDER_TIMER",
     "VACATION_ATTEMPTS",
+    "ClaimError",
     "ClockMode",
     "ClockSpec",
     "OutOfTimeError",
-    "Reminder",
     "SeatClock",
     "VacationBook",
+    "VacationError",
+    "clock_choices",
     "deadline_timers",
     "end_vacation",
     "format_duration",
+    "merge_changes",
     "parse_duration",
     "plan_pause",
+    "plan_reminders",
     "plan_resume",
     "plan_start",
     "plan_turn",
+    "reminder_delay",
     "start_timers",
     "start_vacation",
+    "timeout_rng",
     "to_ms",
     "vacation_ends",
 ]
 
 #: Timer kind fired at a seat's deadline (soft: the opponents may claim; hard: game over).
 CLOCK_TIMER: Final = "clock"
-#: Timer kind for a friendly "your move" reminder before the deadline.
+#: Timer kind for a friendly "your move" reminder after the quiet time (any game).
 REMINDER_TIMER: Final = "reminder"
-#: Timer kind for the last warning before the deadline.
+#: Timer kind for the last warning before a hard clock's deadline.
 FINAL_WARNING_TIMER: Final = "final_warning"
 #: Every timer kind tied to a running seat clock; cancelled together when the clock stops.
-CLOCK_TIMER_KINDS: Final = (CLOCK_TIMER, REMINDER_TIMER, FINAL_WARNING_TIMER)
+CLOCK_TIMER_KINDS: Final = (CLOCK_TIMER, FINAL_WARNING_TIMER)
+#: How long before a hard clock's deadline its final warning comes (none if the turn starts
+#: with less time than that).
+FINAL_WARNING_BEFORE: Final = timedelta(hours=2)
 
 #: The longest duration a clock accepts anywhere (initial, increment, maximum).
 MAX_DURATION: Final = timedelta(days=365)
@@ -163,11 +191,32 @@ class ClockMode(StrEnum):
     """The game ends (the seat loses on time) as soon as its time is out."""
 
 
-class OutOfTimeError(ValueError):
-    """A seat tried to move on a hard clock after its time ran out."""
+class OutOfTimeError(ServiceError):
+    """A seat tried to move on a hard clock after its time ran out.
 
-    def __init__(self) -> None:
-        super().__init__("Your time ran out, so the game is over on time.")
+    :meth:`SeatClock.after_move` raises it; the service then applies the time-out instead of
+    the move and raises it again to the player with a sentence saying what happened and the
+    time-out it applied in ``event``.
+    """
+
+    def __init__(
+        self,
+        message: str = "Your time ran out, so you may no longer move.",
+        *,
+        event: ClockEvent | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.event = event
+
+
+class ClaimError(ServiceError):
+    """A claim on time that cannot be made: the game has no clock, nobody is out of time
+    yet, or the claimer is the one out of time."""
+
+
+class VacationError(ServiceError):
+    """A vacation that cannot start or end: a duration that is not positive, no allowance
+    left this year, or no vacation to end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +328,42 @@ ClockSpec.NONE = ClockSpec(ClockMode.NONE, timedelta(0), timedelta(0), timedelta
 #: Abstract Play's default: soft, 48 hours to start, +24 hours per move, at most 96 hours.
 CORRESPONDENCE: Final = ClockSpec.parse("correspondence")
 
+#: The clocks ``/challenge clock:`` offers before anything is typed.
+CLOCK_CHOICES: Final = (
+    "none",
+    "correspondence",
+    "hard:48h+24h/96h",
+    "soft:3d+1d/7d",
+    "hard:1d+12h/2d",
+)
+#: Discord's limit on an autocomplete choice's name.
+_CHOICE_NAME_LIMIT: Final = 100
+
+
+def clock_choices(typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    """Autocomplete for ``/challenge clock:``: ``(value, label)`` pairs, each labelled in
+    words (``"correspondence — soft clock: 2d to start, +1d per move, at most 4d"``).
+
+    A clock typed in full that is not one of :data:`CLOCK_CHOICES` comes first, as typed;
+    then the choices that contain what was typed. Text that is no clock offers nothing of
+    its own (the command's answer says why).
+    """
+    cleaned = typed.strip().lower()
+    found: list[tuple[str, str]] = []
+    if cleaned and cleaned not in CLOCK_CHOICES:
+        try:
+            spec = ClockSpec.parse(cleaned)
+        except ValueError:
+            pass
+        else:
+            found.append((cleaned, spec.describe()))
+    found.extend(
+        (choice, ClockSpec.parse(choice).describe())
+        for choice in CLOCK_CHOICES
+        if cleaned in choice
+    )
+    return [(value, f"{value} — {label}"[:_CHOICE_NAME_LIMIT]) for value, label in found[:limit]]
+
 
 @dataclass(frozen=True, slots=True)
 class SeatClock:
@@ -371,6 +456,12 @@ class SeatClock:
             left = timedelta(0)
         return SeatClock(min(left + spec.increment, spec.maximum), None)
 
+    def after_timeout(self, spec: ClockSpec) -> SeatClock:
+        """The seat timed out (the bot played its time-out, or it resigned on time): stopped,
+        with a bank of zero plus ``spec.increment`` (at most ``spec.maximum``), as after a
+        move made with no time left."""
+        return SeatClock(min(spec.increment, spec.maximum), None)
+
     def pause(self, now: datetime, until: datetime) -> SeatClock:
         """Its player goes on vacation from ``now`` to ``until``: a running clock keeps the
         time left at ``now`` and runs again from ``until`` (a clock already paused longer
@@ -389,22 +480,6 @@ class SeatClock:
         if self.running_since is None or self.running_since <= now:
             return self
         return SeatClock(self.remaining, now)
-
-
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """A timer of ``kind`` due ``before`` a seat's deadline (skipped when the turn starts with
-    less time than that left)."""
-
-    kind: str
-    before: timedelta
-
-
-#: A reminder a day before the deadline and a final warning two hours before.
-DEFAULT_REMINDERS: Final = (
-    Reminder(REMINDER_TIMER, timedelta(hours=24)),
-    Reminder(FINAL_WARNING_TIMER, timedelta(hours=2)),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,42 +578,33 @@ def plan_start(
     ]
 
 
-def start_timers(
-    game_id: int,
-    new_clocks: Sequence[NewClock],
-    *,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
-) -> ClockChanges:
+def start_timers(game_id: int, new_clocks: Sequence[NewClock]) -> ClockChanges:
     """The timers of a new game's running clocks (from :func:`plan_start`), once the game
     has its id: apply them with the clocks (``ClocksRepo.apply`` or
     :func:`db.clocks.apply_clock_changes` in the game's creation)."""
     schedule: list[NewTimer] = []
     for new in new_clocks:
         clock = SeatClock(timedelta(milliseconds=new.remaining_ms), new.running_since)
-        schedule.extend(deadline_timers(game_id, new.seat, clock, 1, reminders=reminders))
+        spec = ClockSpec.parse(new.spec)
+        schedule.extend(deadline_timers(game_id, new.seat, clock, 1, spec))
     return ClockChanges(schedule=tuple(schedule))
 
 
 def deadline_timers(
-    game_id: int,
-    seat: int,
-    clock: SeatClock,
-    clock_version: int,
-    *,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+    game_id: int, seat: int, clock: SeatClock, clock_version: int, spec: ClockSpec
 ) -> tuple[NewTimer, ...]:
-    """The timers of one running seat clock: ``"clock"`` at its deadline and each reminder
-    that still fits in the turn. Empty for a stopped clock. ``clock_version`` is the clock
+    """The timers of one running seat clock: ``"clock"`` at its deadline and, on a hard
+    clock, ``"final_warning"`` :data:`FINAL_WARNING_BEFORE` earlier if the turn starts with
+    more time left than that. Empty for a stopped clock. ``clock_version`` is the clock
     row's version once written (1 for a new clock), stored in each payload."""
     deadline = clock.deadline
     if deadline is None or clock.running_since is None:
         return ()
     payload = json.dumps({"clock_version": clock_version}, separators=(",", ":"))
     found = [NewTimer(CLOCK_TIMER, deadline, game_id, seat, payload)]
-    for reminder in reminders:
-        due = deadline - reminder.before
-        if due > clock.running_since:
-            found.append(NewTimer(reminder.kind, due, game_id, seat, payload))
+    warning = deadline - FINAL_WARNING_BEFORE
+    if spec.mode is ClockMode.HARD and warning > clock.running_since:
+        found.append(NewTimer(FINAL_WARNING_TIMER, warning, game_id, seat, payload))
     return tuple(found)
 
 
@@ -549,17 +615,18 @@ def plan_turn(
     now: datetime,
     *,
     paused_until: Mapping[int, datetime] | None = None,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+    timed_out: Collection[int] = (),
 ) -> ClockChanges:
     """The clock changes of a committed move, for the move's own transaction.
 
     ``rows`` are the game's clocks as read before the move (empty: no clock, no changes);
-    ``movers`` the seats that just moved; ``to_move`` the seats to act next (empty once the
-    game is over); ``paused_until`` the end of the vacation of each next seat's player, by
-    seat. Movers get :meth:`SeatClock.after_move`; seats to move next start (one that stays
-    on the move keeps running); every other running clock stops. Every changed clock's
-    timers are replaced (:func:`deadline_timers` if it runs, none if it stopped); once the
-    game is over every timer of the game is cancelled.
+    ``movers`` the seats that just moved; ``timed_out`` the seats whose time-out was just
+    applied; ``to_move`` the seats to act next (empty once the game is over);
+    ``paused_until`` the end of the vacation of each next seat's player, by seat. Movers get
+    :meth:`SeatClock.after_move`, timed-out seats :meth:`SeatClock.after_timeout`; seats to
+    move next start (one that stays on the move keeps running); every other running clock
+    stops. Every changed clock's timers are replaced (:func:`deadline_timers` if it runs,
+    none if it stopped); once the game is over every timer of the game is cancelled.
 
     Raises :class:`OutOfTimeError` if a mover's hard clock ran out.
     """
@@ -571,53 +638,112 @@ def plan_turn(
     schedule: list[NewTimer] = []
     cancel: list[TimerCancel] = []
     for row in rows:
-        clock = SeatClock.from_row(row)
-        if row.seat in movers:
-            clock = clock.after_move(ClockSpec.parse(row.spec), now)
+        spec = ClockSpec.parse(row.spec)
+        before = SeatClock.from_row(row)
+        clock = before
+        acted = row.seat in movers or row.seat in timed_out
+        if row.seat in timed_out:
+            clock = clock.after_timeout(spec)
+        elif row.seat in movers:
+            clock = clock.after_move(spec, now)
         if row.seat in to_move:
             clock = clock.start(now, paused_until=paused.get(row.seat))
         else:
             clock = clock.stop(now)
-        if clock == SeatClock.from_row(row) and row.seat not in movers:
+        if clock == before and not acted:
             continue
         writes.append(clock.write(row))
         cancel.append(TimerCancel(game_id, row.seat, CLOCK_TIMER_KINDS))
-        schedule.extend(
-            deadline_timers(game_id, row.seat, clock, row.version + 1, reminders=reminders)
-        )
+        schedule.extend(deadline_timers(game_id, row.seat, clock, row.version + 1, spec))
     if not to_move:
         cancel = [TimerCancel(game_id)]
     return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
 
 
-def plan_pause(
-    rows: Sequence[ClockRow],
-    now: datetime,
-    until: datetime,
+def plan_reminders(
+    game_id: int,
     *,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
+    before: Collection[int],
+    due: Mapping[int, datetime],
+    version: int,
+    ply: int | None = None,
 ) -> ClockChanges:
+    """The ``"reminder"`` timers of a turn change (any game, with a clock or not).
+
+    ``due`` maps each seat to move next whose player wants reminders to when its reminder is
+    due (:func:`reminder_delay` after its turn starts); each gets one, replacing its pending
+    one, with payload ``{"version": version, "ply": ply}`` (the game's version and ply after
+    the change, so the reminder's handler can tell a stale one even after a change that is
+    not a move, such as a draw offer; ``ply`` left out when not given). The pending reminder
+    of every seat in ``before`` (the seats to move until now) that is not in ``due`` is
+    cancelled.
+    """
+    turn = {"version": version} if ply is None else {"version": version, "ply": ply}
+    payload = json.dumps(turn, separators=(",", ":"))
+    schedule = tuple(
+        NewTimer(REMINDER_TIMER, at, game_id, seat, payload) for seat, at in sorted(due.items())
+    )
+    cancel = tuple(
+        TimerCancel(game_id, seat, (REMINDER_TIMER,))
+        for seat in sorted(set(before))
+        if seat >= 0 and seat not in due
+    )
+    return ClockChanges(schedule=schedule, cancel=cancel)
+
+
+def reminder_delay(
+    user: UserSettingsRow, guild: GuildSettingsRow | None, default: timedelta
+) -> timedelta | None:
+    """How long a turn stays quiet before its player is reminded: the user's own quiet time,
+    else the guild's (``guild`` ``None`` outside a guild), else ``default``; ``None`` when
+    the user turned reminders off."""
+    if user.reminders is ReminderDelivery.OFF:
+        return None
+    if user.reminder_quiet_s is not None:
+        return timedelta(seconds=user.reminder_quiet_s)
+    if guild is not None and guild.reminder_quiet_s is not None:
+        return timedelta(seconds=guild.reminder_quiet_s)
+    return default
+
+
+def merge_changes(*parts: ClockChanges | None) -> ClockChanges | None:
+    """One :class:`~db.rows.ClockChanges` with the writes, timers and cancellations of
+    ``parts`` in order (``None`` parts skipped); ``None`` when there is nothing to write.
+    Cancellations still apply before every write and new timer."""
+    present = [part for part in parts if part]
+    if not present:
+        return None
+    return ClockChanges(
+        tuple(w for part in present for w in part.writes),
+        tuple(t for part in present for t in part.schedule),
+        tuple(c for part in present for c in part.cancel),
+    )
+
+
+#: The stream of a game's seed that time-outs draw from (far from every other use).
+_TIMEOUT_STREAM: Final = 1 << 41
+
+
+def timeout_rng(seed: int, ply: int) -> Rng:
+    """The generator a time-out at ``ply`` (the game's ply before it) of the game with
+    ``seed`` hands the engine (:meth:`~engines.base.Engine.timeout_moves`): derived from both,
+    so the same time-out picks the same moves in any process."""
+    return Rng(splitmix64(splitmix64(seed, _TIMEOUT_STREAM), ply))
+
+
+def plan_pause(rows: Sequence[ClockRow], now: datetime, until: datetime) -> ClockChanges:
     """Pause the running clocks in ``rows`` (a user's, see
     :meth:`db.clocks.ClocksRepo.running_for_user`) from ``now`` to ``until`` and move their
     timers to the new deadlines. Raises :class:`ValueError` if ``until`` is before ``now``."""
-    return _replan(rows, lambda clock: clock.pause(now, until), reminders)
+    return _replan(rows, lambda clock: clock.pause(now, until))
 
 
-def plan_resume(
-    rows: Sequence[ClockRow],
-    now: datetime,
-    *,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
-) -> ClockChanges:
+def plan_resume(rows: Sequence[ClockRow], now: datetime) -> ClockChanges:
     """Let the paused clocks in ``rows`` run again from ``now`` (a vacation ended early)."""
-    return _replan(rows, lambda clock: clock.resume(now), reminders)
+    return _replan(rows, lambda clock: clock.resume(now))
 
 
-def _replan(
-    rows: Sequence[ClockRow],
-    change: Callable[[SeatClock], SeatClock],
-    reminders: Sequence[Reminder],
-) -> ClockChanges:
+def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) -> ClockChanges:
     writes: list[ClockWrite] = []
     schedule: list[NewTimer] = []
     cancel: list[TimerCancel] = []
@@ -628,9 +754,8 @@ def _replan(
             continue
         writes.append(after.write(row))
         cancel.append(TimerCancel(row.game_id, row.seat, CLOCK_TIMER_KINDS))
-        schedule.extend(
-            deadline_timers(row.game_id, row.seat, after, row.version + 1, reminders=reminders)
-        )
+        spec = ClockSpec.parse(row.spec)
+        schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1, spec))
     return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
 
 
@@ -650,7 +775,6 @@ async def start_vacation(
     *,
     allowance: timedelta,
     now: datetime,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
 ) -> VacationRow:
     """Put ``user_id`` on vacation for up to ``requested`` (within ``allowance`` per year),
     pausing their clocks in every active game and moving those clocks' timers, atomically.
@@ -664,7 +788,7 @@ async def start_vacation(
         book = VacationBook.from_row(row, now).start(now, requested, allowance)
         until = book.until if book.until is not None else now  # start() always sets it
         running = await database.clocks.running_for_user(user_id)
-        changes = plan_pause(running, now, until, reminders=reminders)
+        changes = plan_pause(running, now, until)
         try:
             return await _write_book(database, user_id, row, book, now, changes)
         except (ClockChangedError, VacationChangedError):
@@ -678,7 +802,6 @@ async def end_vacation(
     user_id: int,
     *,
     now: datetime,
-    reminders: Sequence[Reminder] = DEFAULT_REMINDERS,
 ) -> VacationRow:
     """End ``user_id``'s vacation at ``now``: their paused clocks run again from ``now`` and
     the unused days go back to this year's allowance. Raises :class:`ValueError` ("You are
@@ -687,7 +810,7 @@ async def end_vacation(
         row = await database.vacations.get(user_id)
         book = VacationBook.from_row(row, now).end(now)
         running = await database.clocks.running_for_user(user_id)
-        changes = plan_resume(running, now, reminders=reminders)
+        changes = plan_resume(running, now)
         try:
             return await _write_book(database, user_id, row, book, now, changes)
         except (ClockChangedError, VacationChangedError):

@@ -37,6 +37,7 @@ from engines.generation_zero.position import (
 )
 from engines.generation_zero.rules import Doc, Game, Rules
 from engines.generation_zero.view import GenerationZeroView, LastDecision, blank_position
+from engines.rng import Rng
 
 __all__ = ["GenerationZeroEngine", "GenerationZeroState", "default_decision"]
 
@@ -496,6 +497,17 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
         last = LastDecision("resign", seat, "", (), "", "", "resign")
         new = GenerationZeroState(state.rules, print_position(game.d), last, state.log)
         return Transition(new, tuple(game.events))
+
+    def timeout_moves(self, state: GenerationZeroState, seat: int, rng: Rng) -> list[str] | None:
+        """Spec 8.4: the default of the one decision that timed out (:func:`default_decision`).
+
+        One decision per time-out: when the seat decides again in the same turn, that next
+        decision has its own deadline. Empty when ``seat`` is not to move; ``rng`` is unused
+        (the defaults are deterministic).
+        """
+        if seat not in self.to_move(state):
+            return []
+        return [default_decision(self, state)]
 
     def prompt(self, state: GenerationZeroState, seat: int) -> str | None:
         game = state.game()

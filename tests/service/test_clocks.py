@@ -11,8 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.service.clocks import (
+    CLOCK_CHOICES,
     CLOCK_TIMER,
     CORRESPONDENCE,
+    FINAL_WARNING_BEFORE,
     FINAL_WARNING_TIMER,
     REMINDER_TIMER,
     ClockMode,
@@ -20,19 +22,34 @@ from bot.service.clocks import (
     OutOfTimeError,
     SeatClock,
     VacationBook,
+    clock_choices,
+    deadline_timers,
     end_vacation,
     format_duration,
+    merge_changes,
     parse_duration,
+    plan_reminders,
     plan_start,
     plan_turn,
+    reminder_delay,
     start_timers,
     start_vacation,
+    timeout_rng,
     to_ms,
     vacation_ends,
 )
 from bot.service.timers import TimerRunner
 from db import Database, GameRow
-from db.rows import TimerRow
+from db.rows import (
+    ClockChanges,
+    ClockRow,
+    GuildSettingsRow,
+    TimerCancel,
+    TimerRow,
+    UserSettingsRow,
+)
+from db.schema import ReminderDelivery
+from engines.base import CHANCE
 from tests.service.conftest import ALICE, BOB, T0, FakeClock
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
@@ -188,6 +205,14 @@ def test_hard_clock_refuses_a_move_once_out() -> None:
         clock.after_move(spec, T0 + DAY)
 
 
+def test_a_time_out_leaves_zero_plus_the_increment() -> None:
+    spec = ClockSpec.parse("hard:1d+2h/1d1h")
+    late = spec.new_clock(T0, running=True)
+    assert late.after_timeout(spec) == SeatClock(2 * HOUR, None)
+    capped = ClockSpec.parse("soft:1h+2h/1h")
+    assert late.after_timeout(capped) == SeatClock(HOUR, None)
+
+
 def test_pause_and_resume_for_a_vacation() -> None:
     clock = CORRESPONDENCE.new_clock(T0, running=True)
     paused = clock.pause(T0 + 10 * HOUR, T0 + 3 * DAY)
@@ -284,6 +309,99 @@ def test_vacation_never_exceeds_the_allowance(actions: list[tuple[bool, int, int
 
 
 # ----------------------------------------------------------------------------------------------
+# Planners
+# ----------------------------------------------------------------------------------------------
+
+
+def _row(seat: int, spec: str, remaining: timedelta, since: datetime | None) -> ClockRow:
+    return ClockRow(7, seat, spec, to_ms(remaining), since, version=3, updated_at=T0)
+
+
+def test_final_warning_only_on_a_hard_clock_with_more_than_two_hours_left() -> None:
+    hard = ClockSpec.parse("hard:1d")
+    running = hard.new_clock(T0, running=True)
+    kinds = [(t.kind, t.due_at) for t in deadline_timers(7, 0, running, 2, hard)]
+    assert kinds == [
+        (CLOCK_TIMER, T0 + DAY),
+        (FINAL_WARNING_TIMER, T0 + DAY - FINAL_WARNING_BEFORE),
+    ]
+    short = SeatClock(FINAL_WARNING_BEFORE, T0)
+    assert [t.kind for t in deadline_timers(7, 0, short, 2, hard)] == [CLOCK_TIMER]
+    soft = CORRESPONDENCE.new_clock(T0, running=True)
+    assert [t.kind for t in deadline_timers(7, 0, soft, 2, CORRESPONDENCE)] == [CLOCK_TIMER]
+    assert deadline_timers(7, 0, SeatClock(DAY, None), 2, hard) == ()
+    assert {
+        json.loads(t.payload_json)["clock_version"] for t in deadline_timers(7, 0, running, 2, hard)
+    } == {2}
+
+
+def test_plan_turn_gives_a_timed_out_seat_its_increment_and_starts_the_next() -> None:
+    spec = "hard:1d+1h/1d"
+    rows = [_row(0, spec, DAY, T0), _row(1, spec, 5 * HOUR, None)]
+    late = T0 + 2 * DAY  # seat 0 is a day past its deadline
+    with pytest.raises(OutOfTimeError):
+        plan_turn(rows, {0}, {1}, late)
+    changes = plan_turn(rows, (), {1}, late, timed_out={0})
+    banks = [(w.seat, w.remaining_ms, w.running_since) for w in changes.writes]
+    assert banks == [(0, to_ms(HOUR), None), (1, to_ms(5 * HOUR), late)]
+    assert all(w.expected_version == 3 for w in changes.writes)
+    assert [(t.kind, t.seat, t.due_at) for t in changes.schedule] == [
+        (CLOCK_TIMER, 1, late + 5 * HOUR),
+        (FINAL_WARNING_TIMER, 1, late + 3 * HOUR),
+    ]
+    # A seat that times out and stays on the move (Generation Zero) runs again at once.
+    again = plan_turn(rows, (), {0}, late, timed_out={0})
+    assert [(w.seat, w.running_since) for w in again.writes] == [(0, late)]
+    assert [(t.kind, t.due_at) for t in again.schedule] == [(CLOCK_TIMER, late + HOUR)]
+
+
+def test_plan_reminders_replaces_the_next_seats_and_cancels_the_others() -> None:
+    due = {1: T0 + DAY}
+    changes = plan_reminders(7, before={0}, due=due, version=12)
+    assert [(t.kind, t.game_id, t.seat, t.due_at) for t in changes.schedule] == [
+        (REMINDER_TIMER, 7, 1, T0 + DAY)
+    ]
+    assert json.loads(changes.schedule[0].payload_json) == {"version": 12}
+    assert changes.cancel == (TimerCancel(7, 0, (REMINDER_TIMER,)),)
+    with_ply = plan_reminders(7, before=(), due=due, version=12, ply=30)
+    assert json.loads(with_ply.schedule[0].payload_json) == {"version": 12, "ply": 30}
+    # A seat that stays on the move keeps one reminder (replaced); a chance seat is skipped.
+    assert plan_reminders(7, before={1, CHANCE}, due=due, version=13).cancel == ()
+    assert plan_reminders(7, before={0}, due={}, version=13).schedule == ()
+
+
+def test_reminder_delay_user_then_guild_then_default() -> None:
+    default = timedelta(hours=24)
+    user = UserSettingsRow(ALICE)
+    assert reminder_delay(user, None, default) == default
+    guild = GuildSettingsRow(9, reminder_quiet_s=3600)
+    assert reminder_delay(user, guild, default) == HOUR
+    own = UserSettingsRow(ALICE, reminder_quiet_s=600)
+    assert reminder_delay(own, guild, default) == timedelta(minutes=10)
+    off = UserSettingsRow(ALICE, ReminderDelivery.OFF, 600)
+    assert reminder_delay(off, guild, default) is None
+    dm = UserSettingsRow(ALICE, ReminderDelivery.DM)
+    assert reminder_delay(dm, GuildSettingsRow(9), default) == default
+
+
+def test_merge_changes_keeps_every_part_in_order() -> None:
+    first = plan_reminders(7, before={0}, due={1: T0}, version=2)
+    second = plan_turn([_row(0, "soft:1d", DAY, T0)], {0}, (), T0 + HOUR)
+    merged = merge_changes(first, None, second)
+    assert merged is not None
+    assert merged.schedule == first.schedule + second.schedule
+    assert merged.cancel == first.cancel + second.cancel
+    assert merged.writes == second.writes
+    assert merge_changes(None, ClockChanges()) is None
+
+
+def test_timeout_rng_depends_on_seed_and_ply_only() -> None:
+    draws = [timeout_rng(seed, ply).next64() for seed in (1, 2) for ply in (0, 1)]
+    assert len(set(draws)) == 4
+    assert timeout_rng(1, 0).next64() == draws[0]
+
+
+# ----------------------------------------------------------------------------------------------
 # Against the database, with a fake clock and the timer runner
 # ----------------------------------------------------------------------------------------------
 
@@ -325,11 +443,8 @@ async def test_soft_clock_deadline_lets_the_opponent_claim(
 ) -> None:
     game = await _clocked_game(database, CORRESPONDENCE, clock.now)
     pending = await database.timers.pending(game_id=game.id)
-    assert [(t.kind, t.seat, t.due_at - T0) for t in pending] == [
-        (REMINDER_TIMER, 0, DAY),
-        (FINAL_WARNING_TIMER, 0, 46 * HOUR),
-        (CLOCK_TIMER, 0, 2 * DAY),
-    ]
+    # A soft clock has no final warning; reminders belong to turns (the service plans them).
+    assert [(t.kind, t.seat, t.due_at - T0) for t in pending] == [(CLOCK_TIMER, 0, 2 * DAY)]
     clock.advance(6 * HOUR)
     await _move(database, game.id, 0, clock.now)
     banks = [
@@ -375,6 +490,11 @@ async def test_hard_clock_ends_the_game_at_zero(database: Database, clock: FakeC
             )
             await database.timers.cancel(game.id, kinds=[REMINDER_TIMER, FINAL_WARNING_TIMER])
 
+    pending = await database.timers.pending(game_id=game.id)
+    assert [(t.kind, t.seat, t.due_at - T0) for t in pending] == [
+        (FINAL_WARNING_TIMER, 0, 22 * HOUR),
+        (CLOCK_TIMER, 0, DAY),
+    ]
     runner = TimerRunner(database, {CLOCK_TIMER: on_deadline}, now=clock)
     clock.advance(DAY)
     assert (await runner.run_once()).claimed == 1
@@ -433,3 +553,23 @@ async def test_vacation_pauses_running_clocks_and_moves_their_deadlines(
 def test_to_ms_rounds_down() -> None:
     assert to_ms(timedelta(microseconds=1999)) == 1
     assert to_ms(timedelta(days=2)) == 172_800_000
+
+
+def test_clock_choices_offer_the_usual_clocks_in_words_and_a_typed_one_first() -> None:
+    choices = clock_choices("")
+    assert [value for value, _ in choices] == list(CLOCK_CHOICES)
+    assert choices[1] == (
+        "correspondence",
+        "correspondence — soft clock: 2d to start, +1d per move, at most 4d",
+    )
+    assert clock_choices("hard") == [
+        (
+            "hard:48h+24h/96h",
+            "hard:48h+24h/96h — hard clock: 2d to start, +1d per move, at most 4d",
+        ),
+        ("hard:1d+12h/2d", "hard:1d+12h/2d — hard clock: 1d to start, +12h per move, at most 2d"),
+    ]
+    typed = clock_choices("hard:5d")
+    assert typed[0] == ("hard:5d", "hard:5d — hard clock: 5d to start, no increment, at most 5d")
+    assert clock_choices("blitz") == []
+    assert all(len(label) <= 100 for _, label in clock_choices("soft:365d+365d/365d"))

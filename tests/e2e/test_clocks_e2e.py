@@ -1,0 +1,120 @@
+"""Clocks through Discord: a hard clock that runs out ends the game by itself, and a soft
+clock's time-out is claimed with the "Claim on time" button.
+
+The real bot runs as its own process against ``tests/fakediscord``; its clock is the real
+one, so the clocks are a few seconds long and the timer loop runs every second
+(``GAMEROOM_TIMER_INTERVAL=1s``). Nobody moves: the player to move runs out of time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.botproc import BotProcess
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ["challenge", "move", "claim", "game"]
+#: A clock runs out after a few seconds, and the timer loop notices within one more.
+WAIT = 10.0
+
+
+class Room:
+    """A guild with #games, alice and bob, and the bot with a one-second timer loop."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Clock Test")
+        self.channel = fake.add_text_channel(self.guild, "games")
+        self.alice, self.bob = fake.add_user("alice"), fake.add_user("bob")
+        for user in (self.alice, self.bob):
+            fake.add_member(self.guild, user)
+        self.bot = BotProcess(
+            fake,
+            tmp_path / "gameroom.db",
+            tmp_path / "bot.log",
+            self.guild.id,
+            extra_env={"GAMEROOM_TIMER_INTERVAL": "1s"},
+        )
+
+    async def start_game(self, clock: str) -> tuple[Any, Any, Any]:
+        """alice challenges bob to Generatorb with ``clock``; bob accepts. Returns the first
+        board and the players in seat order (the one to move first, then the other)."""
+        fake, channel, alice, bob = self.fake, self.channel, self.alice, self.bob
+        asked = await fake.slash(
+            alice,
+            channel,
+            "challenge",
+            options={"game": "generatorb", "opponent": bob, "clock": clock},
+        )
+        assert asked.ephemeral
+        challenge = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+        assert "⏱️ Clock:" in challenge.content
+        await fake.press(bob, challenge, label="Accept")
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments))
+        first_id = int(re.search(r"<@(\d+)> plays South", board.content).group(1))  # type: ignore[union-attr]
+        return board, *((alice, bob) if first_id == alice.id else (bob, alice))
+
+
+@pytest.fixture
+async def room(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Room]:
+    world = Room(fake_discord, tmp_path)
+    await world.bot.start()
+    await fake_discord.wait_commands(world.guild, names=COMMANDS)
+    try:
+        yield world
+    finally:
+        await world.bot.stop()
+        print(f"--- bot log ---\n{world.bot.log()[-4000:]}")
+
+
+async def test_a_hard_clock_ends_the_game_when_the_player_to_move_runs_out(room: Room) -> None:
+    fake, channel = room.fake, room.channel
+    board, late, other = await room.start_game("hard:3s")
+    assert "⏱️ Clock: hard clock: 3s to start" in board.content
+    assert re.search(r"⏱️ [23]s left, until <t:\d+:R>", board.content)
+
+    ended = await fake.wait_for_message(
+        channel, lambda m: "ran out of time" in m.content, after=board, timeout=WAIT
+    )
+    assert ended.attachments  # the final board
+    assert f"<@{late.id}> (South) ran out of time." in ended.content
+    assert f"Won on time. <@{other.id}> wins!" in ended.content
+    assert {u.id for u in ended.mentions} == {late.id, other.id}
+
+    info = await fake.slash(other, channel, "game info")
+    assert "Result: Won on time." in info.content
+    too_late = await fake.slash(late, channel, "move", text="a1-a3")
+    assert too_late.ephemeral
+    assert "no game in progress" in too_late.content
+    assert "Traceback" not in room.bot.log()
+
+
+async def test_a_soft_clock_is_claimed_with_the_button(room: Room) -> None:
+    fake, channel = room.fake, room.channel
+    board, late, other = await room.start_game("soft:2s")
+
+    notice = await fake.wait_for_message(
+        channel, lambda m: "Claim on time" in str(m.components), after=board, timeout=WAIT
+    )
+    assert f"<@{late.id}> (South) is out of time." in notice.content
+    assert [u.id for u in notice.mentions] == [other.id]  # the opponent may claim
+    refused = await fake.press(late, notice, label="Claim on time")
+    assert refused.ephemeral
+    assert "You are the one out of time" in refused.content
+
+    mark = fake.checkpoint()
+    await fake.press(other, notice, label="Claim on time")
+    ended = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert f"<@{late.id}> (South) ran out of time (<@{other.id}> claimed)." in ended.content
+    assert f"Won on time. <@{other.id}> wins!" in ended.content
+    closed = fake.message(notice)
+    assert "Claim on time" not in str(closed.components)
+    assert f"<@{other.id}> claimed." in closed.content
+    assert "Traceback" not in room.bot.log()

@@ -1,0 +1,687 @@
+"""Clocks in play, through the service, with a fake clock and the real timer runner.
+
+A challenge's clock starts with the game; every commit writes the seats' banks (increment,
+maximum) and plans the next turn's timers in the same transaction: the deadline (``clock``),
+a hard clock's ``final_warning`` and every game's ``reminder``. Running out of time follows
+the game's spec (Arbos section 5, Generation Zero 8.4) or the platform's rule: a two-player
+game is lost on time, a seat of a larger game resigns. Soft clocks wait for a claim; hard
+clocks end at the deadline, or at a move made too late. Vacations pause clocks and defer
+deadlines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+import pytest
+
+from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
+from bot.service.clocks import (
+    CLOCK_TIMER,
+    FINAL_WARNING_TIMER,
+    REMINDER_TIMER,
+    ClaimError,
+    OutOfTimeError,
+    VacationError,
+)
+from bot.service.models import ClockEvent, ClockEventKind, SeatClockInfo
+from bot.service.timers import TimerRunner
+from db import Database
+from db.rows import TimerRow
+from db.schema import ReminderDelivery
+from engines import get_engine
+from engines.arbos import ArbosEngine
+from engines.base import Transition
+from engines.generation_zero import GenerationZeroEngine, default_decision
+
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    GAMES,
+    GUILD,
+    T0,
+    FakeClock,
+    RoundRobin,
+    RoundRobinState,
+    seeds,
+    to_move_user,
+    waiting_user,
+)
+
+HOUR, DAY = timedelta(hours=1), timedelta(days=1)
+
+
+async def start(
+    service: GameService,
+    clock: str | None,
+    *,
+    game: str = "generatorb",
+    options: str | None = None,
+    opponents: Sequence[int] = (BOB,),
+    guild_id: int | None = GUILD,
+) -> GameSnapshot:
+    """ALICE challenges ``opponents`` (who accept) to ``game`` with ``clock``."""
+    challenge = await service.create_challenge(
+        guild_id=guild_id,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=list(opponents),
+        game=game,
+        options_text=options,
+        clock=clock,
+    )
+    started = None
+    for user in opponents:
+        started = (await service.accept_challenge(challenge.challenge_id, user)).game
+    assert started is not None
+    return started
+
+
+async def pending(database: Database, game_id: int, *kinds: str) -> list[tuple[str, int | None]]:
+    """``(kind, seat)`` of the game's pending timers of ``kinds`` (all if none), by due time."""
+    timers = await database.timers.pending(game_id=game_id, kinds=kinds or None)
+    return [(t.kind, t.seat) for t in timers]
+
+
+async def timer(database: Database, game_id: int, kind: str, seat: int) -> TimerRow:
+    """The game's one pending timer of ``kind`` for ``seat``."""
+    [found] = [
+        t for t in await database.timers.pending(game_id=game_id, kinds=[kind]) if t.seat == seat
+    ]
+    return found
+
+
+async def play_any(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+    """The player to move plays their first legal move."""
+    user = to_move_user(snapshot)
+    move = (await service.legal_moves(GAMES, user))[0]
+    return (await service.play(GAMES, user, move)).snapshot
+
+
+def seat_clock(snapshot: GameSnapshot, seat: int) -> SeatClockInfo:
+    info = snapshot.clock_of(seat)
+    assert info is not None
+    return info
+
+
+def bank(snapshot: GameSnapshot, seat: int) -> timedelta:
+    return seat_clock(snapshot, seat).time_left
+
+
+def runner_for(service: GameService, clock: FakeClock, events: list[ClockEvent]) -> TimerRunner:
+    """A timer runner whose ``clock`` handler is the service's, collecting what it returns."""
+
+    async def on_clock(row: TimerRow) -> None:
+        event = await service.clock_timer_fired(row)
+        if event is not None:
+            events.append(event)
+
+    return TimerRunner(service.database, {CLOCK_TIMER: on_clock}, now=clock)
+
+
+# ---- the challenge's clock ------------------------------------------------------------------
+
+
+async def test_the_challenge_clock_is_stored_canonical_and_defaults_to_the_services(
+    database: Database, clock: FakeClock
+) -> None:
+    service = GameService(database, clock=clock, default_clock="hard:1d+1h/2d")
+    challenge = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, opponent_ids=[BOB], game="orbs"
+    )
+    assert (challenge.clock, challenge.clock_text) == (
+        "hard:1d+1h/2d",
+        "hard clock: 1d to start, +1h per move, at most 2d",
+    )
+    other = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES + 1,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="orbs",
+        clock="correspondence",
+    )
+    assert other.clock == "soft:2d+1d/4d"
+    with pytest.raises(ValueError, match="soft or hard"):
+        GameService(database, default_clock="blitz:3m")
+
+
+async def test_a_clocked_game_starts_the_first_seats_clock_and_its_timers(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d+1h/2d")
+    first = snapshot.to_move[0]
+    assert snapshot.clock == "hard:1d+1h/2d"
+    assert snapshot.clock_text.startswith("hard clock: 1d to start")
+    [mine, theirs] = sorted(snapshot.clocks, key=lambda c: c.seat != first)
+    assert (mine.running, mine.time_left, mine.deadline, mine.flagged) == (
+        True,
+        DAY,
+        T0 + DAY,
+        False,
+    )
+    assert (theirs.running, theirs.time_left, theirs.deadline) == (False, DAY, None)
+    assert mine.mode == "hard"
+    timers = await database.timers.pending(game_id=snapshot.game_id)
+    assert [(t.kind, t.seat, t.due_at) for t in timers] == [
+        (FINAL_WARNING_TIMER, first, T0 + 22 * HOUR),
+        (CLOCK_TIMER, first, T0 + DAY),
+        (REMINDER_TIMER, first, T0 + DAY),
+    ]
+    assert json.loads(timers[1].payload_json) == {"clock_version": 1}
+    assert json.loads(timers[2].payload_json) == {"version": snapshot.version, "ply": 0}
+
+
+async def test_a_game_without_a_clock_has_no_clocks_but_reminders(
+    service: GameService, database: Database
+) -> None:
+    snapshot = await start(service, None)
+    assert (snapshot.clock, snapshot.clocks, snapshot.clock_text) == ("none", (), "no clock")
+    assert await pending(database, snapshot.game_id) == [(REMINDER_TIMER, snapshot.to_move[0])]
+
+
+# ---- banks after moves ----------------------------------------------------------------------
+
+
+async def test_increment_and_maximum_after_moves(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "soft:1d+12h/1d6h")
+    first = snapshot.to_move[0]
+    clock.advance(2 * HOUR)
+    snapshot = await play_any(service, snapshot)
+    # 24h - 2h + 12h = 34h, capped at 30h; the opponent's clock starts now.
+    assert bank(snapshot, first) == 30 * HOUR
+    assert seat_clock(snapshot, 1 - first).running
+    clock.advance(20 * HOUR)
+    snapshot = await play_any(service, snapshot)
+    assert bank(snapshot, 1 - first) == 16 * HOUR  # 24h - 20h + 12h
+    clock.advance(HOUR)
+    assert bank(await service.snapshot(GAMES), first) == 29 * HOUR
+    deadlines = await database.timers.pending(game_id=snapshot.game_id, kinds=[CLOCK_TIMER])
+    assert [(t.seat, t.due_at) for t in deadlines] == [(first, clock.now - HOUR + 30 * HOUR)]
+
+
+# ---- soft clocks: the claim -----------------------------------------------------------------
+
+
+async def test_soft_clock_claim_too_early_by_the_late_player_and_then_accepted(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "soft:1d")
+    late, opponent = to_move_user(snapshot), waiting_user(snapshot)
+    late_seat = snapshot.to_move[0]
+    with pytest.raises(ClaimError, match=r"Nobody is out of time yet: \w+ has 1d left"):
+        await service.claim_on_time(GAMES, opponent)
+    with pytest.raises(NotAPlayerError):
+        await service.claim_on_time(GAMES, CAROL)
+
+    events: list[ClockEvent] = []
+    runner = runner_for(service, clock, events)
+    clock.advance(DAY)
+    await runner.run_once()
+    [flagged] = events
+    assert (flagged.kind, flagged.seat, flagged.user_id) == (
+        ClockEventKind.FLAGGED_SOFT,
+        late_seat,
+        late,
+    )
+    assert flagged.opponent_user_ids == (opponent,)
+    assert flagged.snapshot.is_active  # nothing changed: the opponent may claim now
+    assert seat_clock(flagged.snapshot, late_seat).flagged
+    with pytest.raises(ClaimError, match="You are the one out of time"):
+        await service.claim_on_time(GAMES, late)
+
+    event = await service.claim_on_time(GAMES, opponent, game_id=snapshot.game_id)
+    assert (event.kind, event.seat, event.claimed_by) == (
+        ClockEventKind.LOST_ON_TIME,
+        late_seat,
+        opponent,
+    )
+    ended = event.snapshot
+    assert not ended.is_active
+    assert ended.outcome is not None
+    assert (ended.outcome.termination, ended.outcome.winners) == ("time", (1 - late_seat,))
+    assert await pending(database, snapshot.game_id) == []
+    with pytest.raises(StaleActionError, match="already ended"):
+        await service.claim_on_time(GAMES, opponent, game_id=snapshot.game_id)
+
+
+async def test_soft_clock_late_move_restarts_from_the_increment(
+    service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "soft:1d+2h/1d")
+    late_seat = snapshot.to_move[0]
+    clock.advance(3 * DAY)  # nobody claimed
+    snapshot = await play_any(service, snapshot)
+    assert snapshot.is_active
+    assert bank(snapshot, late_seat) == 2 * HOUR
+    with pytest.raises(ClaimError, match="Nobody is out of time"):
+        await service.claim_on_time(GAMES, to_move_user(snapshot))
+
+
+async def test_a_game_without_a_clock_cannot_be_claimed(service: GameService) -> None:
+    snapshot = await start(service, None)
+    with pytest.raises(ClaimError, match="no clock"):
+        await service.claim_on_time(GAMES, waiting_user(snapshot))
+
+
+# ---- hard clocks ----------------------------------------------------------------------------
+
+
+async def test_hard_clock_loses_on_time_when_the_timer_fires(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    loser = snapshot.to_move[0]
+    events: list[ClockEvent] = []
+    runner = runner_for(service, clock, events)
+    clock.advance(DAY - timedelta(seconds=1))
+    assert (await runner.run_once()).claimed == 0
+    clock.advance(timedelta(seconds=1))
+    assert (await runner.run_once()).claimed == 1
+    [event] = events
+    assert (event.kind, event.seat, event.claimed_by) == (ClockEventKind.LOST_ON_TIME, loser, None)
+    assert event.snapshot.outcome is not None
+    assert event.snapshot.outcome.termination == "time"
+    assert event.snapshot.outcome.winners == (1 - loser,)
+    # Every clock stopped, the loser's at its time-out bank (zero, no increment), no timers.
+    assert [c.running for c in event.snapshot.clocks] == [False, False]
+    assert bank(event.snapshot, loser) == timedelta(0)
+    assert await pending(database, snapshot.game_id) == []
+    assert (await runner.run_once()).claimed == 0
+
+
+async def test_hard_clock_move_made_too_late_loses_instead_of_moving(
+    service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    heard: list[ClockEvent] = []
+
+    async def listener(event: ClockEvent) -> None:
+        heard.append(event)
+
+    service.add_clock_listener(listener)
+    late = to_move_user(snapshot)
+    move = (await service.legal_moves(GAMES, late))[0]
+    clock.advance(DAY + HOUR)  # the deadline's timer has not run yet
+    with pytest.raises(OutOfTimeError, match="Your time ran out before this move, so you lost"):
+        await service.play(GAMES, late, move)
+    [event] = heard
+    assert event.kind is ClockEventKind.LOST_ON_TIME
+    shown = await service.snapshot(GAMES)
+    assert not shown.is_active
+    assert shown.ply == 0  # the move was not played
+    service.remove_clock_listener(listener)
+
+
+async def test_a_late_move_in_a_game_with_a_time_out_rule_plays_that_rule_instead(
+    service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1h", game="arbos", options="setup_mode=manual")
+    late = to_move_user(snapshot)
+    clock.advance(2 * HOUR)
+    with pytest.raises(
+        OutOfTimeError, match=r"time-out rule played `seed [A-T][0-9]+` for you"
+    ) as caught:
+        await service.play(GAMES, late, "seed K10")
+    event = caught.value.event
+    assert event is not None
+    assert event.kind is ClockEventKind.TIMED_OUT
+    assert event.snapshot.is_active
+    assert event.snapshot.to_move == (1 - snapshot.to_move[0],)
+    [logged] = await service.move_list(GAMES)
+    assert logged.text == event.moves[0]
+
+
+async def test_stale_clock_timers_are_ignored(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    first = snapshot.to_move[0]
+    old = await timer(database, snapshot.game_id, CLOCK_TIMER, first)
+    clock.advance(HOUR)
+    snapshot = await play_any(service, snapshot)
+    clock.advance(3 * DAY)
+    # The first seat's clock moved on since its deadline was planned: that timer is stale.
+    assert await service.clock_timer_fired(old) is None
+    current = await timer(database, snapshot.game_id, CLOCK_TIMER, 1 - first)
+    assert await service.clock_timer_fired(replace(current, payload_json="{}")) is None
+    assert await service.clock_timer_fired(replace(current, seat=first)) is None
+    assert (await service.snapshot(GAMES)).is_active
+    await service.resign(GAMES, ALICE)
+    assert await service.clock_timer_fired(current) is None  # the game is over
+
+
+async def test_a_clock_timer_that_fires_early_is_planned_again(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    seat = snapshot.to_move[0]
+    deadline = await timer(database, snapshot.game_id, CLOCK_TIMER, seat)
+    clock.advance(HOUR)  # another process's clock ran ahead of ours
+    assert await service.clock_timer_fired(deadline) is None
+    again = await timer(database, snapshot.game_id, CLOCK_TIMER, seat)
+    assert (again.due_at, again.payload_json) == (deadline.due_at, deadline.payload_json)
+    assert (await service.snapshot(GAMES)).is_active
+
+
+async def test_a_final_warning_is_due_before_a_hard_deadline_until_the_seat_moves(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    seat = snapshot.to_move[0]
+    warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, seat)
+    clock.advance(22 * HOUR)
+    due = await service.final_warning_due(warning)
+    assert due is not None
+    assert (due.game_id, due.seat, due.user_id, due.deadline) == (
+        snapshot.game_id,
+        seat,
+        to_move_user(snapshot),
+        T0 + DAY,
+    )
+    assert (due.game_name, due.channel_id, due.guild_id) == ("Generatorb", GAMES, GUILD)
+    await play_any(service, snapshot)
+    assert await service.final_warning_due(warning) is None
+
+
+# ---- more than two players ------------------------------------------------------------------
+
+
+class NoResignRobin(RoundRobin):
+    """Round robin whose rules say nothing about resigning: the bot ends the game."""
+
+    def resign(self, state: RoundRobinState, seat: int) -> Transition[RoundRobinState] | None:
+        return None
+
+
+async def test_a_seat_of_a_three_player_game_resigns_on_time_and_play_goes_on(
+    service: GameService, database: Database, clock: FakeClock, round_robin: RoundRobin
+) -> None:
+    snapshot = await start(service, "hard:1d", game="roundrobin", opponents=(BOB, CAROL))
+    late_seat = snapshot.to_move[0]
+    clock.advance(DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [event] = events
+    assert event.kind is ClockEventKind.RESIGNED_ON_TIME
+    assert event.moves == (f"[{late_seat}]resign",)
+    after = event.snapshot
+    assert after.is_active
+    assert after.to_move == ((late_seat + 1) % 3,)
+    assert [m.text for m in await service.move_list(GAMES)] == [f"[{late_seat}]resign"]
+    assert "out of time and resigns" in event.events[0].text
+    next_clock = after.clock_of(after.to_move[0])
+    assert next_clock is not None
+    assert (next_clock.running, next_clock.deadline) == (True, clock.now + DAY)
+    assert (await service.replay(after.game_id)).matches
+
+
+async def test_without_a_resignation_rule_a_larger_game_ends_on_time(
+    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engines
+
+    monkeypatch.setitem(engines.ENGINES, "roundrobin", NoResignRobin())
+    snapshot = await start(service, "hard:1d", game="roundrobin", opponents=(BOB, CAROL))
+    late_seat = snapshot.to_move[0]
+    clock.advance(DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [event] = events
+    assert event.kind is ClockEventKind.RESIGNED_ON_TIME
+    outcome = event.snapshot.outcome
+    assert outcome is not None
+    others = tuple(s for s in range(3) if s != late_seat)
+    assert (outcome.termination, outcome.winners, outcome.ranking) == (
+        "time",
+        others,
+        (others, (late_seat,)),
+    )
+
+
+# ---- games with a time-out rule -------------------------------------------------------------
+
+ARBOS = get_engine("arbos")
+assert isinstance(ARBOS, ArbosEngine)
+
+
+def user_of(snapshot: GameSnapshot, seat: int) -> int:
+    return snapshot.players[seat].user_id
+
+
+async def time_out(service: GameService, clock: FakeClock, after: timedelta) -> ClockEvent:
+    """Let ``after`` pass and run the due clock timers: exactly one time-out."""
+    clock.advance(after)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [event] = events
+    return event
+
+
+async def test_arbos_time_outs_follow_section_5_in_setup_opening_and_play(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(
+        service, "hard:1h", game="arbos", options="setup_mode=manual seeds_per_player=7"
+    )
+    placed = 0
+    while snapshot.is_active and placed < 14:  # every manual setup placement times out
+        seat = snapshot.to_move[0]
+        event = await time_out(service, clock, HOUR)
+        assert (event.kind, event.seat) == (ClockEventKind.TIMED_OUT, seat)
+        [move] = event.moves
+        assert move.startswith("seed ")
+        assert event.events[0].kind == "timeout"
+        assert "is out of time: seed" in event.events[0].text
+        snapshot = event.snapshot
+        placed += 1
+    row = await database.games.get(snapshot.game_id)
+    assert row is not None
+    assert ARBOS.loads(row.state_json).phase == "opening"
+    event = await time_out(service, clock, HOUR)  # White's opening: a random legal spore
+    [spore] = event.moves
+    assert spore[0].isalpha()
+    assert spore[1:].isdigit()  # a bare cell: one spore
+    event = await time_out(service, clock, HOUR)  # Black, nothing special: pass
+    assert event.moves == ("pass",)
+    event = await time_out(service, clock, HOUR)  # White passes too: the game ends
+    assert event.moves == ("pass",)
+    assert event.snapshot.outcome is not None
+    assert event.snapshot.outcome.termination == "passes"
+    assert (await service.replay(snapshot.game_id)).matches
+
+
+#: Manual setup seeds far from the trees below (spacing of A7 respected).
+SEEDS = ["A1", "A5", "A9", "A13", "A17", "E1", "E5", "E9", "E13", "E17", "Q1", "Q5", "Q9", "Q13"]
+#: White grows one tree on row C; Black a star around K6 and a single spore on T20.
+WHITE_SPORES = ["C10", "C11", "C12", "C13", "C14", "C15", "C16", "C17"]
+BLACK_SPORES = ["I4", "J5", "K6", "L6", "M6", "J7", "I8", "T20"]
+
+
+async def test_arbos_time_out_with_a_prune_due_auto_prunes_then_passes(
+    service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await start(
+        service, "hard:1d", game="arbos", options="setup_mode=manual seeds_per_player=7"
+    )
+    white, black = user_of(snapshot, 0), user_of(snapshot, 1)
+    for number, cell in enumerate(SEEDS):
+        await service.play(GAMES, white if number % 2 == 0 else black, f"seed {cell}")
+    for mine, theirs in zip(WHITE_SPORES, BLACK_SPORES, strict=True):
+        await service.play(GAMES, white, mine)
+        await service.play(GAMES, black, theirs)
+    # White's replace cuts the star in three: Black has 4 trees and must prune 1.
+    snapshot = (await service.play(GAMES, white, "replace K6")).snapshot
+    assert snapshot.prompt is not None
+    assert "must prune 1 tree" in snapshot.prompt
+    event = await time_out(service, clock, DAY)
+    # The single spore on T20 is the smallest tree: pruned first; then the turn is a pass.
+    assert (event.kind, event.seat, event.moves) == (
+        ClockEventKind.TIMED_OUT,
+        1,
+        ("prune T20", "pass"),
+    )
+    assert event.snapshot.to_move == (0,)
+    assert (await service.replay(snapshot.game_id)).matches
+
+
+async def test_generation_zero_plays_the_default_decision_on_time_out(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "hard:1d+1h/1d", game="generation_zero")
+    engine = get_engine("generation_zero")
+    assert isinstance(engine, GenerationZeroEngine)
+    row = await database.games.get(snapshot.game_id)
+    assert row is not None
+    expected = default_decision(engine, engine.loads(row.state_json))
+    seat = snapshot.to_move[0]
+    event = await time_out(service, clock, DAY)
+    assert (event.kind, event.seat, event.moves[0]) == (ClockEventKind.TIMED_OUT, seat, expected)
+    # The seat orders its next character in the same turn: that decision has its own
+    # deadline, the bank being zero plus the 1h increment.
+    assert event.snapshot.to_move == (seat,)
+    deadline = await timer(database, snapshot.game_id, CLOCK_TIMER, seat)
+    assert deadline.due_at == clock.now + HOUR
+    again = await time_out(service, clock, HOUR)
+    assert (again.kind, again.seat) == (ClockEventKind.TIMED_OUT, seat)
+    assert (await service.replay(snapshot.game_id)).matches
+
+
+# ---- vacations ------------------------------------------------------------------------------
+
+
+async def test_vacation_pauses_clocks_defers_deadlines_and_resumes(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, "soft:2d+1d/4d")
+    away = to_move_user(snapshot)
+    away_seat = snapshot.to_move[0]
+    clock.advance(10 * HOUR)
+    info = await service.start_vacation(away, 3 * DAY)
+    until = clock.now + 3 * DAY
+    assert (info.until, info.used, info.left, info.on_vacation) == (until, 3 * DAY, 27 * DAY, True)
+    assert [(g.game_id, g.channel_id, g.game_name) for g in info.games] == [
+        (snapshot.game_id, GAMES, "Generatorb")
+    ]
+    paused = (await service.snapshot(GAMES)).clock_of(away_seat)
+    assert paused is not None
+    assert (paused.paused_until, paused.time_left, paused.deadline) == (
+        until,
+        38 * HOUR,
+        until + 38 * HOUR,
+    )
+    deadline = await timer(database, snapshot.game_id, CLOCK_TIMER, away_seat)
+    assert deadline.due_at == until + 38 * HOUR
+
+    # The player moves while away; when the turn comes back it starts paused too, and the
+    # reminder waits for the vacation's end.
+    clock.advance(HOUR)
+    snapshot = await play_any(service, snapshot)
+    clock.advance(HOUR)
+    snapshot = await play_any(service, snapshot)
+    again = snapshot.clock_of(away_seat)
+    assert again is not None
+    assert again.paused_until == until
+    reminder = await timer(database, snapshot.game_id, REMINDER_TIMER, away_seat)
+    assert reminder.due_at == until + DAY
+
+    clock.advance(DAY)
+    ended = await service.end_vacation(away)
+    assert (ended.until, ended.on_vacation) == (None, False)
+    assert ended.used == 3 * DAY - (until - clock.now)
+    running = (await service.snapshot(GAMES)).clock_of(away_seat)
+    assert running is not None
+    assert (running.paused_until, running.deadline) == (None, clock.now + running.time_left)
+    with pytest.raises(VacationError, match="not on vacation"):
+        await service.end_vacation(away)
+    with pytest.raises(VacationError, match="like 3d"):
+        await service.start_vacation(away, timedelta(0))
+    status = await service.vacation(away)
+    assert status.left == 30 * DAY - ended.used
+
+
+async def test_vacation_allowance_is_the_services(database: Database, clock: FakeClock) -> None:
+    service = GameService(database, clock=clock, vacation_allowance=2 * DAY)
+    info = await service.start_vacation(ALICE, 5 * DAY)
+    assert (info.used, info.left, info.until, info.games) == (
+        2 * DAY,
+        timedelta(0),
+        T0 + 2 * DAY,
+        (),
+    )
+    with pytest.raises(VacationError, match="used all 2d"):
+        await service.start_vacation(ALICE, DAY)
+
+
+# ---- reminders ------------------------------------------------------------------------------
+
+
+async def reminders(
+    database: Database, game_id: int
+) -> list[tuple[int | None, datetime, tuple[int, int]]]:
+    """``(seat, due, (version, ply))`` of the game's pending reminders."""
+    timers = await database.timers.pending(game_id=game_id, kinds=[REMINDER_TIMER])
+    found = []
+    for timer in timers:
+        payload = json.loads(timer.payload_json)
+        found.append((timer.seat, timer.due_at, (payload["version"], payload["ply"])))
+    return found
+
+
+async def test_reminders_follow_the_turn_with_the_games_version(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    snapshot = await start(service, None)
+    first = snapshot.to_move[0]
+    assert await reminders(database, snapshot.game_id) == [(first, T0 + DAY, (snapshot.version, 0))]
+    clock.advance(HOUR)
+    snapshot = await play_any(service, snapshot)
+    assert await reminders(database, snapshot.game_id) == [
+        (1 - first, clock.now + DAY, (snapshot.version, snapshot.ply))
+    ]
+    await service.resign(GAMES, ALICE)
+    assert await reminders(database, snapshot.game_id) == []
+
+
+async def test_quiet_time_per_user_then_guild_then_service_and_off(
+    database: Database, clock: FakeClock
+) -> None:
+    service = GameService(
+        database, clock=clock, rng_seed_source=seeds(), reminder_quiet=timedelta(hours=5)
+    )
+    snapshot = await start(service, None)
+    assert (await reminders(database, snapshot.game_id))[0][1] == T0 + 5 * HOUR
+    first_user, second_user = to_move_user(snapshot), waiting_user(snapshot)
+    await database.settings.set_guild(GUILD, reminder_quiet_s=3600, now=clock.now)
+    snapshot = await play_any(service, snapshot)
+    assert (await reminders(database, snapshot.game_id))[0][1] == clock.now + HOUR
+    await database.settings.set_user(first_user, reminder_quiet_s=600, now=clock.now)
+    snapshot = await play_any(service, snapshot)
+    assert (await reminders(database, snapshot.game_id))[0][1] == clock.now + timedelta(minutes=10)
+    await database.settings.set_user(second_user, reminders=ReminderDelivery.OFF, now=clock.now)
+    snapshot = await play_any(service, snapshot)
+    assert await reminders(database, snapshot.game_id) == []  # and the other one's is gone
+
+
+async def test_outside_a_guild_the_services_quiet_time_applies(
+    service: GameService, database: Database
+) -> None:
+    await database.settings.set_guild(GUILD, reminder_quiet_s=60, now=T0)
+    snapshot = await start(service, None, guild_id=None)
+    assert (await reminders(database, snapshot.game_id))[0][1] == T0 + DAY
+
+
+async def test_an_abort_stops_the_clocks_and_cancels_every_timer(
+    service: GameService, database: Database
+) -> None:
+    snapshot = await start(service, "hard:1d")
+    ended = await service.abort(GAMES, ALICE)
+    assert ended.status == "aborted"
+    assert [c.running for c in ended.clocks] == [False, False]
+    assert await pending(database, snapshot.game_id) == []
