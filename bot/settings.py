@@ -2,45 +2,85 @@
 
 Every knob of the running bot lives here, so a newcomer can see them all in one screen:
 
-==============================  ============================================================
-``DISCORD_TOKEN``               the bot token (required)
-``GAMEROOM_DB_URL``             SQLAlchemy URL; default ``sqlite+aiosqlite:///data/gameroom.db``
-``GAMEROOM_DEV_GUILD``          guild id to sync slash commands to instantly (else global sync)
-``GAMEROOM_DISCORD_API_BASE``   REST base including the version, e.g.
-                                ``http://127.0.0.1:8080/api/v10`` (tests point it at a fake)
-``GAMEROOM_DISCORD_GATEWAY``    gateway URL, e.g. ``ws://127.0.0.1:8080/gateway``
-``GAMEROOM_LOG_LEVEL``          ``DEBUG``, ``INFO`` (default), ``WARNING``, ``ERROR``
-``GAMEROOM_CHALLENGE_TTL``      how long a challenge stays open: seconds (``3600``) or a
-                                number with a unit ``s``/``m``/``h``/``d`` (``30m``); default 24h
-``GAMEROOM_GAME_SEED``          for tests and bug reports only: every new game gets this
-                                seed (0 … 2**63-1), so its seats, dice and draws repeat;
-                                unset (the default) draws a secret seed per game
-==============================  ============================================================
+===================================  ==========================================================
+``DISCORD_TOKEN``                    the bot token (required)
+``GAMEROOM_DB_URL``                  SQLAlchemy URL; default
+                                     ``sqlite+aiosqlite:///data/gameroom.db``
+``GAMEROOM_DEV_GUILD``               guild id to sync slash commands to instantly (else
+                                     global sync)
+``GAMEROOM_DISCORD_API_BASE``        REST base including the version, e.g.
+                                     ``http://127.0.0.1:8080/api/v10`` (tests point it at a fake)
+``GAMEROOM_DISCORD_GATEWAY``         gateway URL, e.g. ``ws://127.0.0.1:8080/gateway``
+``GAMEROOM_LOG_LEVEL``               ``DEBUG``, ``INFO`` (default), ``WARNING``, ``ERROR``
+``GAMEROOM_CHALLENGE_TTL``           how long a challenge stays open (a duration, see
+                                     below); default 24h
+``GAMEROOM_GAME_SEED``               for tests and bug reports only: every new game gets this
+                                     seed (0 … 2**63-1), so its seats, dice and draws repeat;
+                                     unset (the default) draws a secret seed per game
+``GAMEROOM_DEFAULT_CLOCK``           the clock of a challenge that names none: ``none`` (the
+                                     default: casual), ``correspondence`` or a clock like
+                                     ``hard:3d+1d/7d`` (syntax: :mod:`bot.service.clocks`)
+``GAMEROOM_REMINDER_QUIET``          how long a player may take to move before the first
+                                     reminder, where neither the user nor the server chose
+                                     (``/settings``); default 24h
+``GAMEROOM_REMINDER_INTERVAL``       time between later reminders of the same turn; default 24h
+``GAMEROOM_VACATION_DAYS``           vacation days each user may take per calendar year (UTC),
+                                     0 … 366; default 30 (0: no vacations)
+``GAMEROOM_THREAD_ARCHIVE_AFTER``    how long after its end a game's thread is archived;
+                                     default 1h
+``GAMEROOM_TIMER_INTERVAL``          how often the timer loop looks for due timers (clocks,
+                                     reminders, archiving); default 30s, at least 1s
+``GAMEROOM_TIMER_STALE_AFTER``       a timer claimed this long ago by a process that never
+                                     finished it (it died) is run again; default 5m
+===================================  ==========================================================
 
-Values already in the environment win over the ``.env`` file.
+Every duration takes a number with units, largest first (``3d 12h``, ``90m``, ``45s``) or a
+bare number of seconds (``3600``), and is at most 365 days. Values already in the environment
+win over the ``.env`` file.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import timedelta
 from pathlib import Path
+from typing import Final
 from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
-__all__ = ["DEFAULT_CHALLENGE_TTL", "DEFAULT_DB_URL", "Settings", "SettingsError"]
+from bot.service.clocks import ClockSpec, parse_duration
+
+__all__ = [
+    "DEFAULT_CHALLENGE_TTL",
+    "DEFAULT_DB_URL",
+    "DEFAULT_REMINDER_INTERVAL",
+    "DEFAULT_REMINDER_QUIET",
+    "DEFAULT_THREAD_ARCHIVE_AFTER",
+    "DEFAULT_TIMER_INTERVAL",
+    "DEFAULT_TIMER_STALE_AFTER",
+    "DEFAULT_VACATION_DAYS",
+    "Settings",
+    "SettingsError",
+]
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///data/gameroom.db"
 DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
+DEFAULT_REMINDER_QUIET: Final = timedelta(hours=24)
+DEFAULT_REMINDER_INTERVAL: Final = timedelta(hours=24)
+DEFAULT_VACATION_DAYS: Final = 30
+DEFAULT_THREAD_ARCHIVE_AFTER: Final = timedelta(hours=1)
+DEFAULT_TIMER_INTERVAL: Final = timedelta(seconds=30)
+DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-_DURATION = re.compile(r"(?P<amount>\d+)\s*(?P<unit>[smhd]?)")
-_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+#: The longest duration any setting accepts.
+_MAX_DURATION: Final = timedelta(days=365)
+#: Vacation days a year at most (a leap year).
+_MAX_VACATION_DAYS: Final = 366
 
 
 class SettingsError(ValueError):
@@ -59,15 +99,24 @@ class Settings:
     log_level: str = "INFO"
     challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL
     game_seed: int | None = None
+    default_clock: str = "none"
+    """The canonical text of the default clock (``str(ClockSpec)``; ``none``: casual)."""
+    reminder_quiet: timedelta = DEFAULT_REMINDER_QUIET
+    reminder_interval: timedelta = DEFAULT_REMINDER_INTERVAL
+    vacation_days: int = DEFAULT_VACATION_DAYS
+    thread_archive_after: timedelta = DEFAULT_THREAD_ARCHIVE_AFTER
+    timer_interval: timedelta = DEFAULT_TIMER_INTERVAL
+    timer_stale_after: timedelta = DEFAULT_TIMER_STALE_AFTER
 
     def __repr__(self) -> str:
-        # The token must never reach a log line.
-        return (
-            f"Settings(db_url={self.db_url!r}, dev_guild_id={self.dev_guild_id!r}, "
-            f"discord_api_base={self.discord_api_base!r}, "
-            f"discord_gateway={self.discord_gateway!r}, log_level={self.log_level!r}, "
-            f"challenge_ttl={self.challenge_ttl!r}, game_seed={self.game_seed!r})"
-        )
+        # Every field but the token, which must never reach a log line.
+        shown = (f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"Settings({', '.join(s for s in shown if not s.startswith('discord_token='))})"
+
+    @property
+    def vacation_allowance(self) -> timedelta:
+        """:attr:`vacation_days` as a duration: the yearly vacation allowance of each user."""
+        return timedelta(days=self.vacation_days)
 
     @classmethod
     def from_env(
@@ -106,8 +155,37 @@ class Settings:
                 "GAMEROOM_DISCORD_GATEWAY", get("GAMEROOM_DISCORD_GATEWAY"), ("ws", "wss")
             ),
             log_level=_parse_log_level(get("GAMEROOM_LOG_LEVEL")),
-            challenge_ttl=_parse_duration("GAMEROOM_CHALLENGE_TTL", get("GAMEROOM_CHALLENGE_TTL")),
+            challenge_ttl=_parse_duration(
+                "GAMEROOM_CHALLENGE_TTL", get("GAMEROOM_CHALLENGE_TTL"), DEFAULT_CHALLENGE_TTL
+            ),
             game_seed=_parse_seed(get("GAMEROOM_GAME_SEED")),
+            default_clock=_parse_clock(get("GAMEROOM_DEFAULT_CLOCK")),
+            reminder_quiet=_parse_duration(
+                "GAMEROOM_REMINDER_QUIET", get("GAMEROOM_REMINDER_QUIET"), DEFAULT_REMINDER_QUIET
+            ),
+            reminder_interval=_parse_duration(
+                "GAMEROOM_REMINDER_INTERVAL",
+                get("GAMEROOM_REMINDER_INTERVAL"),
+                DEFAULT_REMINDER_INTERVAL,
+            ),
+            vacation_days=_parse_vacation_days(get("GAMEROOM_VACATION_DAYS")),
+            thread_archive_after=_parse_duration(
+                "GAMEROOM_THREAD_ARCHIVE_AFTER",
+                get("GAMEROOM_THREAD_ARCHIVE_AFTER"),
+                DEFAULT_THREAD_ARCHIVE_AFTER,
+            ),
+            timer_interval=_parse_duration(
+                "GAMEROOM_TIMER_INTERVAL",
+                get("GAMEROOM_TIMER_INTERVAL"),
+                DEFAULT_TIMER_INTERVAL,
+                minimum=timedelta(seconds=1),
+            ),
+            timer_stale_after=_parse_duration(
+                "GAMEROOM_TIMER_STALE_AFTER",
+                get("GAMEROOM_TIMER_STALE_AFTER"),
+                DEFAULT_TIMER_STALE_AFTER,
+                minimum=timedelta(seconds=2),
+            ),
         )
 
     @property
@@ -151,12 +229,50 @@ def _parse_log_level(text: str | None) -> str:
     return level
 
 
-def _parse_duration(name: str, text: str | None) -> timedelta:
+def _parse_duration(
+    name: str,
+    text: str | None,
+    default: timedelta,
+    *,
+    minimum: timedelta = timedelta(seconds=1),
+) -> timedelta:
+    """``text`` read by :func:`bot.service.clocks.parse_duration` (a bare number is seconds),
+    from ``minimum`` to 365 days; ``default`` when unset."""
     if text is None:
-        return DEFAULT_CHALLENGE_TTL
-    match = _DURATION.fullmatch(text.lower())
-    if match is None or int(match["amount"]) == 0:
+        return default
+    try:
+        duration = parse_duration(text, bare_unit="s")
+    except (ValueError, OverflowError):
+        duration = None
+    if duration is None or duration < minimum:
         raise SettingsError(
-            f"{name} must be a positive duration like 3600, 90s, 30m, 24h or 7d, not {text!r}"
+            f"{name} must be a positive duration like 3600, 90s, 30m, 24h, 7d or 3d 12h, "
+            f"not {text!r}"
+            + (f" (at least {int(minimum.total_seconds())}s)" if duration is not None else "")
         )
-    return timedelta(seconds=int(match["amount"]) * _UNIT_SECONDS[match["unit"]])
+    if duration > _MAX_DURATION:
+        raise SettingsError(f"{name} must be at most 365d, not {text!r}")
+    return duration
+
+
+def _parse_clock(text: str | None) -> str:
+    if text is None:
+        return str(ClockSpec.NONE)
+    try:
+        return str(ClockSpec.parse(text))
+    except (ValueError, OverflowError) as exc:
+        raise SettingsError(
+            f"GAMEROOM_DEFAULT_CLOCK must be none, correspondence or a clock like "
+            f"hard:3d+1d/7d, not {text!r}: {exc}"
+        ) from None
+
+
+def _parse_vacation_days(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_VACATION_DAYS
+    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_VACATION_DAYS:
+        raise SettingsError(
+            f"GAMEROOM_VACATION_DAYS must be a whole number of days from 0 to "
+            f"{_MAX_VACATION_DAYS}, not {text!r}"
+        )
+    return int(text)

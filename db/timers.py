@@ -5,6 +5,8 @@ A timer is a row of ``timers``: a ``kind`` (which handler runs it), what it conc
 bot process (:class:`bot.service.timers.TimerRunner`) calls :meth:`TimersRepo.claim_due`,
 runs the handler of each claimed timer, then :meth:`TimersRepo.mark_fired` (or
 :meth:`TimersRepo.release` to retry later, or :meth:`TimersRepo.mark_failed` to give up).
+A repeating timer (a reminder) passes its next occurrence to :meth:`TimersRepo.mark_fired`,
+which inserts it in the same transaction: the next one exists if and only if this one fired.
 
 Claiming is a compare-and-set: ``UPDATE timers SET claimed_by = :worker, attempts =
 attempts + 1 WHERE id IN (due candidates) AND status = 'pending' AND claimed_by IS NULL``.
@@ -170,11 +172,19 @@ class TimersRepo:
             claimed = [_timer_row(row) for row in result]
         return sorted(claimed, key=lambda timer: (timer.due_at, timer.id))
 
-    async def mark_fired(self, timer: TimerRow, *, now: datetime) -> bool:
-        """Record that the handler of claimed ``timer`` succeeded (status ``"fired"``).
+    async def mark_fired(
+        self, timer: TimerRow, *, now: datetime, follow_up: NewTimer | None = None
+    ) -> bool:
+        """Record that the handler of claimed ``timer`` succeeded (status ``"fired"``) and,
+        in the same transaction, schedule its ``follow_up`` (a repeating reminder's next
+        occurrence).
 
-        ``False`` if the claim no longer holds (released as stale and maybe claimed again,
-        cancelled, or replaced); then nothing changes.
+        The follow-up is inserted only once the claimed row has left ``pending``, so it may
+        share the row's game, seat and kind (one pending timer per key). It never replaces
+        another pending timer of its key: if one exists (planned meanwhile by a move), that
+        one is kept. ``False`` if the claim no longer holds (released as stale and maybe
+        claimed again, cancelled, or replaced); then nothing changes and no follow-up is
+        scheduled. Raises :class:`ValueError` for a naive ``now`` or an unclaimed ``timer``.
         """
         require_aware("now", now)
         values = {
@@ -183,7 +193,12 @@ class TimersRepo:
             "last_error": None,
             "updated_at": now,
         }
-        return await self._settle_claim(timer, values)
+        async with self._tx.write() as conn:
+            if not await _settle_claim(conn, timer, values):
+                return False
+            if follow_up is not None:
+                await schedule_timer(conn, follow_up, now=now, replace=False)
+            return True
 
     async def release(
         self, timer: TimerRow, *, retry_at: datetime, error: str, now: datetime
@@ -291,20 +306,8 @@ class TimersRepo:
             return result.rowcount
 
     async def _settle_claim(self, timer: TimerRow, values: dict[str, Any]) -> bool:
-        if timer.claimed_by is None:
-            raise ValueError(f"timer {timer.id} was not claimed: pass a row from claim_due()")
         async with self._tx.write() as conn:
-            result = await conn.execute(
-                update(timers)
-                .where(
-                    timers.c.id == timer.id,
-                    timers.c.status == _PENDING,
-                    timers.c.claimed_by == timer.claimed_by,
-                    timers.c.attempts == timer.attempts,
-                )
-                .values(values)
-            )
-            return result.rowcount == 1
+            return await _settle_claim(conn, timer, values)
 
 
 # ------------------------------------------------------------------------------------------
@@ -363,6 +366,24 @@ async def cancel_timers(
         query = query.where(timers.c.kind.in_(sorted(kinds)))
     result = await conn.execute(query)
     return result.rowcount
+
+
+async def _settle_claim(conn: AsyncConnection, timer: TimerRow, values: dict[str, Any]) -> bool:
+    """Write ``values`` over claimed ``timer`` if that very claim still holds (same worker,
+    same attempt, still pending); ``False`` otherwise."""
+    if timer.claimed_by is None:
+        raise ValueError(f"timer {timer.id} was not claimed: pass a row from claim_due()")
+    result = await conn.execute(
+        update(timers)
+        .where(
+            timers.c.id == timer.id,
+            timers.c.status == _PENDING,
+            timers.c.claimed_by == timer.claimed_by,
+            timers.c.attempts == timer.attempts,
+        )
+        .values(values)
+    )
+    return result.rowcount == 1
 
 
 def _timer_row(row: Row[Any]) -> TimerRow:

@@ -6,46 +6,25 @@ exactly one worker. One call of :meth:`TimerRunner.run_once`:
 
 1. releases claims older than ``stale_after`` (their worker died or hung), so they retry;
 2. claims up to ``batch_size`` due timers of the kinds it has handlers for;
-3. runs each one's handler (at most ``handler_timeout``), then marks it fired. A handler that
+3. runs each one's handler (at most ``handler_timeout``), then marks it fired, scheduling
+   the handler's follow-up timer (if it returned one) in the same transaction. A handler that
    raises (or times out) is logged with its traceback and the timer is released to run again
    after a backoff (``backoff_base`` doubling per attempt, at most ``backoff_cap``); after
    ``max_attempts`` attempts it is marked failed and logged as an error. Nothing is dropped
    silently.
 
-Handlers receive the claimed :class:`~db.rows.TimerRow`. They run once unless a worker dies
-between a handler's effects and the mark (then again after ``stale_after``), so they check the
-truth before acting: a clock handler reads the clock row and acts only if the seat is still
-flagged at that version.
+Handlers receive the claimed :class:`~db.rows.TimerRow` and return a
+:class:`~db.rows.NewTimer` to schedule next (a repeating reminder's next occurrence) or
+``None``. The follow-up is written with the mark, while the claimed row still blocks its
+(game, seat, kind) key for everyone else, so the next occurrence is scheduled exactly once:
+it exists if and only if this one was marked fired. Handlers run once unless a worker dies between
+a handler's effects and the mark (then again after ``stale_after``), so they check the truth
+before acting: a clock handler reads the clock row and acts only if the seat is still flagged
+at that version.
 
-Wiring in a cog (the Discord side; this module never imports discord)::
-
-    from discord.ext import commands, tasks
-
-    class Timers(commands.Cog):
-        def __init__(self, bot: GameroomBot) -> None:
-            self.bot = bot
-            self.runner = TimerRunner(
-                bot.service.database,
-                {"clock": self.on_deadline, "reminder": self.on_reminder},
-            )
-            self.run_timers.change_interval(seconds=bot.settings.timer_interval.total_seconds())
-
-        async def cog_load(self) -> None:
-            self.run_timers.start()
-
-        async def cog_unload(self) -> None:
-            self.run_timers.cancel()
-
-        @tasks.loop(seconds=30)
-        async def run_timers(self) -> None:
-            try:
-                await self.runner.run_once()
-            except Exception:  # the database is unreachable: try again next tick
-                log.exception("could not run timers")
-
-        @run_timers.before_loop
-        async def _before(self) -> None:
-            await self.bot.wait_until_ready()
+The Discord side is :mod:`bot.cogs.timers` (this module never imports discord): one
+``discord.ext.tasks`` loop per process gathers the handlers every loaded cog offers and calls
+:meth:`TimerRunner.run_once` on each tick.
 """
 
 from __future__ import annotations
@@ -61,14 +40,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from db import Database
-from db.rows import TimerRow
+from db.rows import NewTimer, TimerRow
 
 __all__ = ["Handler", "RunReport", "TimerRunner", "default_worker_name"]
 
 log = logging.getLogger(__name__)
 
-#: Runs one claimed timer; raising means "try again later".
-Handler = Callable[[TimerRow], Awaitable[None]]
+#: Runs one claimed timer and returns the timer to schedule after it (or ``None``);
+#: raising means "try again later".
+Handler = Callable[[TimerRow], Awaitable[NewTimer | None]]
 
 _DEFAULT_BATCH: Final = 50
 
@@ -143,7 +123,7 @@ class TimerRunner:
             )
         self.database = database
         self.worker = worker or default_worker_name()
-        self._handlers = dict(handlers)
+        self._handlers: dict[str, Handler] = dict(handlers)
         self._now = now
         self._batch_size = batch_size
         self._max_attempts = max_attempts
@@ -151,6 +131,16 @@ class TimerRunner:
         self._backoff_cap = backoff_cap
         self._handler_timeout = handler_timeout
         self._stale_after = stale_after
+
+    @property
+    def handlers(self) -> Mapping[str, Handler]:
+        """The handler of each timer kind this runner claims (a copy)."""
+        return dict(self._handlers)
+
+    @property
+    def batch_size(self) -> int:
+        """The most timers one :meth:`run_once` claims; a full batch means more may be due."""
+        return self._batch_size
 
     def backoff(self, attempts: int) -> timedelta:
         """The wait before retry number ``attempts`` (1 after the first failure):
@@ -199,17 +189,33 @@ class TimerRunner:
         """Run one claimed timer's handler and settle the claim; returns the outcome name."""
         handler = self._handlers[timer.kind]
         try:
-            await asyncio.wait_for(handler(timer), self._handler_timeout.total_seconds())
+            follow_up = await asyncio.wait_for(
+                handler(timer), self._handler_timeout.total_seconds()
+            )
         except Exception as exc:  # a handler's bug must not stop the other timers
             return await self._handle_failure(timer, exc)
-        if await self.database.timers.mark_fired(timer, now=self._now()):
-            log.debug("timer %d (%s) fired", timer.id, timer.kind)
+        if await self.database.timers.mark_fired(timer, now=self._now(), follow_up=follow_up):
+            if follow_up is None:
+                log.debug("timer %d (%s) fired", timer.id, timer.kind)
+            else:
+                log.debug(
+                    "timer %d (%s) fired; next %s due %s",
+                    timer.id,
+                    timer.kind,
+                    follow_up.kind,
+                    follow_up.due_at.isoformat(),
+                )
             return "fired"
-        log.warning(
-            "timer %d (%s) ran, but its claim was gone (cancelled, replaced or released)",
-            timer.id,
-            timer.kind,
-        )
+        if await self.database.timers.get(timer.id) is None:
+            # Deleted meanwhile: cancelled, usually by the handler's own change (a time-out
+            # ends the game and cancels its timers, this one included). Nothing to redo.
+            log.info("timer %d (%s) ran and was cancelled meanwhile", timer.id, timer.kind)
+        else:
+            log.warning(
+                "timer %d (%s) ran, but its claim was gone (replaced or released)",
+                timer.id,
+                timer.kind,
+            )
         return "lost"
 
     async def _handle_failure(self, timer: TimerRow, exc: Exception) -> str:

@@ -71,6 +71,132 @@ def test_malformed_settings_name_the_variable(name: str, value: str, message: st
         Settings.from_mapping(values)
 
 
+def test_slow_play_defaults() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "t"})
+    assert settings.default_clock == "none"
+    assert settings.reminder_quiet == timedelta(hours=24)
+    assert settings.reminder_interval == timedelta(hours=24)
+    assert settings.vacation_days == 30
+    assert settings.vacation_allowance == timedelta(days=30)
+    assert settings.thread_archive_after == timedelta(hours=1)
+    assert settings.timer_interval == timedelta(seconds=30)
+    assert settings.timer_stale_after == timedelta(minutes=5)
+
+
+def test_every_slow_play_setting_is_parsed() -> None:
+    settings = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": "t",
+            "GAMEROOM_DEFAULT_CLOCK": " Correspondence ",
+            "GAMEROOM_REMINDER_QUIET": "3d 12h",
+            "GAMEROOM_REMINDER_INTERVAL": "90m",
+            "GAMEROOM_VACATION_DAYS": "14",
+            "GAMEROOM_THREAD_ARCHIVE_AFTER": "45s",
+            "GAMEROOM_TIMER_INTERVAL": "1s",
+            "GAMEROOM_TIMER_STALE_AFTER": "600",
+        }
+    )
+    assert settings.default_clock == "soft:2d+1d/4d"  # stored in its canonical text
+    assert settings.reminder_quiet == timedelta(days=3, hours=12)
+    assert settings.reminder_interval == timedelta(minutes=90)
+    assert settings.vacation_allowance == timedelta(days=14)
+    assert settings.thread_archive_after == timedelta(seconds=45)
+    assert settings.timer_interval == timedelta(seconds=1)
+    assert settings.timer_stale_after == timedelta(minutes=10)
+
+
+DURATION_SETTINGS = (
+    "GAMEROOM_CHALLENGE_TTL",
+    "GAMEROOM_REMINDER_QUIET",
+    "GAMEROOM_REMINDER_INTERVAL",
+    "GAMEROOM_THREAD_ARCHIVE_AFTER",
+    "GAMEROOM_TIMER_INTERVAL",
+    "GAMEROOM_TIMER_STALE_AFTER",
+)
+FIELDS = {
+    "GAMEROOM_CHALLENGE_TTL": "challenge_ttl",
+    "GAMEROOM_REMINDER_QUIET": "reminder_quiet",
+    "GAMEROOM_REMINDER_INTERVAL": "reminder_interval",
+    "GAMEROOM_THREAD_ARCHIVE_AFTER": "thread_archive_after",
+    "GAMEROOM_TIMER_INTERVAL": "timer_interval",
+    "GAMEROOM_TIMER_STALE_AFTER": "timer_stale_after",
+}
+
+
+@pytest.mark.parametrize("name", DURATION_SETTINGS)
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3d 12h", timedelta(days=3, hours=12)),
+        ("1D12H", timedelta(days=1, hours=12)),
+        ("90m", timedelta(minutes=90)),
+        ("45s", timedelta(seconds=45)),
+        ("3600", timedelta(hours=1)),
+        ("365d", timedelta(days=365)),
+    ],
+)
+def test_every_duration_setting_reads_the_same_syntax(
+    name: str, text: str, expected: timedelta
+) -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "t", name: text})
+    assert getattr(settings, FIELDS[name]) == expected
+
+
+@pytest.mark.parametrize("name", DURATION_SETTINGS)
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0", "must be a positive duration"),
+        ("0s", "must be a positive duration"),
+        ("12h3d", "must be a positive duration"),
+        ("-5m", "must be a positive duration"),
+        ("soon", "must be a positive duration"),
+        ("366d", "at most 365d"),
+        ("99999999999999999999d", "must be a positive duration"),
+    ],
+)
+def test_malformed_durations_name_the_variable(name: str, text: str, message: str) -> None:
+    with pytest.raises(SettingsError, match=f"{name} {message}|{name} must be at most"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", name: text})
+
+
+def test_the_stale_claim_time_has_a_floor() -> None:
+    with pytest.raises(SettingsError, match=r"GAMEROOM_TIMER_STALE_AFTER .*at least 2s"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_TIMER_STALE_AFTER": "1s"})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("none", "none"),
+        ("casual", "none"),
+        ("hard:3d+1d/7d", "hard:3d+1d/7d"),
+        ("36h", "soft:1d12h+0s/1d12h"),
+    ],
+)
+def test_the_default_clock_is_stored_canonically(text: str, expected: str) -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_DEFAULT_CLOCK": text})
+    assert settings.default_clock == expected
+
+
+@pytest.mark.parametrize("text", ["sudden", "hard:0s", "soft:2d/1d", "blitz:3d"])
+def test_a_bad_default_clock_names_the_variable(text: str) -> None:
+    with pytest.raises(SettingsError, match="GAMEROOM_DEFAULT_CLOCK must be none, correspondence"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_DEFAULT_CLOCK": text})
+
+
+@pytest.mark.parametrize(("text", "days"), [("0", 0), ("30", 30), ("366", 366)])
+def test_vacation_days(text: str, days: int) -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_VACATION_DAYS": text})
+    assert settings.vacation_days == days
+
+
+@pytest.mark.parametrize("text", ["367", "-1", "2.5", "30d", "a month"])
+def test_bad_vacation_days_name_the_variable(text: str) -> None:
+    with pytest.raises(SettingsError, match="GAMEROOM_VACATION_DAYS must be a whole number"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_VACATION_DAYS": text})
+
+
 def test_env_file_fills_in_and_the_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text("DISCORD_TOKEN=from-file\nGAMEROOM_LOG_LEVEL=WARNING\n")
@@ -82,7 +208,10 @@ def test_env_file_fills_in_and_the_environment_wins(tmp_path: Path) -> None:
 
 
 def test_the_token_never_appears_in_repr() -> None:
-    assert "sekrit" not in repr(Settings(discord_token="sekrit"))
+    shown = repr(Settings(discord_token="sekrit"))
+    assert "sekrit" not in shown
+    assert "discord_token" not in shown
+    assert "reminder_interval=datetime.timedelta(days=1)" in shown
 
 
 def test_missing_token_exits_with_status_2_and_one_line(

@@ -253,6 +253,68 @@ async def test_a_cancelled_timer_cannot_be_marked_by_its_worker(db: Database) ->
     assert not await db.timers.mark_fired(claimed, now=T0)
 
 
+async def test_mark_fired_schedules_the_follow_up_of_the_same_key_in_one_transaction(
+    db: Database, new_game: NewGame
+) -> None:
+    game = await new_game()
+    payload = '{"version": 3}'
+    await db.timers.schedule(
+        _timer("reminder", game_id=game.id, seat=1, payload_json=payload), now=T0
+    )
+    [claimed] = await db.timers.claim_due(T0, "w")
+    follow_up = _timer("reminder", 60, game_id=game.id, seat=1, payload_json=payload)
+
+    assert await db.timers.mark_fired(claimed, now=T0 + MINUTE, follow_up=follow_up)
+
+    fired = await db.timers.get(claimed.id)
+    assert fired is not None
+    assert fired.status is TimerStatus.FIRED
+    [pending] = await db.timers.pending(game_id=game.id)
+    assert pending.id != claimed.id
+    assert (pending.kind, pending.seat, pending.due_at, pending.payload_json) == (
+        "reminder",
+        1,
+        T0 + 60 * MINUTE,
+        payload,
+    )
+    assert (pending.attempts, pending.claimed_by, pending.created_at) == (0, None, T0 + MINUTE)
+
+
+async def test_a_lost_claim_schedules_no_follow_up(db: Database, new_game: NewGame) -> None:
+    game = await new_game()
+    await db.timers.schedule(_timer("reminder", game_id=game.id, seat=0), now=T0)
+    [claimed] = await db.timers.claim_due(T0, "w")
+    # A move lands meanwhile and plans the seat's reminder afresh, replacing the claimed row.
+    fresh = await db.timers.schedule(_timer("reminder", 30, game_id=game.id, seat=0), now=T0)
+
+    follow_up = _timer("reminder", 60, game_id=game.id, seat=0)
+    assert not await db.timers.mark_fired(claimed, now=T0, follow_up=follow_up)
+    assert [t.id for t in await db.timers.pending(game_id=game.id)] == [fresh.id]
+
+
+async def test_a_follow_up_never_replaces_a_pending_timer_of_its_key(
+    db: Database, new_game: NewGame
+) -> None:
+    game = await new_game()
+    await db.timers.schedule(_timer("nudge", game_id=game.id, seat=0), now=T0)
+    other = await db.timers.schedule(_timer("reminder", 5, game_id=game.id, seat=0), now=T0)
+    [claimed] = await db.timers.claim_due(T0, "w", kinds={"nudge"})
+    follow_up = _timer("reminder", 60, game_id=game.id, seat=0)
+    assert await db.timers.mark_fired(claimed, now=T0, follow_up=follow_up)
+    assert [t.id for t in await db.timers.pending(game_id=game.id)] == [other.id]
+
+
+async def test_a_failing_follow_up_insert_leaves_the_claim_as_it_was(db: Database) -> None:
+    await db.timers.schedule(_timer("reminder"), now=T0)
+    [claimed] = await db.timers.claim_due(T0, "w")
+    orphan = _timer("reminder", 60, game_id=10**9, seat=0)  # no such game: foreign key fails
+    with pytest.raises(IntegrityError):
+        await db.timers.mark_fired(claimed, now=T0, follow_up=orphan)
+    [still] = await db.timers.pending()
+    assert (still.id, still.status, still.claimed_by) == (claimed.id, TimerStatus.PENDING, "w")
+    assert await db.timers.mark_fired(claimed, now=T0)
+
+
 async def test_purge_deletes_old_fired_and_failed_timers_only(db: Database) -> None:
     for kind in ("fires", "fails", "waits"):
         await db.timers.schedule(_timer(kind), now=T0)

@@ -4,6 +4,7 @@ a failing handler is retried with backoff, then given up and logged."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import Counter
 from datetime import timedelta
@@ -126,6 +127,108 @@ async def test_two_runners_on_one_file_run_each_timer_exactly_once(
     assert sum(totals) == 60
     assert all(totals)
     assert Counter(handler.ran) == {timer.id: 1 for timer in timers}
+    assert pending == []
+
+
+class Repeater:
+    """A handler whose timers repeat: payload ``{"chain": c, "n": n}`` is followed by
+    ``n + 1`` a minute later, up to ``last``; it records each (chain, n) it ran."""
+
+    def __init__(self, clock: FakeClock, last: int) -> None:
+        self.clock = clock
+        self.last = last
+        self.ran: list[tuple[int, int]] = []
+
+    async def __call__(self, timer: TimerRow) -> NewTimer | None:
+        payload = json.loads(timer.payload_json)
+        chain, n = payload["chain"], payload["n"]
+        await asyncio.sleep(0.001)
+        self.ran.append((chain, n))
+        if n == self.last:
+            return None
+        next_payload = json.dumps({"chain": chain, "n": n + 1})
+        return NewTimer(timer.kind, self.clock.now + MINUTE, payload_json=next_payload)
+
+
+def _repeating(chain: int) -> NewTimer:
+    return NewTimer("reminder", T0, payload_json=json.dumps({"chain": chain, "n": 0}))
+
+
+async def test_a_follow_up_is_scheduled_as_its_timer_fires(
+    database: Database, clock: FakeClock
+) -> None:
+    handler = Repeater(clock, last=2)
+    runner = TimerRunner(database, {"reminder": handler}, now=clock)
+    first = await database.timers.schedule(_repeating(7), now=T0)
+
+    assert (await runner.run_once()).fired == (first.id,)
+    [second] = await database.timers.pending()
+    assert (second.due_at, json.loads(second.payload_json)) == (T0 + MINUTE, {"chain": 7, "n": 1})
+    assert (await runner.run_once()).claimed == 0  # not due yet
+    clock.advance(MINUTE)
+    assert (await runner.run_once()).fired == (second.id,)
+    clock.advance(MINUTE)
+    assert (await runner.run_once()).claimed == 1
+    clock.advance(timedelta(days=1))
+    assert (await runner.run_once()).claimed == 0
+    assert handler.ran == [(7, 0), (7, 1), (7, 2)]
+    assert await database.timers.pending() == []
+
+
+async def test_a_lost_claim_drops_its_follow_up(database: Database, clock: FakeClock) -> None:
+    async def cancelled_meanwhile(timer: TimerRow) -> NewTimer:
+        assert await database.timers.cancel_id(timer.id)
+        return NewTimer("reminder", clock.now + MINUTE)
+
+    runner = TimerRunner(database, {"reminder": cancelled_meanwhile}, now=clock)
+    timer = await _schedule(database, "reminder", 0)
+    assert (await runner.run_once()).lost == (timer.id,)
+    assert await database.timers.pending() == []
+
+
+async def test_a_failing_handler_schedules_no_follow_up(
+    database: Database, clock: FakeClock
+) -> None:
+    async def breaks(timer: TimerRow) -> NewTimer:
+        raise RuntimeError("no")
+
+    runner = TimerRunner(database, {"reminder": breaks}, now=clock, max_attempts=1)
+    timer = await _schedule(database, "reminder", 0)
+    assert (await runner.run_once()).failed == (timer.id,)
+    assert await database.timers.pending() == []
+
+
+async def test_two_runners_on_one_file_run_each_repetition_exactly_once(
+    db_url: str, clock: FakeClock
+) -> None:
+    handler = Repeater(clock, last=3)
+    first, second = Database(db_url), Database(db_url)
+    try:
+        await first.migrate()
+        for chain in range(12):
+            await first.timers.schedule(_repeating(chain), now=T0)
+        runners = [
+            TimerRunner(database, {"reminder": handler}, now=clock, worker=name, batch_size=3)
+            for database, name in ((first, "a"), (second, "b"))
+        ]
+
+        async def drain(runner: TimerRunner) -> int:
+            total = 0
+            while claimed := (await runner.run_once()).claimed:
+                total += claimed
+            return total
+
+        totals: list[int] = []
+        for _ in range(4):  # each round fires one repetition of every chain
+            totals += await asyncio.gather(*(drain(runner) for runner in runners))
+            clock.advance(MINUTE)
+        assert (await runners[0].run_once()).claimed == 0
+        pending = await first.timers.pending()
+    finally:
+        await first.close()
+        await second.close()
+    assert sum(totals) == 12 * 4
+    assert Counter(handler.ran) == {(chain, n): 1 for chain in range(12) for n in range(4)}
     assert pending == []
 
 

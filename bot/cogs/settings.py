@@ -1,0 +1,355 @@
+"""``/settings`` (reminders, the server's slow-play settings) and ``/vacation``.
+
+Every answer is ephemeral. ``/settings reminders`` changes how the caller is reminded that a
+game waits for them (:mod:`bot.service.reminders`); ``/settings server`` changes the
+server's thread policy and default quiet time (members with Manage Server only: Discord
+cannot hide a subcommand by permission, so the command checks it); ``/settings show`` lists
+what applies to the caller here. ``/vacation start|end|status`` pauses the caller's clocks
+in every game (the service's vacation: a yearly allowance, ``GAMEROOM_VACATION_DAYS``);
+starting or ending one is announced in each game's channel, without pinging anyone.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service.clocks import format_duration, parse_duration
+from bot.service.models import VacationInfo
+from bot.service.reminders import EffectiveSettings, QuietSource, effective_settings, parse_quiet
+from bot.ui.replies import answer_errors, post_in_channel
+from db.schema import ReminderDelivery, ThreadPolicy
+from db.settings import KEEP
+
+if TYPE_CHECKING:
+    from bot.client import GameroomBot
+
+__all__ = [
+    "SETTINGS_COG",
+    "SettingsCog",
+    "settings_text",
+    "vacation_back_line",
+    "vacation_line",
+    "vacation_text",
+]
+
+log = logging.getLogger(__name__)
+
+Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+
+#: The cog's name (``bot.get_cog(SETTINGS_COG)``).
+SETTINGS_COG: Final = "Settings"
+#: The longest vacation one command asks for (the allowance caps it anyway).
+MAX_VACATION_DAYS: Final = 366
+
+DELIVERY_WORDS: Final = {
+    ReminderDelivery.CHANNEL: "in the game's channel",
+    ReminderDelivery.DM: "by direct message (in the game's channel if I cannot DM you)",
+    ReminderDelivery.OFF: "off",
+}
+THREAD_WORDS: Final = {
+    ThreadPolicy.ALWAYS: "always in a thread of their own",
+    ThreadPolicy.WHEN_BUSY: "in the channel, or in a thread when it already has a game",
+    ThreadPolicy.NEVER: "only in the channel (a busy channel cannot start another)",
+}
+SOURCE_WORDS: Final = {
+    QuietSource.USER: "your own",
+    QuietSource.SERVER: "this server's",
+    QuietSource.DEFAULT: "the default",
+}
+
+
+class SettingsCog(commands.Cog, name=SETTINGS_COG):
+    """Per-user and per-server settings of slow play, and vacations."""
+
+    settings_group = app_commands.Group(
+        name="settings", description="Your reminders and this server's slow-play settings"
+    )
+    vacation_group = app_commands.Group(
+        name="vacation", description="Pause your clocks in all your games for a while"
+    )
+
+    def __init__(self, bot: GameroomBot) -> None:
+        self.bot = bot
+
+    def _now(self) -> datetime:
+        return discord.utils.utcnow()
+
+    @property
+    def _interval(self) -> timedelta:
+        return self.bot.settings.reminder_interval
+
+    async def _effective(self, interaction: Interaction) -> EffectiveSettings:
+        return await effective_settings(
+            self.bot.database,
+            interaction.user.id,
+            interaction.guild_id,
+            default_quiet=self.bot.settings.reminder_quiet,
+        )
+
+    # ---- /settings ------------------------------------------------------------------------
+
+    @settings_group.command(
+        name="reminders", description="How and when you are reminded that it is your turn"
+    )
+    @app_commands.describe(
+        delivery="Where reminders reach you",
+        quiet="How long a turn may wait before the first reminder, e.g. 12h or 2d "
+        "(default: the server's)",
+    )
+    @app_commands.choices(
+        delivery=[
+            app_commands.Choice(name="in the game's channel", value=ReminderDelivery.CHANNEL.value),
+            app_commands.Choice(name="by direct message", value=ReminderDelivery.DM.value),
+            app_commands.Choice(name="off", value=ReminderDelivery.OFF.value),
+        ]
+    )
+    async def reminders(
+        self,
+        interaction: Interaction,
+        delivery: str | None = None,
+        quiet: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            try:
+                quiet_s = KEEP if quiet is None else _as_seconds(parse_quiet(quiet))
+            except ValueError as error:
+                await interaction.followup.send(str(error), ephemeral=True)
+                return
+            if delivery is not None or quiet is not None:
+                await self.bot.database.settings.set_user(
+                    interaction.user.id,
+                    reminders=KEEP if delivery is None else ReminderDelivery(delivery),
+                    reminder_quiet_s=quiet_s,
+                    now=self._now(),
+                )
+                note = "Saved; a new quiet time counts from your next turn."
+            else:
+                note = "Change them with `delivery:` or `quiet:`."
+            text = settings_text(await self._effective(interaction), self._interval, server=False)
+            await interaction.followup.send(f"{text}\n{note}", ephemeral=True)
+
+    @settings_group.command(
+        name="server", description="This server's threads and reminder quiet time (Manage Server)"
+    )
+    @app_commands.describe(
+        threads="Where new games are played",
+        quiet="Quiet time before the first reminder for members who chose none, e.g. 1d "
+        "(default: the bot's)",
+    )
+    @app_commands.choices(
+        threads=[
+            app_commands.Choice(name="always in a thread", value=ThreadPolicy.ALWAYS.value),
+            app_commands.Choice(name="when busy", value=ThreadPolicy.WHEN_BUSY.value),
+            app_commands.Choice(name="never", value=ThreadPolicy.NEVER.value),
+        ]
+    )
+    @app_commands.guild_only()
+    async def server(
+        self,
+        interaction: Interaction,
+        threads: str | None = None,
+        quiet: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            guild_id = interaction.guild_id
+            if guild_id is None:  # guild_only: Discord never sends it elsewhere
+                await interaction.followup.send("This works only in a server.", ephemeral=True)
+                return
+            if (threads is not None or quiet is not None) and not (
+                interaction.permissions.manage_guild
+            ):
+                await interaction.followup.send(
+                    "Only members who may Manage Server can change the server's settings.",
+                    ephemeral=True,
+                )
+                return
+            try:
+                quiet_s = KEEP if quiet is None else _as_seconds(parse_quiet(quiet))
+            except ValueError as error:
+                await interaction.followup.send(str(error), ephemeral=True)
+                return
+            if threads is not None or quiet is not None:
+                await self.bot.database.settings.set_guild(
+                    guild_id,
+                    threads=KEEP if threads is None else ThreadPolicy(threads),
+                    reminder_quiet_s=quiet_s,
+                    now=self._now(),
+                )
+                log.info(
+                    "guild %d settings changed by %d: threads=%s quiet=%s",
+                    guild_id,
+                    interaction.user.id,
+                    threads,
+                    quiet,
+                )
+                note = "Saved; it applies to games and turns from now on."
+            else:
+                note = "Change them with `threads:` or `quiet:`."
+            text = settings_text(await self._effective(interaction), self._interval, user=False)
+            await interaction.followup.send(f"{text}\n{note}", ephemeral=True)
+
+    @settings_group.command(name="show", description="Your settings and this server's")
+    async def show(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            text = settings_text(await self._effective(interaction), self._interval)
+            await interaction.followup.send(text, ephemeral=True)
+
+    # ---- /vacation ------------------------------------------------------------------------
+
+    @vacation_group.command(name="start", description="Pause your clocks in all your games")
+    @app_commands.describe(
+        days="How many days (at most what is left of your yearly allowance)",
+        for_="Or how long, like 36h or 2d12h",
+    )
+    @app_commands.rename(for_="for")
+    async def vacation_start(
+        self,
+        interaction: Interaction,
+        days: app_commands.Range[int, 1, MAX_VACATION_DAYS] | None = None,
+        for_: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            try:
+                duration = _vacation_length(days, for_)
+            except ValueError as error:
+                await interaction.followup.send(str(error), ephemeral=True)
+                return
+            user_id = interaction.user.id
+            info = await self.bot.service.start_vacation(user_id, duration)
+            if info.until is not None:
+                await self._announce(info, vacation_line(user_id, info.until))
+            await interaction.followup.send(vacation_text(info), ephemeral=True)
+
+    @vacation_group.command(name="end", description="Come back early: your clocks run again")
+    async def vacation_end(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            user_id = interaction.user.id
+            info = await self.bot.service.end_vacation(user_id)
+            await self._announce(info, vacation_back_line(user_id))
+            await interaction.followup.send(
+                f"Welcome back: your clocks run again.\n{vacation_text(info)}", ephemeral=True
+            )
+
+    @vacation_group.command(name="status", description="Your vacation and what is left this year")
+    async def vacation_status(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            info = await self.bot.service.vacation(interaction.user.id)
+            await interaction.followup.send(vacation_text(info), ephemeral=True)
+
+    async def _announce(self, info: VacationInfo, line: str) -> None:
+        """Post ``line`` once in the channel of each game ``info`` lists, pinging nobody."""
+        channels = {(game.channel_id, game.guild_id) for game in info.games}
+        for channel_id, guild_id in sorted(channels, key=lambda pair: pair[0]):
+            await post_in_channel(self.bot, channel_id, line, guild_id=guild_id)
+
+
+# ------------------------------------------------------------------------------------------
+# Parsing and texts
+# ------------------------------------------------------------------------------------------
+
+
+def _as_seconds(quiet: timedelta | None) -> int | None:
+    return None if quiet is None else int(quiet.total_seconds())
+
+
+def _vacation_length(days: int | None, text: str | None) -> timedelta:
+    """The vacation asked for: ``days`` or a duration ``text``, exactly one of them.
+
+    Raises :class:`ValueError` with one friendly sentence otherwise."""
+    if days is not None and text is not None:
+        raise ValueError("Give `days:` or `for:`, not both.")
+    if days is not None:
+        return timedelta(days=days)
+    if text is None:
+        raise ValueError("Say how long: `days:3` or `for:36h`.")
+    try:
+        duration = parse_duration(text)
+    except OverflowError:
+        duration = timedelta(days=MAX_VACATION_DAYS + 1)
+    if not timedelta(0) < duration <= timedelta(days=MAX_VACATION_DAYS):
+        raise ValueError(f"A vacation lasts from 1s to {MAX_VACATION_DAYS}d, like 36h or 3d.")
+    return duration
+
+
+def _stamp(moment: datetime, style: str) -> str:
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def settings_text(
+    effective: EffectiveSettings, interval: timedelta, *, user: bool = True, server: bool = True
+) -> str:
+    """The caller's reminder settings (``user``) and the server's (``server``; nothing in a
+    DM), one line each, with where the quiet time comes from; ``interval`` is the time
+    between later reminders (``GAMEROOM_REMINDER_INTERVAL``)."""
+    lines: list[str] = []
+    if user:
+        if effective.delivery is ReminderDelivery.OFF:
+            lines.append("**Your reminders:** off.")
+        else:
+            lines.append(
+                f"**Your reminders:** {DELIVERY_WORDS[effective.delivery]}, after "
+                f"{format_duration(effective.quiet)} without a move "
+                f"({SOURCE_WORDS[effective.quiet_source]} quiet time), then every "
+                f"{format_duration(interval)} until you move."
+            )
+    if server and effective.threads is not None:
+        quiet = (
+            "the default"
+            if effective.server_quiet is None
+            else format_duration(effective.server_quiet)
+        )
+        lines.append(
+            f"**This server:** games are played {THREAD_WORDS[effective.threads]}; "
+            f"quiet time before a reminder: {quiet}."
+        )
+    return "\n".join(lines)
+
+
+def vacation_line(user_id: int, until: datetime) -> str:
+    """The public line in a game's channel when a player goes on vacation."""
+    return f"<@{user_id}> is on vacation until {_stamp(until, 'f')}; their clock is paused."
+
+
+def vacation_back_line(user_id: int) -> str:
+    """The public line in a game's channel when a player ends their vacation early."""
+    return f"<@{user_id}> is back from vacation; their clock runs again."
+
+
+def vacation_text(info: VacationInfo) -> str:
+    """The caller's vacation: until when (if on one), the games it pauses, and the
+    allowance used and left this year."""
+    lines: list[str] = []
+    if info.on_vacation and info.until is not None:
+        games = len(info.games)
+        paused = (
+            f"your clocks are paused in {games} game{'s' if games != 1 else ''}"
+            if games
+            else "none of your games has a clock"
+        )
+        lines.append(
+            f"You are on vacation until {_stamp(info.until, 'f')} "
+            f"({_stamp(info.until, 'R')}): {paused}. `/vacation end` to come back early."
+        )
+    else:
+        lines.append("You are not on vacation.")
+    lines.append(
+        f"This year you have used {format_duration(info.used)} of "
+        f"{format_duration(info.allowance)}; {format_duration(info.left)} left."
+    )
+    return "\n".join(lines)
+
+
+async def setup(bot: GameroomBot) -> None:
+    await bot.add_cog(SettingsCog(bot))
