@@ -8,7 +8,7 @@ from sqlalchemy import delete, insert, select, update
 
 from db.engine import Transactions
 from db.rows import WatcherRow, require_aware
-from db.schema import watchers
+from db.schema import GameStatus, games, watchers
 
 __all__ = ["WatchersRepo"]
 
@@ -67,5 +67,31 @@ class WatchersRepo:
                 select(watchers.c.game_id)
                 .where(watchers.c.user_id == user_id)
                 .order_by(watchers.c.created_at)
+            )
+            return [r.game_id for r in rows]
+
+    async def get(self, game_id: int, user_id: int) -> WatcherRow | None:
+        """How ``user_id`` follows game ``game_id``, or ``None`` if they do not."""
+        async with self._tx.read() as conn:
+            row = (
+                await conn.execute(
+                    select(watchers).where(
+                        (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
+                    )
+                )
+            ).one_or_none()
+        if row is None:
+            return None
+        return WatcherRow(row.game_id, row.user_id, row.every_move, row.created_at)
+
+    async def active_games_of(self, user_id: int) -> list[int]:
+        """The ids of the *active* games ``user_id`` watches, in game id order (one query:
+        ``/games scope:mine`` lists them beside the games the user plays)."""
+        async with self._tx.read() as conn:
+            rows = await conn.execute(
+                select(watchers.c.game_id)
+                .join(games, games.c.id == watchers.c.game_id)
+                .where(watchers.c.user_id == user_id, games.c.status == GameStatus.ACTIVE.value)
+                .order_by(watchers.c.game_id)
             )
             return [r.game_id for r in rows]

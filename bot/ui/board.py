@@ -1,28 +1,47 @@
-"""Posting a board picture in a game's channel (or to one user, ephemerally).
+"""Posting a board picture in a game's channel (or to one user, ephemerally), and telling
+the game's watchers.
 
 Public pictures are always drawn from the spectator's view (:attr:`GameSnapshot.view`); a
 player's private picture ("My view", ``/hand``) comes from their :class:`PrivateView` and is
 only ever sent ephemerally to them.
+
+Every public board goes through :func:`post_board`, so every way a position changes (a
+move, a timeout, a resignation, an agreed draw) tells the game's watchers
+(:meth:`bot.service.spectators.Spectators.to_notify`) once: in a game played in a thread they
+are mentioned in the post itself; otherwise each gets a direct message with one public line
+and a link, never a picture. The final board of a game played in a thread also schedules the
+thread's archiving.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot import presenters
 from bot.service import GameSnapshot
 from bot.service.models import PrivateView
-from bot.ui.buttons import my_view_view
+from bot.service.spectators import Spectators
+from bot.ui.buttons import GameButton
+from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.replies import post_in_channel
 
 if TYPE_CHECKING:
     from bot.client import GameroomBot
 
-__all__ = ["board_file", "board_view", "post_board", "private_file", "render_file"]
+__all__ = [
+    "board_file",
+    "board_view",
+    "jump_url",
+    "post_board",
+    "private_file",
+    "render_file",
+]
 
 log = logging.getLogger(__name__)
 
@@ -71,42 +90,120 @@ async def private_file(bot: GameroomBot, private: PrivateView) -> discord.File |
     )
 
 
-def board_view(snapshot: GameSnapshot) -> discord.ui.View | None:
-    """The buttons under a board players can act from: "My view" while a game with hidden
-    information goes on; ``None`` otherwise."""
-    if snapshot.hidden_information and snapshot.is_active:
-        return my_view_view(snapshot.game_id, snapshot.version)
-    return None
+def board_view(snapshot: GameSnapshot, *, for_player: bool = False) -> discord.ui.View | None:
+    """The buttons under a board of ``snapshot``, or ``None`` when it has none.
+
+    While the game goes on: "My view" in games with hidden information, and Watch (left
+    out when ``for_player``: a board shown to one of its players alone, who cannot watch
+    their own game). On the final board of a game that finished (not aborted): Rematch.
+    The buttons quote ``snapshot.version``; they are persistent (no timeout).
+    """
+    actions: list[GameAction] = []
+    if snapshot.is_active:
+        if snapshot.hidden_information:
+            actions.append(GameAction.MY_VIEW)
+        if not for_player:
+            actions.append(GameAction.WATCH)
+    elif snapshot.status == "finished":
+        actions.append(GameAction.REMATCH)
+    if not actions:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(GameButton(GameButtonId(snapshot.game_id, action, snapshot.version)))
+    return view
+
+
+def jump_url(snapshot: GameSnapshot, message_id: int) -> str:
+    """The link that opens message ``message_id`` of the game's channel in Discord."""
+    guild = snapshot.guild_id if snapshot.guild_id is not None else "@me"
+    return f"https://discord.com/channels/{guild}/{snapshot.channel_id}/{message_id}"
 
 
 async def post_board(
-    bot: GameroomBot, snapshot: GameSnapshot, content: str, *, mention_ids: Iterable[int]
+    bot: GameroomBot,
+    snapshot: GameSnapshot,
+    content: str,
+    *,
+    mention_ids: Iterable[int],
+    notify_watchers: bool = True,
 ) -> discord.Message | None:
-    """Post ``content`` and the board in the game's channel, pinging only ``mention_ids``.
+    """Post ``content`` and the board in the game's channel, pinging only ``mention_ids``,
+    then tell the game's watchers (see the module docstring).
 
-    The picture is the public one; games with hidden information get the "My view" button
-    (:func:`board_view`) while they go on. Called after the change is committed, so a
-    failure here (channel deleted, permissions removed) is logged and ``None`` returned: the
-    move stands and ``/board`` shows it.
+    The picture is the public one, with the buttons of :func:`board_view`. Called after the
+    change is committed, so a failure here (channel deleted, permissions removed, watchers
+    unreadable) is logged and ``None`` returned: the move stands and ``/board`` shows it.
+    ``notify_watchers=False`` is for a board shown again (``/board public:True``): nothing
+    new happened, so nobody is told. Watchers to be mentioned in a post that failed get a
+    direct message instead.
     """
     file = await render_file(bot, snapshot)
     extra: dict[str, discord.File | discord.ui.View] = {} if file is None else {"file": file}
     view = board_view(snapshot)
     if view is not None:
         extra["view"] = view
+    pinged = tuple(dict.fromkeys(mention_ids))
+    watchers = await _watchers(bot, snapshot) if notify_watchers else ()
+    text: str = content
+    mentioned: tuple[int, ...] = ()
+    if watchers and snapshot.parent_channel_id is not None:
+        text, mentioned = presenters.with_watchers(content, watchers, pinged=len(pinged))
     message = await post_in_channel(
         bot,
         snapshot.channel_id,
-        content,
+        text,
         guild_id=snapshot.guild_id,
-        mention_ids=mention_ids,
+        mention_ids=(*pinged, *mentioned),
         **extra,
     )
     if message is None:
         log.warning("game %d: the board was not posted", snapshot.game_id)
-        return None
-    try:
-        await bot.service.set_board_message(snapshot.game_id, message.id)
-    except Exception:
-        log.exception("game %d: could not remember board message %d", snapshot.game_id, message.id)
+        mentioned = ()
+    else:
+        try:
+            await bot.service.set_board_message(snapshot.game_id, message.id)
+        except Exception:
+            log.exception(
+                "game %d: could not remember board message %d", snapshot.game_id, message.id
+            )
+    if not snapshot.is_active and snapshot.parent_channel_id is not None:
+        await _schedule_thread_archive(bot, snapshot)
+    rest = [user_id for user_id in watchers if user_id not in mentioned]
+    if rest:
+        link = None if message is None else jump_url(snapshot, message.id)
+        await _direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, content, link))
     return message
+
+
+async def _watchers(bot: GameroomBot, snapshot: GameSnapshot) -> tuple[int, ...]:
+    """The watchers to tell of this post; none (logged) if they cannot be read."""
+    try:
+        return await Spectators(bot.service).to_notify(snapshot)
+    except Exception:
+        log.exception("game %d: could not read its watchers", snapshot.game_id)
+        return ()
+
+
+async def _schedule_thread_archive(bot: GameroomBot, snapshot: GameSnapshot) -> None:
+    try:
+        await Spectators(bot.service).schedule_thread_archive(
+            snapshot, after=bot.settings.thread_archive_after
+        )
+    except Exception:
+        log.exception("game %d: could not schedule its thread's archiving", snapshot.game_id)
+
+
+async def _direct_messages(bot: GameroomBot, user_ids: Sequence[int], text: str) -> None:
+    """Send ``text`` to each of ``user_ids`` at once; a refusal drops that user (logged)."""
+    await asyncio.gather(*(_direct_message(bot, user_id, text) for user_id in user_ids))
+
+
+async def _direct_message(bot: GameroomBot, user_id: int, text: str) -> None:
+    try:
+        channel = await bot.create_dm(discord.Object(id=user_id))
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.Forbidden:
+        log.info("watcher %d does not take direct messages: not told", user_id)
+    except discord.HTTPException:
+        log.warning("could not send watcher %d a direct message", user_id, exc_info=True)

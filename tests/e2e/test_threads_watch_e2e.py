@@ -1,0 +1,269 @@
+"""Games in threads and the people who watch them, through Discord as users would see it.
+
+The real bot runs as its own process against ``tests/fakediscord``. One guild plays every
+game in a thread (``threads: always``, written to the bot's database before it starts): a
+challenge opens a thread named after the game and its players, a third user presses Watch
+and is mentioned under the next board, and the thread is archived a second after the end.
+In a guild with the default policy, a user who ran ``/watch`` on a channel game hears of its
+end by direct message, and of nothing before. Refusals lose nothing: a busy channel where
+threads are off, and a thread Discord will not open, leave the lobby as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from db import Database
+from db.schema import ThreadPolicy
+from tests.e2e.botproc import BotProcess
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ["challenge", "move", "resign", "watch", "unwatch", "games"]
+#: Archive a thread a second after its game ends, and look for due timers every second.
+FAST_TIMERS = {"GAMEROOM_THREAD_ARCHIVE_AFTER": "1s", "GAMEROOM_TIMER_INTERVAL": "1s"}
+
+
+def labels(message: Any) -> list[str]:
+    """The labels of a message's buttons, row after row."""
+    return [
+        str(button.get("label"))
+        for row in message.components
+        for button in row.get("components", [])
+    ]
+
+
+def mentioned(message: Any) -> set[int]:
+    """The ids of the users a message pinged."""
+    return {user.id for user in message.mentions}
+
+
+def to_move(message: Any) -> int:
+    """The user a board post asks to move (``<@1>, your move``)."""
+    found = re.search(r"<@(\d+)>, your move", message.content)
+    assert found is not None, message.content
+    return int(found.group(1))
+
+
+class Guild:
+    """A guild with a #games channel, four members and a bot process of its own."""
+
+    def __init__(
+        self, fake: FakeDiscord, tmp_path: Path, name: str, *, everyone_threads: bool = True
+    ) -> None:
+        self.fake = fake
+        everyone = DEFAULT_EVERYONE_PERMISSIONS
+        if not everyone_threads:  # then the bot's role alone decides whether it may open one
+            everyone &= ~discord.Permissions(create_public_threads=True).value
+        self.guild = fake.add_guild(name, everyone_permissions=everyone)
+        self.channel = fake.add_text_channel(self.guild, "games")
+        self.ann, self.bob, self.cat, self.dan = (
+            fake.add_user(user) for user in ("ann", "bob", "cat", "dan")
+        )
+        for user in (self.ann, self.bob, self.cat, self.dan):
+            fake.add_member(self.guild, user)
+        self.db_path = tmp_path / "gameroom.db"
+        self.bot = BotProcess(
+            fake, self.db_path, tmp_path / "bot.log", self.guild.id, extra_env=FAST_TIMERS
+        )
+
+    async def set_threads(self, policy: ThreadPolicy) -> None:
+        """Write the guild's thread policy to the bot's database (which the bot reads at
+        every press that may start a game, so this works while it runs too)."""
+        database = Database(f"sqlite+aiosqlite:///{self.db_path}")
+        try:
+            await database.migrate()
+            await database.settings.set_guild(self.guild.id, threads=policy, now=datetime.now(UTC))
+        finally:
+            await database.close()
+
+    async def start(self) -> None:
+        await self.bot.start()
+        await self.fake.wait_commands(self.guild, names=COMMANDS)
+
+    async def play_one_move(self, channel: Any, board: Any) -> Any:
+        """The player ``board`` asks to move plays their first legal move; returns the next
+        board posted in ``channel``."""
+        user = self.fake.user(to_move(board))
+        assert user is not None
+        (choice, *_) = await self.fake.autocomplete(user, channel, "move", focused="text", text="")
+        mark = self.fake.checkpoint()
+        played = await self.fake.slash(user, channel, "move", text=choice.value)
+        assert played.ephemeral
+        assert played.content.startswith("Played"), played.content
+        return await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+
+
+@pytest.fixture
+async def always(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Guild]:
+    world = Guild(fake_discord, tmp_path, "Threads Always")
+    await world.set_threads(ThreadPolicy.ALWAYS)
+    await world.start()
+    try:
+        yield world
+    finally:
+        await world.bot.stop()
+        print(f"--- bot log ---\n{world.bot.log()[-6000:]}")
+
+
+@pytest.fixture
+async def default(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Guild]:
+    """A guild with the default thread policy, where only the bot's role lets it open
+    threads."""
+    world = Guild(fake_discord, tmp_path, "Threads When Busy", everyone_threads=False)
+    await world.start()
+    try:
+        yield world
+    finally:
+        await world.bot.stop()
+        print(f"--- bot log ---\n{world.bot.log()[-6000:]}")
+
+
+async def test_a_game_in_a_thread_mentions_its_watcher_and_is_archived_after_the_end(
+    always: Guild,
+) -> None:
+    fake, channel = always.fake, always.channel
+    ann, bob, cat = always.ann, always.bob, always.cat
+
+    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    await fake.press(bob, lobby, label="Accept")
+
+    # -- the game starts in a thread off the challenge, named after the game and players -------
+    thread = await fake.wait_for_thread(channel, "Generatorb: ann vs bob")
+    assert thread.id == lobby.id  # Discord gives a message's thread the message's id
+    started = await fake.wait_for_message(thread, lambda m: "begins" in m.content)
+    assert mentioned(started) == {ann.id, bob.id}  # the mention adds them to the thread
+    assert labels(started) == ["Watch"]
+    assert f"the game is on in <#{thread.id}>" in fake.message(lobby).content
+    assert not [m for m in fake.messages(channel) if m.attachments]  # no board in #games
+
+    # -- players cannot watch; a third user follows every move with the button ---------------
+    refused = await fake.press(ann, started, label="Watch")
+    assert refused.ephemeral
+    assert refused.content.startswith("You play in this game")
+    watching = await fake.press(cat, started, label="Watch")
+    assert watching.ephemeral
+    assert watching.content.startswith(
+        f"You are watching **Generatorb** (game 1) in <#{thread.id}>: you hear of it after "
+        "every move, by a mention in its thread. Press **Watch** again to stop"
+    )
+
+    # -- the next board mentions the watcher, under the players' line -------------------------
+    board = await always.play_one_move(thread, started)
+    assert cat.id in mentioned(board)
+    assert board.content.endswith(f"\n👀 Watching: <@{cat.id}>")
+    listed = await fake.slash(cat, channel, "games")
+    assert listed.ephemeral
+    next_name = fake.user(to_move(board)).name  # type: ignore[union-attr]
+    line = rf"\*\*Generatorb\*\* · (ann vs bob|bob vs ann) · {next_name} to move"
+    assert re.search(line, listed.content), listed.content
+    assert f"<#{thread.id}>" in listed.content
+
+    # -- the end: everyone is told, the final board offers a rematch, the thread is archived ---
+    mark = fake.checkpoint()
+    await fake.slash(fake.user(to_move(board)), thread, "resign")  # type: ignore[arg-type]
+    final = await fake.wait_for_message(thread, lambda m: "resigns" in m.content, after=mark)
+    assert cat.id in mentioned(final)
+    assert labels(final) == ["Rematch"]
+    await fake.wait_until(
+        lambda: fake.channel(thread.id).archived,  # type: ignore[union-attr]
+        timeout=20,
+        what="the game's thread to be archived",
+    )
+
+
+async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
+    default: Guild,
+) -> None:
+    fake, channel = default.fake, default.channel
+    ann, bob, dan = default.ann, default.bob, default.dan
+
+    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    mark = fake.checkpoint()
+    await fake.press(bob, lobby, label="Accept")
+    started = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=mark)
+    assert fake.threads(channel) == []  # when_busy: a free channel plays in place
+
+    watching = await fake.slash(dan, channel, "watch")
+    assert watching.ephemeral
+    assert watching.content == (
+        f"You are watching **Generatorb** (game 1) in <#{channel.id}>: you hear of it at its "
+        "end, by direct message. `/unwatch` stops it."
+    )
+
+    # -- a move: an end-only watcher hears nothing ----------------------------------------------
+    board = await default.play_one_move(channel, started)
+    assert dan.id not in mentioned(board)
+    assert "Watching" not in board.content
+    assert fake.dm_channel(dan) is None
+
+    # -- the end: one direct message with the result and a link to the final board ----------
+    mark = fake.checkpoint()
+    loser = to_move(board)
+    await fake.slash(fake.user(loser), channel, "resign")  # type: ignore[arg-type]
+    final = await fake.wait_for_message(channel, lambda m: "resigns" in m.content, after=mark)
+    assert dan.id not in mentioned(final)
+    await fake.wait_until(lambda: fake.dm_channel(dan) is not None, what="a DM to the watcher")
+    dm_channel = fake.dm_channel(dan)
+    assert dm_channel is not None
+    dm = await fake.wait_for_message(dm_channel)
+    winner = ann.id if loser == bob.id else bob.id
+    assert dm.content.startswith(f"**Generatorb** in <#{channel.id}>: ")
+    assert f"<@{winner}> wins!" in dm.content
+    assert dm.content.endswith(
+        f"https://discord.com/channels/{default.guild.id}/{channel.id}/{final.id}"
+    )
+    assert not dm.attachments
+    assert fake.threads(channel) == []  # nothing to archive
+
+
+async def test_refusals_leave_the_lobby_as_it_was(default: Guild) -> None:
+    fake, channel = default.fake, default.channel
+    ann, bob, cat, dan = default.ann, default.bob, default.cat, default.dan
+
+    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    first = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    await fake.press(bob, first, label="Accept")
+    await fake.wait_for_message(channel, lambda m: "begins" in m.content)
+    await fake.slash(cat, channel, "challenge", options={"game": "generatorb", "opponent": dan})
+    second = await fake.wait_for_message(
+        channel, lambda m: "Accept" in labels(m) and f"<@{cat.id}> challenges" in m.content
+    )
+
+    # -- threads: never — the busy channel refuses, nothing changes ---------------------------
+    await default.set_threads(ThreadPolicy.NEVER)
+    refused = await fake.press(dan, second, label="Accept")
+    assert refused.ephemeral
+    assert refused.content.startswith(
+        "This channel already has a game in progress, and this server plays its games in "
+        "channels, not threads"
+    )
+    assert labels(fake.message(second)) == ["Accept", "Decline", "Cancel"]
+    assert fake.threads(channel) == []
+
+    # -- threads: always, but the bot may not open threads — refused, nothing changes ---------
+    await default.set_threads(ThreadPolicy.ALWAYS)
+    no_threads = discord.Permissions(create_public_threads=True).value
+    fake.set_bot_permissions(default.guild, DEFAULT_BOT_PERMISSIONS & ~no_threads)
+    no_thread = await fake.press(dan, second, label="Accept")
+    assert no_thread.content.startswith("I could not open a thread for this game")
+    assert labels(fake.message(second)) == ["Accept", "Decline", "Cancel"]
+    assert fake.threads(channel) == []
+
+    # -- allowed again: the same press starts the game in its thread --------------------------
+    fake.set_bot_permissions(default.guild, DEFAULT_BOT_PERMISSIONS)
+    await fake.press(dan, second, label="Accept")
+    thread = await fake.wait_for_thread(channel, "Generatorb: cat vs dan")
+    started = await fake.wait_for_message(thread, lambda m: "begins" in m.content)
+    assert mentioned(started) == {cat.id, dan.id}
