@@ -277,6 +277,30 @@ class ChallengesRepo:
         expired = [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
         return sorted(expired, key=lambda row: row.id)
 
+    async def open_rematch(self, game_id: int) -> ChallengeRow | None:
+        """The open challenge that is a rematch of game ``game_id`` (the newest if, by a race
+        between processes, there are several), or ``None``.
+
+        Like :meth:`list_open`, a challenge past ``expires_at`` counts until
+        :meth:`expire_due` marks it: the caller compares ``expires_at`` with its clock.
+        """
+        async with self._tx.read() as conn:
+            row = (
+                await conn.execute(
+                    select(challenges)
+                    .where(
+                        challenges.c.rematch_of == game_id,
+                        challenges.c.status == ChallengeStatus.OPEN.value,
+                    )
+                    .order_by(challenges.c.id.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+            if row is None:
+                return None
+            lobbies = await _lobbies(conn, [row.id])
+        return _challenge_row(row, lobbies.get(row.id, ()))
+
 
 # ------------------------------------------------------------------------------------------
 # Building blocks shared with GamesRepo.create (which accepts a challenge in its transaction)

@@ -1,0 +1,140 @@
+"""Takebacks and rematches: ``/takeback``, its Allow / Refuse buttons, and the Rematch button.
+
+``/takeback`` asks the opponent, in the game's channel, to let the caller take back their last
+move; the post pings the opponent and carries Allow takeback / Refuse
+(:func:`bot.ui.buttons.takeback_view`). Allowing it posts the board as it was before the move;
+refusing (or the requester withdrawing with Refuse) edits the post; a move in between closes
+the request, and a press on its buttons then says so. The Rematch button under the final
+board (:func:`bot.ui.board.board_view`) opens a new challenge for the same players, options and
+clock, seats rotated, posted as ``/challenge`` posts its lobbies. Each handler is defer →
+service → present, like the rest of the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, TypeAlias, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import presenters
+from bot.service import StaleActionError
+from bot.service.social import RematchOpenError
+from bot.ui.board import post_board
+from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
+from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    edit_post,
+    post_in_channel,
+    send_ephemeral,
+)
+
+if TYPE_CHECKING:
+    from bot.client import GameroomBot
+    from bot.cogs.challenges import ChallengesCog
+
+Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+
+log = logging.getLogger(__name__)
+
+
+class SocialCog(commands.Cog, name=SOCIAL_COG):
+    """Asking the other players: take a move back, play again."""
+
+    def __init__(self, bot: GameroomBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="takeback", description="Ask your opponent to let you take back your last move"
+    )
+    async def takeback(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            self.bot.remember_name(interaction.user)
+            request = await self.bot.service.request_takeback(
+                channel_id_of(interaction), interaction.user.id
+            )
+            posted = await post_in_channel(
+                self.bot,
+                channel_id_of(interaction),
+                presenters.takeback_request_text(request),
+                guild_id=interaction.guild_id,
+                mention_ids=request.opponent_user_ids,
+                view=takeback_view(request.game_id, request.version),
+            )
+            if posted is None:
+                # Nobody could answer a request nobody sees: withdraw it.
+                await self.bot.service.answer_takeback(
+                    request.game_id, interaction.user.id, accept=False, version=request.version
+                )
+                await interaction.followup.send(
+                    "I could not post your request in this channel, so it is off.",
+                    ephemeral=True,
+                )
+                return
+            await interaction.followup.send(
+                "Takeback asked; your opponent may allow or refuse it.", ephemeral=True
+            )
+
+    async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
+        """A button of this cog was pressed: Rematch, or a takeback request's answer."""
+        if button.action is GameAction.REMATCH:
+            await self._on_rematch(interaction, button)
+            return
+        await interaction.response.defer()
+        async with answer_errors(interaction, game_id=button.game_id):
+            self.bot.remember_name(interaction.user)
+            try:
+                answer = await self.bot.service.answer_takeback(
+                    button.game_id,
+                    interaction.user.id,
+                    accept=button.action is GameAction.TAKEBACK_ACCEPT,
+                    version=button.version,
+                )
+            except StaleActionError:
+                await edit_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
+                raise
+            await edit_post(interaction, presenters.takeback_answer_text(answer))
+            if answer.accepted:
+                snapshot = answer.snapshot
+                await post_board(
+                    self.bot,
+                    snapshot,
+                    presenters.takeback_done_text(answer),
+                    mention_ids=snapshot.to_move_user_ids,
+                )
+
+    async def _on_rematch(self, interaction: Interaction, button: GameButtonId) -> None:
+        """Rematch: open the new challenge and post its lobby where ``/challenge`` would.
+
+        A game played in a thread that is archived by now gets its rematch in the thread's
+        parent channel. A second press while that challenge is open points at it.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction, game_id=button.game_id):
+            self.bot.remember_name(interaction.user)
+            channel = interaction.channel
+            archived = isinstance(channel, discord.Thread) and (channel.archived or channel.locked)
+            try:
+                info = await self.bot.service.rematch(
+                    button.game_id, interaction.user.id, in_parent=archived
+                )
+            except RematchOpenError as already:
+                await send_ephemeral(interaction, presenters.rematch_open_text(already.challenge))
+                return
+            challenges = self.bot.get_cog(CHALLENGES_COG)
+            if challenges is None:
+                log.error("rematch of game %d: the challenges cog is not loaded", button.game_id)
+                await self.bot.service.cancel_challenge(info.challenge_id, info.challenger_id)
+                await send_ephemeral(interaction, presenters.APOLOGY)
+                return
+            await cast("ChallengesCog", challenges)._post_challenge(info)
+            await interaction.followup.send("Rematch challenge posted.", ephemeral=True)
+
+
+async def setup(bot: GameroomBot) -> None:
+    await bot.add_cog(SocialCog(bot))

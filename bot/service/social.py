@@ -1,0 +1,218 @@
+"""Takebacks and rematches: what the service may do, decided by pure functions.
+
+Issue 7's social flow: a player may ask to take back their own last move (``/takeback``; the
+opponent allows or refuses it) and, once a game is over, any player may ask for a rematch
+(same game, same options and clock, seats rotated). The service
+(:meth:`~bot.service.GameService.request_takeback`, :meth:`~bot.service.GameService.
+answer_takeback`, :meth:`~bot.service.GameService.rematch`) reads the game, lets these
+functions decide, and writes. Nothing here touches the database or the clock.
+
+Which log rows a takeback removes (:func:`plan_takeback`): the requester's last move — the
+last row a player chose, so not a chance outcome nor a forced move the bot played — and every
+row logged after it, which may only be forced moves the bot played for a seat (an automatic
+``pass``). It is refused when a removed row is a chance outcome (a die roll, a shuffle:
+"never across a die roll"), a ``[k]resign``, or, in a game with hidden information, a row
+that revealed something (:func:`reveals`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.service import _codec
+from bot.service.errors import NotAPlayerError, ServiceError
+from bot.service.models import ChallengeInfo
+from bot.service.service import resign_move_text
+from db import MoveRow
+
+__all__ = [
+    "AUTOMATIC_EVENT",
+    "PUBLIC_REVEALS",
+    "TAKEBACK_CLOSED",
+    "RematchError",
+    "RematchOpenError",
+    "RematchPlan",
+    "TakebackError",
+    "TakebackPlan",
+    "is_automatic",
+    "plan_rematch",
+    "plan_takeback",
+    "reveals",
+    "rotated_seating",
+]
+
+#: The event kind the service adds to a forced move it played for a seat (GEN-12, ORB-4).
+AUTOMATIC_EVENT = "automatic"
+
+#: What an answer to a takeback request that is no longer open hears (answered, withdrawn, or
+#: a move came first).
+TAKEBACK_CLOSED = "This takeback request is no longer open."
+
+#: Public event kinds that reveal hidden information, per game with hidden information.
+#: Private events (``visible_to`` set) always reveal something to their seats; these public
+#: ones turn a hidden card face up for everyone, or let a seat learn one. Generation Zero
+#: (R14): ``fight`` makes a Monster public, ``battle`` makes the ensnared Canons of its 'Sues
+#: public, ``chapter`` and ``ensnared`` add the acting seat to a Canon's ``known`` list. A
+#: game with hidden information that is not listed here takes no takebacks at all.
+PUBLIC_REVEALS: Mapping[str, frozenset[str]] = {
+    "generation_zero": frozenset({"fight", "battle", "chapter", "ensnared"}),
+}
+
+
+class TakebackError(ServiceError):
+    """A takeback cannot be asked for or allowed now; the message says why."""
+
+
+class RematchError(ServiceError):
+    """A rematch cannot be asked for from this game; the message says why."""
+
+
+class RematchOpenError(RematchError):
+    """A rematch of the game is already open: ``challenge`` is that challenge (the bot
+    points at its post)."""
+
+    def __init__(self, challenge: ChallengeInfo) -> None:
+        super().__init__("A rematch of this game is already open: answer that challenge.")
+        self.challenge = challenge
+
+
+# ============================================================================================
+# Takebacks
+# ============================================================================================
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackPlan:
+    """What a takeback removes: ``seat``'s move ``move`` logged at ``ply`` and every row
+    after it, whose texts ``removed`` lists oldest first (``move`` first). The game goes
+    back to the position after ply :attr:`to_ply`."""
+
+    seat: int
+    ply: int
+    move: str
+    removed: tuple[str, ...]
+
+    @property
+    def to_ply(self) -> int:
+        """The last ply that stays in the log."""
+        return self.ply - 1
+
+    @property
+    def forced(self) -> tuple[str, ...]:
+        """The forced moves the bot played after the move, which go with it."""
+        return self.removed[1:]
+
+
+def is_automatic(move: MoveRow) -> bool:
+    """Whether the bot played this row for a seat because it was forced (a ``pass`` that was
+    the only legal move), not the player. Moves played on a time-out carry a ``timeout``
+    event instead: they are the timed-out seat's turn, so a takeback stops at them."""
+    if move.seat is None or f'"{AUTOMATIC_EVENT}"' not in move.events_json:
+        return False
+    return any(e.kind == AUTOMATIC_EVENT for e in _codec.load_events(move.events_json))
+
+
+def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
+    """Whether the row made hidden information known (only games with hidden information
+    have any): one of its events is private (``visible_to`` set), or is a public event of a
+    kind :data:`PUBLIC_REVEALS` lists for ``game``. A game with hidden information missing
+    from that table is assumed to reveal something with every row."""
+    if not hidden_information:
+        return False
+    kinds = PUBLIC_REVEALS.get(game)
+    if kinds is None:
+        return True
+    return any(
+        e.visible_to is not None or e.kind in kinds for e in _codec.load_events(move.events_json)
+    )
+
+
+def plan_takeback(
+    moves: Sequence[MoveRow], seats: Collection[int], *, game: str, hidden_information: bool
+) -> TakebackPlan:
+    """The takeback of the last move of one of ``seats`` (the requester's), from the whole
+    move log ``moves`` (plies in order).
+
+    Raises :class:`TakebackError` when there is none to take back (no move of the
+    requester's yet, or the opponent has moved since), when it is a resignation, or when a
+    row to remove is a chance outcome or revealed hidden information (:func:`reveals`).
+    """
+    last = len(moves) - 1
+    while last >= 0 and (moves[last].seat is None or is_automatic(moves[last])):
+        last -= 1
+    seat = moves[last].seat if last >= 0 else None
+    if seat is None or seat not in seats:
+        if not any(m.seat in seats and not is_automatic(m) for m in moves[: max(last, 0)]):
+            raise TakebackError("You have not moved yet, so there is nothing to take back.")
+        raise TakebackError(
+            "Your opponent has moved since your last move; you can only take back your own "
+            "last move, before the reply."
+        )
+    move = moves[last]
+    if move.text == resign_move_text(seat):
+        raise TakebackError("A resignation cannot be taken back.")
+    removed = moves[last:]
+    for row in removed:
+        if row.seat is None:
+            raise TakebackError(
+                f"Your move was followed by a chance outcome (`{row.text}`), and a takeback "
+                "never undoes a die roll or a shuffle."
+            )
+        if reveals(row, game=game, hidden_information=hidden_information):
+            raise TakebackError(
+                "Your move revealed hidden information, so it cannot be taken back."
+            )
+    return TakebackPlan(seat, move.ply, move.text, tuple(row.text for row in removed))
+
+
+# ============================================================================================
+# Rematches
+# ============================================================================================
+
+
+@dataclass(frozen=True, slots=True)
+class RematchPlan:
+    """The rematch challenge to open: ``challenger_id`` (the player who asked),
+    ``invited_ids`` (every other player, in seat order) and ``seating`` (user ids by new
+    seat, :func:`rotated_seating`)."""
+
+    challenger_id: int
+    invited_ids: tuple[int, ...]
+    seating: tuple[int, ...]
+
+
+def rotated_seating(user_ids: Sequence[int]) -> tuple[int, ...]:
+    """Seats rotated by one: new seat ``k`` goes to the user of old seat ``k + 1`` (the
+    user of the last seat moves to seat 0), so everyone moves one seat and, in a two-player
+    game, the players swap."""
+    return (*user_ids[1:], *user_ids[:1])
+
+
+def plan_rematch(status: str, user_ids: Sequence[int], user_id: int) -> RematchPlan:
+    """Decide whether ``user_id`` may ask for a rematch of a game with ``status`` whose
+    seats (in order) are held by ``user_ids``.
+
+    Raises :class:`~bot.service.errors.NotAPlayerError` for anyone without a seat and
+    :class:`RematchError` for a game that goes on, an aborted game, or a game where one user
+    held several seats (a challenge seats each user once).
+    """
+    if user_id not in user_ids:
+        raise NotAPlayerError("Only the players can ask for a rematch.")
+    if status == "active":
+        raise RematchError("This game is still going on; ask for a rematch once it is over.")
+    if status == "aborted":
+        raise RematchError(
+            "This game was aborted, so there is nothing to play again; "
+            "use /challenge for a new game."
+        )
+    if len(set(user_ids)) != len(user_ids):
+        raise RematchError(
+            "A player held several seats in this game, and a challenge seats each player "
+            "once; use /challenge for a new game."
+        )
+    return RematchPlan(
+        challenger_id=user_id,
+        invited_ids=tuple(u for u in user_ids if u != user_id),
+        seating=rotated_seating(user_ids),
+    )
