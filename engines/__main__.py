@@ -1,18 +1,21 @@
 """``python -m engines``: every engine from the command line, one JSON object out.
 
 The contract (flags, keys, error kinds, exit statuses) is ``shared/design/engine-cli.md``;
-it is stable: change it only with a note in CHANGELOG.md.
+it is stable: change it only with a note in CHANGELOG.md. ``--record PATH`` replays a game
+record exported by the bot (``/game export``, ``docs/records.md``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 from engines import ENGINES, get_engine
 from engines.base import (
@@ -31,6 +34,10 @@ SEAT_PREFIX = re.compile(r"^\s*\[(\d+)\]")
 #: ``resign`` (the seat to act) or ``[k]resign`` (seat k, at any time), for games where play
 #: goes on without the resigner (:meth:`engines.base.Engine.resign`, e.g. Generator GEN-15).
 RESIGN = re.compile(r"^\s*(?:\[(\d+)\])?\s*resign\s*$", re.IGNORECASE)
+#: The ``format`` of the game records ``--record`` reads (``bot/service/records.py``).
+RECORD_FORMAT = "gameroom-record/1"
+
+log = logging.getLogger("engines.cli")
 
 
 class _UsageParser(argparse.ArgumentParser):
@@ -47,10 +54,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list every game and exit")
     p.add_argument("--players", type=int, help="number of seats")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, help="seed of the game's generator (default 0)")
     p.add_argument("--position", metavar="TEXT|@FILE")
     p.add_argument("--legal", action="store_true", help="add legal_moves to the output")
     p.add_argument("--moves-file", metavar="PATH")
+    p.add_argument(
+        "--record",
+        metavar="PATH",
+        help="replay a game record from /game export (game, players, options, seed, moves)",
+    )
     return p
 
 
@@ -107,33 +119,159 @@ def _read_text(value: str) -> str:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What one call plays: the engine, the number of seats, every option's effective value,
+    the state to start from and the MOVE tokens to apply in order."""
+
+    engine: Engine[Any, Any]
+    players: int
+    options: dict[str, OptionValue]
+    state: Any
+    tokens: list[str]
+
+
+def _from_flags(args: argparse.Namespace) -> _Setup:
+    """The game the flags describe: GAME, ``--players``, ``--option``, ``--seed`` or
+    ``--position``, then the MOVE tokens and ``--moves-file``. Raises :class:`UsageError`."""
+    if not args.game:
+        raise UsageError("name a game: " + ", ".join(ENGINES))
+    engine = get_engine(args.game)
+    players = engine.info.default_players if args.players is None else args.players
+    engine.check_players(players)
+    options = engine.options_for(_parse_options(engine, args.option), players)
+    if args.position is not None:
+        state = engine.from_position(_read_text(args.position), options)
+        engine.check_position_players(state, players, explicit=args.players is not None)
+    else:
+        state = engine.new_game(players, options, 0 if args.seed is None else args.seed)
+    tokens = list(args.moves)
+    if args.moves_file:
+        try:
+            lines = Path(args.moves_file).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.moves_file}: {exc.strerror}") from None
+        tokens += [line.strip() for line in lines if line.strip()]
+    return _Setup(engine, players, options, state, tokens)
+
+
+def _from_record(args: argparse.Namespace) -> _Setup:
+    """The game of the record at ``--record PATH`` (``docs/records.md``).
+
+    The record says everything: game, players, options, seed (or the start position when the
+    seed was withheld) and the moves (each one's ``cli`` token), so any flag that would say it
+    too is a usage error; only ``--legal`` may be added. A record written under another rules
+    version is replayed all the same, with a warning on standard error. Raises
+    :class:`UsageError` for an unreadable file, a file that is not a record, or a record whose
+    fields the engine refuses.
+    """
+    clashing = [
+        flag
+        for flag, given in (
+            ("GAME or MOVE", bool(args.game) or bool(args.moves)),
+            ("--players", args.players is not None),
+            ("--option", bool(args.option)),
+            ("--seed", args.seed is not None),
+            ("--position", args.position is not None),
+            ("--moves-file", args.moves_file is not None),
+        )
+        if given
+    ]
+    if clashing:
+        raise UsageError(
+            "--record reads the game, players, options, seed and moves from the record; "
+            f"drop {', '.join(clashing)}"
+        )
+    path = args.record
+    record = _read_record(path)
+
+    def bad(key: str, wanted: str) -> UsageError:
+        return UsageError(f"{path}: the record's {key!r} must be {wanted}")
+
+    game, players, options = record.get("game"), record.get("players"), record.get("options")
+    seed, start, moves = record.get("seed"), record.get("start_position"), record.get("moves")
+    if not isinstance(game, str):
+        raise bad("game", "a game id: " + ", ".join(ENGINES))
+    if not _is_int(players):
+        raise bad("players", "a number of seats")
+    if not isinstance(options, dict):
+        raise bad("options", "an object of option values")
+    if seed is not None and not _is_int(seed):
+        raise bad("seed", "an integer or null")
+    if start is not None and not isinstance(start, str):
+        raise bad("start_position", "a position string or null")
+    if not isinstance(moves, list) or not all(
+        isinstance(m, dict) and isinstance(m.get("cli"), str) for m in moves
+    ):
+        raise bad("moves", 'a list of objects with a "cli" token')
+    engine = get_engine(game)
+    if record.get("rules_version") != engine.info.rules_version:
+        log.warning(
+            "%s was recorded under %s rules version %r; this engine has version %r",
+            path,
+            engine.info.name,
+            record.get("rules_version"),
+            engine.info.rules_version,
+        )
+    engine.check_players(players)
+    resolved = engine.options_for(engine.resolve_options(_record_options(path, options)), players)
+    if start is not None:
+        state = engine.from_position(start, resolved)
+        engine.check_position_players(state, players, explicit=True)
+    else:
+        state = engine.new_game(players, resolved, 0 if seed is None else seed)
+    return _Setup(engine, players, resolved, state, [m["cli"] for m in moves])
+
+
+def _read_record(path: str) -> Mapping[str, Any]:
+    """The JSON object of a game record; raises :class:`UsageError` if it is not one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise UsageError(
+            f"{path} is not a Gameroom game record (format {RECORD_FORMAT!r}, "
+            "from the bot's /game export)"
+        )
+    return data
+
+
+def _record_options(path: str, options: Mapping[str, Any]) -> dict[str, str]:
+    """A record's option values (JSON booleans, integers, text) as typed ``key=value`` text,
+    so the engine validates them exactly as it validates ``--option``."""
+    typed: dict[str, str] = {}
+    for key, value in options.items():
+        if isinstance(value, bool):
+            typed[key] = "true" if value else "false"
+        elif isinstance(value, int | str):
+            typed[key] = str(value)
+        else:
+            raise UsageError(f"{path}: option {key} is {value!r}, not a boolean, integer or text")
+    return typed
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """True for a JSON integer (``true`` and ``false`` are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
     """Run the CLI on ``argv``; returns ``(exit status, JSON object)`` (engine-cli.md)."""
     try:
         args = _parser().parse_intermixed_args(list(argv))
         if args.list:
             return 0, _game_list()
-        if not args.game:
-            raise UsageError("name a game: " + ", ".join(ENGINES))
-        engine = get_engine(args.game)
-        players = engine.info.default_players if args.players is None else args.players
-        engine.check_players(players)
-        options = engine.options_for(_parse_options(engine, args.option), players)
-        if args.position is not None:
-            state = engine.from_position(_read_text(args.position), options)
-            engine.check_position_players(state, players, explicit=args.players is not None)
-        else:
-            state = engine.new_game(players, options, args.seed)
-        tokens = list(args.moves)
-        if args.moves_file:
-            try:
-                lines = Path(args.moves_file).read_text(encoding="utf-8").splitlines()
-            except OSError as exc:
-                raise UsageError(f"cannot read {args.moves_file}: {exc.strerror}") from None
-            tokens += [line.strip() for line in lines if line.strip()]
+        setup = _from_record(args) if args.record is not None else _from_flags(args)
     except UsageError as exc:
         return 2, {"error": {"kind": "usage", "message": str(exc)}}
 
+    engine, players, options = setup.engine, setup.players, setup.options
+    state, tokens = setup.state, setup.tokens
     applied: list[str] = []
     error = None
     before, drawn = state, 0

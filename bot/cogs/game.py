@@ -1,25 +1,31 @@
-"""``/game info|rules|moves|abort``: facts about this channel's game, and stopping it."""
+"""``/game info|rules|moves|abort|export|replay``: facts about this channel's game, stopping
+it, its record, and its board at any ply."""
 
 from __future__ import annotations
 
 import io
+import logging
 from typing import TYPE_CHECKING, TypeAlias
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import NoGameHereError
-from bot.ui.board import post_board
+from bot.service.records import BoardAtPly, GameRecord
+from bot.ui.board import post_board, render_file
 from bot.ui.menus import GAME_CHOICES
-from bot.ui.replies import answer_errors, channel_id_of
+from bot.ui.replies import answer_errors, channel_id_of, post_in_channel
 from engines import ENGINES
 
 if TYPE_CHECKING:
     from bot.client import GameroomBot
 
 Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
+
+log = logging.getLogger(__name__)
 
 
 class GameCog(commands.GroupCog, name="Game", group_name="game"):
@@ -84,6 +90,106 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             posted = await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
             ack = "Game aborted." if posted else "Game aborted, but I could not post here."
             await interaction.followup.send(ack, ephemeral=True)
+
+    @app_commands.command(
+        name="export", description="The record of a game: a JSON file and a move list"
+    )
+    @app_commands.describe(game_id="Any game of this server (default: the one in this channel)")
+    async def export(
+        self, interaction: Interaction, game_id: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction, game_id=game_id):
+            record = await self.bot.service.export_record(
+                channel_id_of(interaction), guild_id=interaction.guild_id, game_id=game_id
+            )
+            record = record.with_display_names(await self._display_names(record))
+            stem = record.file_stem
+            files = [
+                discord.File(io.BytesIO(record.to_json().encode()), filename=f"{stem}.json"),
+                discord.File(io.BytesIO(record.to_text().encode()), filename=f"{stem}.txt"),
+            ]
+            summary = f"{record.summary()} Replay: `python -m engines --record {stem}.json`"
+            await interaction.followup.send(
+                summary,
+                ephemeral=True,
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def _display_names(self, record: GameRecord) -> dict[int, str]:
+        """The players' display names; a user Discord will not describe is left out."""
+        names: dict[int, str] = {}
+        for seat in record.seats:
+            if seat.user_id in names:
+                continue
+            try:
+                names[seat.user_id] = await self.bot.display_name(seat.user_id)
+            except discord.HTTPException:
+                log.warning("game %d: no display name for user %d", record.game_id, seat.user_id)
+        return names
+
+    @app_commands.command(name="replay", description="The board of a game at any ply")
+    @app_commands.describe(
+        ply="How many moves in: 0 is the start position (default: the last ply)",
+        public="Show it to everyone (default: only you)",
+        game_id="Any game of this server (default: the one in this channel)",
+    )
+    async def replay(
+        self,
+        interaction: Interaction,
+        ply: app_commands.Range[int, 0] | None = None,
+        public: bool = False,
+        game_id: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction, game_id=game_id):
+            board = await self.bot.service.board_at(
+                channel_id_of(interaction), guild_id=interaction.guild_id, ply=ply, game_id=game_id
+            )
+            # Always the spectator's view: board.snapshot never holds a seat's view.
+            file = await render_file(self.bot, board.snapshot)
+            caption = replay_caption(board)
+            if public:
+                extra: dict[str, discord.File] = {} if file is None else {"file": file}
+                posted = await post_in_channel(
+                    self.bot,
+                    channel_id_of(interaction),
+                    caption,
+                    guild_id=interaction.guild_id,
+                    mention_ids=(),
+                    **extra,
+                )
+                ack = "Board posted." if posted else "I could not post in this channel."
+                await interaction.followup.send(ack, ephemeral=True)
+                return
+            await interaction.followup.send(
+                caption,
+                ephemeral=True,
+                file=MISSING if file is None else file,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+def replay_caption(board: BoardAtPly) -> str:
+    """``/game replay``'s caption, e.g. "**Arbos** · game 7 · Ply 3 of 40, last move: White
+    `K10`" or "… Ply 0 of 40: the start position"; at the last ply of a game that is over it
+    adds how the game ended (mentions in it never ping: the callers allow none)."""
+    snapshot = board.snapshot
+    head = f"**{snapshot.game_name}** · game {snapshot.game_id} · Ply {board.ply} of {board.plies}"
+    move = board.last_move
+    if move is None:
+        text = f"{head}: the start position"
+    else:
+        who = (
+            "chance"
+            if move.seat is None
+            else presenters.seat_label(snapshot.players[move.seat].seat_name)
+        )
+        text = f"{head}, last move: {who} `{move.text}`"
+    if board.ply == board.plies and not snapshot.is_active:
+        text = f"{text} · {presenters.outcome_text(snapshot)}"
+    return text
 
 
 async def setup(bot: GameroomBot) -> None:
