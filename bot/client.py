@@ -28,7 +28,16 @@ __all__ = ["EXTENSIONS", "GameroomBot", "intents", "point_at_discord"]
 log = logging.getLogger(__name__)
 
 #: The cogs, loaded in this order.
-EXTENSIONS = ("bot.cogs.challenges", "bot.cogs.play", "bot.cogs.game")
+EXTENSIONS = (
+    "bot.cogs.challenges",
+    "bot.cogs.play",
+    "bot.cogs.game",
+    "bot.cogs.clocks",
+    "bot.cogs.social",
+    "bot.cogs.spectators",
+    "bot.cogs.settings",
+    "bot.cogs.timers",
+)
 
 #: How many users' display names the board labels remember.
 _NAME_CACHE_SIZE = 1024
@@ -103,7 +112,12 @@ class GameroomBot(commands.Bot):
         if fixed_seed is not None:
             log.warning("GAMEROOM_GAME_SEED is set: every new game gets seed %d", fixed_seed)
         self.service = GameService(
-            self.database, challenge_ttl=self.settings.challenge_ttl, rng_seed_source=seed_source
+            self.database,
+            challenge_ttl=self.settings.challenge_ttl,
+            rng_seed_source=seed_source,
+            default_clock=self.settings.default_clock,
+            reminder_quiet=self.settings.reminder_quiet,
+            vacation_allowance=self.settings.vacation_allowance,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

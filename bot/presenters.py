@@ -8,8 +8,9 @@ notation such as ``c3*d4`` would otherwise turn into markdown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from datetime import datetime
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 
 from bot.service import (
     ChallengeInfo,
@@ -22,21 +23,36 @@ from bot.service import (
     ServiceError,
     TurnResult,
 )
-from bot.service.models import PrivateView
+from bot.service.clocks import format_duration
+from bot.service.models import (
+    ClockEvent,
+    ClockEventKind,
+    FinalWarning,
+    PrivateView,
+    SeatClockInfo,
+    TakebackAnswer,
+    TakebackRequest,
+)
+from bot.service.spectators import GameListing, GamesList, GamesScope, WatchResult
 from engines.base import Event, GameInfo
 
 __all__ = [
     "APOLOGY",
+    "CLAIM_CLOSED",
     "DRAW_OFFER_CLOSED",
     "MESSAGE_LIMIT",
     "abort_text",
     "board_caption",
     "challenge_closed_text",
     "challenge_text",
+    "claimed_text",
+    "clock_event_text",
+    "clock_line",
     "decision_text",
     "draw_answer_text",
     "draw_offer_text",
     "error_text",
+    "final_warning_text",
     "game_info_text",
     "game_started_text",
     "mention",
@@ -48,6 +64,7 @@ __all__ = [
     "rules_text",
     "seat_label",
     "split_message",
+    "time_left_text",
     "turn_text",
 ]
 
@@ -64,6 +81,7 @@ _BOT_TERMINATIONS = {
     "resignation": "by resignation",
     "agreement": "by agreement",
     "aborted": "aborted",
+    "time": "on time",
 }
 
 
@@ -165,6 +183,9 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     players = [snapshot.players[s] for s in snapshot.to_move]
     names = _join([p.seat_name for p in players])
     text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    clocks = _to_move_clocks(snapshot)
+    if clocks:
+        text = f"{text} {clocks}"
     if snapshot.prompt:
         text = f"{text} {snapshot.prompt}"
     only = snapshot.only_moves
@@ -271,6 +292,8 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     lines = [f"**{snapshot.game_name}** begins: {seats}."]
     if snapshot.options_text:
         lines.append(f"Options: {_code(snapshot.options_text)}.")
+    if snapshot.clocks:
+        lines.append(f"{clock_line(snapshot.clock_text)}.")
     lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
     return "\n".join(lines)
 
@@ -328,6 +351,8 @@ def challenge_text(info: ChallengeInfo) -> str:
         lines.append(f"{number}. open")
     if info.declined_ids:
         lines.append(f"Declined: {_mentions(info.declined_ids)}.")
+    if info.clock != "none":
+        lines.append(f"{clock_line(info.clock_text)}.")
     notes = []
     if info.open_seats:
         notes.append("Press **Join** to take an open seat.")
@@ -406,9 +431,17 @@ def game_info_text(snapshot: GameSnapshot) -> str:
         "Players: " + _join([_seated(p) for p in snapshot.players]),
         f"Options: {_code(snapshot.options_text) if snapshot.options_text else 'standard'}",
     ]
+    if snapshot.clocks:
+        lines.append(clock_line(snapshot.clock_text))
     if snapshot.is_active:
         players = [snapshot.players[s] for s in snapshot.to_move]
         lines.append("To move: " + _join([_player(p) for p in players]))
+        if snapshot.clocks:
+            banks = [
+                f"{seat_label(snapshot.players[info.seat].seat_name)} {time_left_text(info)}"
+                for info in snapshot.clocks
+            ]
+            lines.append("Time left: " + " · ".join(banks))
     else:
         lines.append("Result: " + outcome_text(snapshot))
     if snapshot.draw_offer_seat is not None:
@@ -452,6 +485,121 @@ def rules_text(info: GameInfo) -> str:
     return f"{info.rules_summary}\n\n**Notation**\n{info.notation_help}"
 
 
+# ---- clocks --------------------------------------------------------------------------------
+
+
+def clock_line(clock_text: str) -> str:
+    """``⏱️ Clock: soft clock: 2d to start, +1d per move, at most 4d`` (``ClockSpec.describe``)."""
+    return f"⏱️ Clock: {clock_text}"
+
+
+def _short(delta: timedelta) -> str:
+    """A duration in its two largest units: ``1d 2h``, ``3h 12m``, ``45s``, ``0s``."""
+    units = _UNIT.findall(format_duration(max(delta, timedelta(0))))
+    return " ".join(units[:2])
+
+
+#: One ``<number><unit>`` of a :func:`~bot.service.clocks.format_duration` text.
+_UNIT = re.compile(r"\d+[dhms]")
+
+
+def time_left_text(info: SeatClockInfo) -> str:
+    """One seat's clock in a few words, for ``/game info`` and the turn text.
+
+    ``1d 2h`` (stopped), ``1d 2h, runs out <t:…:R>`` (running), ``out of time`` (soft,
+    unclaimed), ``1d 2h, on vacation until <t:…:f>`` (paused).
+    """
+    if info.flagged:
+        return "out of time"
+    left = _short(info.time_left)
+    if info.paused_until is not None:
+        return f"{left}, on vacation until {_timestamp(info.paused_until, 'f')}"
+    if info.running and info.deadline is not None:
+        return f"{left}, runs out {_timestamp(info.deadline)}"
+    return left
+
+
+def _to_move_clocks(snapshot: GameSnapshot) -> str:
+    """What the seats to move should know of their clocks: ``⏱️ 1d 2h left, until
+    <t:…:R>.``, or that their player is on vacation, or out of time."""
+    notes = []
+    several = len(snapshot.to_move) > 1
+    for seat in snapshot.to_move:
+        info = snapshot.clock_of(seat)
+        if info is None:
+            continue
+        who = f"{seat_label(snapshot.players[seat].seat_name)}: " if several else ""
+        if info.flagged:
+            notes.append(f"{who}out of time, so the opponents may `/claim`")
+        elif info.paused_until is not None:
+            notes.append(
+                f"{who}on vacation until {_timestamp(info.paused_until, 'f')}; the clock "
+                f"({_short(info.time_left)} left) waits"
+            )
+        elif info.deadline is not None:
+            notes.append(f"{who}{_short(info.time_left)} left, until {_timestamp(info.deadline)}")
+    return f"⏱️ {'; '.join(notes)}." if notes else ""
+
+
+def clock_event_text(event: ClockEvent) -> str:
+    """The public post when a seat ran out of time (:class:`ClockEvent`).
+
+    A soft clock that ran out invites the opponents to claim; a time-out says what the bot
+    played (the game's rule) or that the seat lost or left, then who moves next or how the
+    game ended.
+    """
+    snapshot = event.snapshot
+    player = _player(snapshot.players[event.seat])
+    if event.kind is ClockEventKind.FLAGGED_SOFT:
+        return (
+            f"⏰ {player} is out of time. {_mentions(event.opponent_user_ids)}: you may claim "
+            f"the game with **Claim on time** or `/claim`; until someone does, "
+            f"{mention(event.user_id)} may still move."
+        )
+    claimed = f" ({mention(event.claimed_by)} claimed)" if event.claimed_by is not None else ""
+    if event.kind is ClockEventKind.TIMED_OUT:
+        played = ", then ".join(_code(m) for m in event.moves)
+        phrase = _event_phrase(e for e in event.events if e.kind not in ("automatic", "timeout"))
+        line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
+        line += f": {phrase}." if phrase else "."
+    elif event.kind is ClockEventKind.RESIGNED_ON_TIME:
+        line = f"⏰ {player} ran out of time{claimed} and leaves the game"
+        line += "; play goes on without them." if snapshot.is_active else "."
+    else:
+        line = f"⏰ {player} ran out of time{claimed}."
+    if snapshot.is_active:
+        return f"{line}\n{_to_move_text(snapshot)}"
+    return f"{line}\n{outcome_text(snapshot, event.events)}"
+
+
+#: A soft clock's notice whose claim can no longer be made: the game has ended.
+CLAIM_CLOSED = "This claim is no longer open: the game has ended."
+
+
+def claimed_text(event: ClockEvent) -> str:
+    """A soft clock's notice once claimed (its button removed): who was out, who claimed."""
+    player = _player(event.snapshot.players[event.seat])
+    by = mention(event.claimed_by) if event.claimed_by is not None else "an opponent"
+    return f"⏰ {player} was out of time; {by} claimed."
+
+
+def final_warning_text(warning: FinalWarning) -> str:
+    """The last warning before a hard clock runs out, mentioning its player (whatever their
+    reminder settings): ``⏰ <@1> (White), your hard clock in **Orbs** (game 7) runs out
+    <t:…:R> (<t:…:t>): move before then.`` with a link to the last board when it is known."""
+    where = f"**{warning.game_name}** (game {warning.game_id})"
+    text = (
+        f"⏰ {mention(warning.user_id)} ({seat_label(warning.seat_name)}), your hard clock in "
+        f"{where} runs out {_timestamp(warning.deadline)} ({_timestamp(warning.deadline, 't')}): "
+        "move before then."
+    )
+    if warning.board_message_id is not None:
+        guild = "@me" if warning.guild_id is None else str(warning.guild_id)
+        place = f"{guild}/{warning.channel_id}/{warning.board_message_id}"
+        text += f" The board: https://discord.com/channels/{place}"
+    return text
+
+
 def error_text(error: ServiceError) -> str:
     """The ephemeral sentence for a user error, with the details that help fix it."""
     if isinstance(error, InvalidMoveError):
@@ -485,3 +633,200 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     if current:
         chunks.append(current)
     return chunks
+
+
+# ---- spectators ----
+# /watch and the Watch button, watchers told of a board post, /games.
+
+#: Discord pings at most this many users listed in one message's allowed mentions.
+MAX_MENTIONS = 100
+#: The first words of the line that mentions a thread game's watchers under a board post.
+WATCHERS_LINE = "👀 Watching:"
+
+
+def _hear_when(every_move: bool) -> str:
+    return "after every move" if every_move else "at its end"
+
+
+def watch_text(result: WatchResult, *, button: bool) -> str:
+    """The ephemeral answer to ``/watch``, ``/unwatch`` or the Watch button.
+
+    ``You are watching **Orbs** (game 7) in <#5>: you hear of it after every move, by a
+    mention in its thread. Press **Watch** again to stop.``
+    """
+    game = f"**{result.game_name}** (game {result.game_id}) in <#{result.channel_id}>"
+    if not result.watching:
+        return f"You no longer watch {game}."
+    how = "by a mention in its thread" if result.in_thread else "by direct message"
+    if not button:
+        stop = "`/unwatch` stops it."
+    elif result.every_move:
+        stop = "Press **Watch** again to stop, or use `/watch` to hear only of its end."
+    else:
+        stop = "Press **Watch** again to stop."
+    return f"You are watching {game}: you hear of it {_hear_when(result.every_move)}, {how}. {stop}"
+
+
+def with_watchers(
+    content: str, watcher_ids: Sequence[int], *, pinged: int = 0
+) -> tuple[str, tuple[int, ...]]:
+    """``content`` with a last line mentioning watchers of a game played in a thread
+    (``👀 Watching: <@5> <@6>``), and the watchers it mentions.
+
+    As many of ``watcher_ids`` as fit are mentioned, in order: the message stays within
+    :data:`MESSAGE_LIMIT` characters and, with the ``pinged`` users the post mentions
+    already, within :data:`MAX_MENTIONS` pinged users. The others must hear of it another
+    way (a direct message). No watcher fits: ``content`` unchanged, ``()``.
+    """
+    room = MESSAGE_LIMIT - len(content) - len(f"\n{WATCHERS_LINE}")
+    fitted: list[int] = []
+    for user_id in dict.fromkeys(watcher_ids):
+        piece = f" {mention(user_id)}"
+        if pinged + len(fitted) >= MAX_MENTIONS or len(piece) > room:
+            break
+        fitted.append(user_id)
+        room -= len(piece)
+    if not fitted:
+        return content, ()
+    line = WATCHERS_LINE + "".join(f" {mention(u)}" for u in fitted)
+    return f"{content}\n{line}", tuple(fitted)
+
+
+def watcher_dm_text(snapshot: GameSnapshot, content: str, jump_url: str | None) -> str:
+    """The direct message a watcher gets for a board post of ``snapshot`` whose text was
+    ``content``: ``**Orbs** in <#5>: <what happened> <link>``.
+
+    What happened is the result once the game is over, else the post's first line: public
+    text only, never a picture (in games with hidden information the post holds only what
+    everyone may know, and so does this).
+    """
+    what = outcome_text(snapshot) if not snapshot.is_active else ""
+    if not what:
+        what = next((line for line in content.split("\n") if line.strip()), "")
+    head = f"**{snapshot.game_name}** in <#{snapshot.channel_id}>: "
+    tail = f" {jump_url}" if jump_url else ""
+    room = MESSAGE_LIMIT - len(head) - len(tail)
+    if len(what) > room:
+        what = what[: room - 1] + "…"
+    return f"{head}{what}{tail}"
+
+
+_MARKDOWN = str.maketrans({c: f"\\{c}" for c in "\\*_~`|>"})
+
+
+def _plain(name: str) -> str:
+    """A display name with Discord's markdown characters escaped."""
+    return name.translate(_MARKDOWN)
+
+
+def _listing_line(item: GameListing, names: Mapping[int, str]) -> str:
+    """``• **Orbs** · ann vs bob · bob to move (1d2h left) · <#5> · last move <t:…:R>``."""
+    snapshot = item.snapshot
+    players = " vs ".join(_plain(names.get(u, str(u))) for u in snapshot.user_ids)
+    movers = _join([_plain(names.get(u, str(u))) for u in snapshot.to_move_user_ids])
+    turn = "your move" if item.your_turn else f"{movers} to move"
+    if item.clock_paused:
+        turn += " (clock paused: on vacation)"
+    elif item.time_left is not None:
+        left = format_duration(max(item.time_left, timedelta(0)))
+        turn += f" ({left} left)" if item.time_left > timedelta(0) else " (out of time)"
+    since = "last move" if snapshot.last_moves else "started"
+    parts = [
+        f"**{snapshot.game_name}**",
+        players,
+        turn,
+        f"<#{snapshot.channel_id}>",
+        f"{since} {_timestamp(item.last_move_at)}",
+    ]
+    if item.watching:
+        parts.append("watching")
+    return "• " + " · ".join(parts)
+
+
+def games_list_text(listing: GamesList, names: Mapping[int, str]) -> str:
+    """``/games``: a heading, then one line per game (:func:`_listing_line`); ``names``
+    maps user ids to display names (a missing one shows as the id)."""
+    where = {
+        GamesScope.CHANNEL: f"in <#{listing.channel_id}> and its threads",
+        GamesScope.SERVER: "on this server",
+        GamesScope.MINE: "of yours (played or watched)",
+    }[listing.scope]
+    if not listing.games:
+        return f"No games in progress {where}."
+    shown = len(listing.games)
+    count = str(shown) if listing.total == shown else f"the {shown} most recent of {listing.total}"
+    lines = [f"**Games in progress {where}** ({count})"]
+    lines.extend(_listing_line(item, names) for item in listing.games)
+    return "\n".join(lines)
+
+
+# ---- takebacks and rematches ----
+# /takeback and its Allow / Refuse buttons, the Rematch button (bot/cogs/social.py).
+
+__all__ += [
+    "TAKEBACK_REQUEST_CLOSED",
+    "rematch_open_text",
+    "takeback_answer_text",
+    "takeback_done_text",
+    "takeback_request_text",
+]
+
+#: A takeback request post whose request was answered, withdrawn or overtaken by a move.
+TAKEBACK_REQUEST_CLOSED = (
+    "This takeback request is no longer open: it was answered, or a move came first."
+)
+
+
+def takeback_request_text(request: TakebackRequest) -> str:
+    """The public request (Allow / Refuse buttons are added by the caller), pinging the
+    opponent: ``<@1> asks to take back `a1-a3`. <@2>, do you allow it? (A move refuses
+    it.)``"""
+    return (
+        f"{mention(request.user_id)} asks to take back {_code(request.move)}. "
+        f"{_mentions(request.opponent_user_ids)}, do you allow it? (A move refuses it.)"
+    )
+
+
+def takeback_answer_text(answer: TakebackAnswer) -> str:
+    """The request post once answered: allowed, refused or withdrawn."""
+    if answer.accepted:
+        return (
+            f"{mention(answer.by_user_id)} allowed it: {mention(answer.user_id)} took back "
+            f"{_code(answer.move)}."
+        )
+    if answer.withdrawn:
+        return f"{mention(answer.user_id)} withdrew the takeback request; the game goes on."
+    return (
+        f"{mention(answer.by_user_id)} refused to let {mention(answer.user_id)} take the move "
+        "back; the game goes on."
+    )
+
+
+def takeback_done_text(answer: TakebackAnswer) -> str:
+    """The board post after an allowed takeback: who took back what (and the forced moves
+    the bot had played after it), then whose move it is now.
+
+    ``<@1> (South) took back `a1-a3`.`` then ``<@1>, your move (South).``
+    """
+    snapshot = answer.snapshot
+    line = f"{_player(snapshot.players[answer.seat])} took back {_code(answer.move)}"
+    forced = answer.removed[1:]
+    if forced:
+        line += f" and the forced {_join([_code(m) for m in forced])} after it"
+    return f"{line}.\n{_to_move_text(snapshot)}"
+
+
+def _message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link that opens a message in Discord."""
+    guild = "@me" if guild_id is None else str(guild_id)
+    return f"https://discord.com/channels/{guild}/{channel_id}/{message_id}"
+
+
+def rematch_open_text(challenge: ChallengeInfo) -> str:
+    """The ephemeral answer to a second Rematch press while the first one's challenge is
+    open: where it is, so the presser can answer it."""
+    if challenge.message_id is None:
+        where = f"in <#{challenge.channel_id}>"
+    else:
+        where = _message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
+    return f"A rematch of this game is already open: {where}"

@@ -8,15 +8,16 @@ moves racing on the same position can never both land.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, exists, insert, select, update
+from sqlalchemy import Row, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.challenges import claim_open_challenge, write_entry
+from db.clocks import apply_clock_changes, insert_clocks
 from db.engine import Transactions
 from db.errors import (
     ChannelBusyError,
@@ -26,8 +27,10 @@ from db.errors import (
 )
 from db.rows import (
     ChallengeEntry,
+    ClockChanges,
     GameRow,
     MoveRow,
+    NewClock,
     NewMove,
     SeatRow,
     decode_seats,
@@ -80,10 +83,16 @@ class GamesRepo:
         challenge_version: int | None = None,
         challenge_entry: ChallengeEntry | None = None,
         clock: str = "none",
+        clocks: Sequence[NewClock] = (),
+        clock_changes: Callable[[int], ClockChanges | None] | None = None,
     ) -> GameRow:
         """Start an active game at version 1 with seats ``0..len(user_ids)-1``.
 
         ``clock`` is the clock's canonical text, stored as given (``none``: no clock).
+        ``clocks`` are the seats' time banks, inserted at version 1 once the seats exist.
+        ``clock_changes``, if given, is called with the new game's id inside the transaction
+        and what it returns is applied there too (:func:`db.clocks.apply_clock_changes`:
+        the first deadline and reminder timers), so a game never starts without them.
 
         ``user_ids[i]`` plays seat ``i`` (the same user may hold several seats);
         ``teams[i]``, if given, is that seat's team. With ``challenge_id``, the same
@@ -158,6 +167,11 @@ class GamesRepo:
                         .where(challenges.c.id == challenge_id)
                         .values(game_id=row.id)
                     )
+                await insert_clocks(conn, row.id, clocks, now=now)
+                if clock_changes is not None:
+                    changes = clock_changes(row.id)
+                    if changes:
+                        await apply_clock_changes(conn, changes, now=now)
         except IntegrityError as exc:
             if _is_active_game_conflict(exc):
                 raise ChannelBusyError(channel_id) from exc
@@ -177,18 +191,22 @@ class GamesRepo:
         outcome_json: str | None,
         termination: str | None,
         now: datetime,
+        clock_changes: ClockChanges | None = None,
     ) -> GameRow:
         """Append ``moves`` to the log and store the position they lead to, atomically.
 
         One transaction: compare-and-set on ``version`` (which becomes ``expected_version +
         1``), the new ``state_json``/``ply``/``to_move``/``status``/``outcome_json``/
         ``termination``, any pending draw offer cleared, ``finished_at = now`` if ``status``
-        is ``"finished"`` or ``"aborted"``, then one log row per move. Readers see all of it
-        or none of it. Returns the updated game.
+        is ``"finished"`` or ``"aborted"``, then one log row per move, then ``clock_changes``
+        (the seats' clocks after the move and their timers;
+        :func:`db.clocks.apply_clock_changes`). Readers see all of it or none of it.
+        Returns the updated game.
 
         Raises :class:`StaleVersionError` if the game is no longer at ``expected_version``,
         :class:`GameNotActiveError` if it has ended, :class:`GameNotFoundError` if there is
-        no such game, :class:`ValueError` for an empty ``moves`` or an unknown ``status``,
+        no such game, :class:`~db.clocks.ClockChangedError` if a clock moved on (a vacation
+        landed first), :class:`ValueError` for an empty ``moves`` or an unknown ``status``,
         and :class:`sqlalchemy.exc.IntegrityError` if a move's ply is already logged.
         """
         require_aware("now", now)
@@ -224,6 +242,8 @@ class GamesRepo:
                     for move in moves
                 ],
             )
+            if clock_changes:
+                await apply_clock_changes(conn, clock_changes, now=now)
         return row
 
     async def finish(
@@ -235,13 +255,15 @@ class GamesRepo:
         outcome_json: str | None,
         termination: str | None,
         now: datetime,
+        clock_changes: ClockChanges | None = None,
     ) -> GameRow:
         """End an active game without a move: resignation, agreed draw, timeout or abort.
 
         ``status`` is ``"finished"`` or ``"aborted"``. Sets ``to_move`` to ``()``, clears a
-        draw offer, stamps ``finished_at``; compare-and-set on ``version`` as in
-        :meth:`commit_moves`, with the same errors (and :class:`ValueError` for a status
-        that does not end the game).
+        draw offer, stamps ``finished_at`` and applies ``clock_changes`` (every clock
+        stopped, the game's timers cancelled) in the same transaction; compare-and-set on
+        ``version`` as in :meth:`commit_moves`, with the same errors (and
+        :class:`ValueError` for a status that does not end the game).
         """
         require_aware("now", now)
         new_status = GameStatus(status)
@@ -258,7 +280,10 @@ class GamesRepo:
             "updated_at": now,
         }
         async with self._tx.write() as conn:
-            return await _compare_and_set(conn, game_id, expected_version, values)
+            row = await _compare_and_set(conn, game_id, expected_version, values)
+            if clock_changes:
+                await apply_clock_changes(conn, clock_changes, now=now)
+            return row
 
     async def set_draw_offer(
         self, game_id: int, expected_version: int, seat: int | None, now: datetime
@@ -397,6 +422,54 @@ class GamesRepo:
                 )
                 for r in result
             ]
+
+    # ----------------------------------------------------------------------------------------
+    # Takebacks
+    # ----------------------------------------------------------------------------------------
+
+    async def rewind(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        to_ply: int,
+        state_json: str,
+        to_move: Sequence[int],
+        now: datetime,
+        clock_changes: ClockChanges | None = None,
+    ) -> GameRow:
+        """Take moves back: the game returns to the position after ply ``to_ply``.
+
+        One transaction: compare-and-set on ``version`` (which becomes ``expected_version +
+        1``), the log rows with ``ply > to_ply`` deleted, ``state_json``/``ply = to_ply``/
+        ``to_move`` stored, the pending takeback request and draw offer cleared, and
+        ``clock_changes`` (if any) applied by :func:`db.clocks.apply_clock_changes`. The game
+        stays active. Returns the updated game.
+
+        Raises :class:`StaleVersionError`, :class:`GameNotActiveError` and
+        :class:`GameNotFoundError` as :meth:`commit_moves` does,
+        :class:`~db.clocks.ClockChangedError` if a clock moved on, and :class:`ValueError`
+        for a negative ``to_ply`` or a naive ``now``. Nothing is written when it raises.
+        """
+        require_aware("now", now)
+        if to_ply < 0:
+            raise ValueError(f"cannot rewind to ply {to_ply}")
+        values = {
+            "state": state_json,
+            "ply": to_ply,
+            "to_move": encode_seats(to_move),
+            "draw_offer_seat": None,
+            "takeback_seat": None,
+            "updated_at": now,
+        }
+        async with self._tx.write() as conn:
+            row = await _compare_and_set(conn, game_id, expected_version, values)
+            await conn.execute(
+                delete(move_log).where(move_log.c.game_id == game_id, move_log.c.ply > to_ply)
+            )
+            if clock_changes:
+                await apply_clock_changes(conn, clock_changes, now=now)
+        return row
 
 
 async def _compare_and_set(

@@ -3,14 +3,17 @@
 A challenge post is a lobby: it lists the seats and carries the buttons that fit it now
 (Accept / Decline for invited players, Join for open seats, Leave, Start, Cancel; see
 :func:`bot.ui.buttons.challenge_view`). Every press is defer → service → edit the post. The
-press that fills the last seat (or the challenger's Start) starts the game in the challenge's
-channel, or in a new thread off the post when the channel already has a game. A loop marks
-challenges whose seats did not fill in time as expired and edits their posts.
+press that fills the last seat (or the challenger's Start) starts the game where the guild's
+thread policy says (``/settings server threads:``): in a new thread off the post named after
+the game and its players (``always``), in the challenge's channel unless it already has a game
+(``when_busy``, the default: then in a thread), or only in the channel (``never``). A loop
+marks challenges whose seats did not fill in time as expired and edits their posts.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final, TypeAlias
 
@@ -27,7 +30,9 @@ from bot.service import (
     LobbyUpdate,
     ServiceError,
 )
+from bot.service.clocks import clock_choices
 from bot.service.options import MAX_CHOICE_LENGTH, suggest_options
+from bot.service.spectators import Spectators
 from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, challenge_view
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId
@@ -40,6 +45,7 @@ from bot.ui.replies import (
     post_in_channel,
     send_ephemeral,
 )
+from db.schema import ThreadPolicy
 from engines import ENGINES
 
 if TYPE_CHECKING:
@@ -53,11 +59,51 @@ Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 THREAD_ARCHIVE_MINUTES: Final = 10080
 #: The largest seat count any registered game allows (the ``players`` option's maximum).
 MAX_PLAYERS: Final = max((engine.info.max_players for engine in ENGINES.values()), default=2)
-_THREAD_TYPES = (
-    discord.ChannelType.public_thread,
-    discord.ChannelType.private_thread,
-    discord.ChannelType.news_thread,
+#: The longest thread name Discord allows.
+THREAD_NAME_LIMIT: Final = 100
+#: Why a press that would start a game did not, when the channel is busy.
+_BUSY = "This channel already has a game in progress; finish it or challenge elsewhere."
+_BUSY_NO_THREADS = (
+    "This channel already has a game in progress, and this server plays its games in "
+    "channels, not threads; finish that game first or challenge in another channel."
 )
+_NO_THREAD = (
+    "I could not open a thread for this game, so it has not started; check that I may "
+    "create public threads here, then press again."
+)
+
+
+def thread_name(game_name: str, player_names: Sequence[str]) -> str:
+    """``"Orbs: ann vs bob"``: a game's thread, named after the game and its players, cut
+    to Discord's :data:`THREAD_NAME_LIMIT` characters (with an ellipsis)."""
+    name = f"{game_name}: {' vs '.join(player_names)}"
+    if len(name) > THREAD_NAME_LIMIT:
+        name = name[: THREAD_NAME_LIMIT - 1] + "…"
+    return name
+
+
+#: The lobby presses that may start the game.
+_MAY_START = frozenset({ChallengeAction.ACCEPT, ChallengeAction.JOIN, ChallengeAction.START})
+
+
+def _may_start(info: ChallengeInfo, action: ChallengeAction, user_id: int) -> bool:
+    """Whether ``user_id`` pressing ``action`` on the lobby ``info`` would start the game.
+
+    Only a forecast, to open the game's thread before the press (``threads: always``); the
+    service decides, so a lobby that changed meanwhile may prove it wrong either way.
+    """
+    if action is ChallengeAction.START:
+        return user_id == info.challenger_id and info.can_start_early
+    if action not in _MAY_START:
+        return False
+    if user_id in info.seated_ids:
+        return False
+    invited = user_id in info.pending_ids
+    if action is ChallengeAction.ACCEPT:
+        may_sit = invited or (not info.invited_ids and info.open_seats > 0)
+    else:
+        may_sit = invited or info.open_seats > 0
+    return may_sit and len(info.seated_ids) + 1 >= info.players
 
 
 def _game_of(interaction: Interaction) -> str:
@@ -92,6 +138,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         players="How many seats (default: you and those you name, else the game's usual number)",
         options="Game options as key=value pairs, e.g. refill=all",
         preset="A named set of options",
+        clock="none, correspondence, or soft|hard:start+increment/max, e.g. hard:3d+1d/7d",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -105,6 +152,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
         options: app_commands.Range[str, 0, 200] | None = None,
         preset: str | None = None,
+        clock: app_commands.Range[str, 0, 40] | None = None,
     ) -> None:
         named = [user for user in (opponent, opponent2, opponent3) if user is not None]
         if any(user.bot for user in named):
@@ -124,6 +172,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 game=game,
                 options_text=options,
                 preset=preset,
+                clock=clock,
             )
             await self._post_challenge(info)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
@@ -150,6 +199,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     ) -> list[app_commands.Choice[str]]:
         info = ENGINES[_game_of(interaction)].info
         return [app_commands.Choice(name=s, value=s) for s in suggest_options(info, current)]
+
+    @challenge.autocomplete("clock")
+    async def clock_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        choices = clock_choices(current)
+        return [app_commands.Choice(name=label, value=value) for value, label in choices]
 
     @challenge.autocomplete("preset")
     async def preset_autocomplete(
@@ -182,16 +238,50 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     )
                     await edit_post(interaction, presenters.challenge_closed_text(info))
                     return
-                try:
-                    update = await self._press(button, interaction.user.id)
-                except ChannelBusyError:
-                    update = await self._press_in_thread(interaction, button)
+                update = await self._press_where_games_go(interaction, button)
                 await self._show(interaction, update)
             except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
                 # make the post say so, then tell the presser.
                 await self._show_closed(interaction, button.challenge_id, closed.status)
                 raise
+
+    async def _press_where_games_go(
+        self, interaction: Interaction, button: ChallengeButtonId
+    ) -> LobbyUpdate:
+        """Apply ``button``; a press that starts the game starts it where the guild's thread
+        policy says (see the module docstring).
+
+        A challenge posted in a thread starts its game in that thread (Discord has no
+        threads in threads). Raises :class:`ChannelBusyError` with the sentence that fits
+        the policy when the game cannot start in a busy channel, and :class:`ServiceError`
+        when the thread it needs cannot be opened; either way the lobby is unchanged.
+        """
+        user_id, channel = interaction.user.id, interaction.channel
+        if isinstance(channel, discord.Thread):
+            try:
+                return await self._press(
+                    button, user_id, channel_id=channel.id, parent_channel_id=channel.parent_id
+                )
+            except ChannelBusyError as busy:
+                raise ChannelBusyError(_BUSY) from busy
+        message = interaction.message
+        policy = ThreadPolicy.WHEN_BUSY  # Decline and Leave never start a game
+        if button.action in _MAY_START:
+            policy = await Spectators(self.bot.service).thread_policy(interaction.guild_id)
+        if policy is ThreadPolicy.ALWAYS and message is not None:
+            info = await self.bot.service.get_challenge(button.challenge_id)
+            if _may_start(info, button.action, user_id):
+                return await self._press_in_thread(message, button, user_id, info, _NO_THREAD)
+        try:
+            return await self._press(button, user_id)
+        except ChannelBusyError as busy:
+            if policy is ThreadPolicy.NEVER:
+                raise ChannelBusyError(_BUSY_NO_THREADS) from busy
+            if message is None:
+                raise ChannelBusyError(_BUSY) from busy
+            info = await self.bot.service.get_challenge(button.challenge_id)
+            return await self._press_in_thread(message, button, user_id, info, _BUSY)
 
     async def _press(
         self,
@@ -203,7 +293,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     ) -> LobbyUpdate:
         """Ask the service to apply ``button`` for ``user_id`` (Cancel is handled apart).
 
-        A press that may start the game starts it in ``channel_id`` when given.
+        A press that starts the game starts it in ``channel_id`` (a thread off
+        ``parent_channel_id``) when given, else in the challenge's channel.
         """
         service, challenge_id = self.bot.service, button.challenge_id
         match button.action:
@@ -235,32 +326,36 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         raise ValueError(f"no lobby press for {button.action}")
 
     async def _press_in_thread(
-        self, interaction: Interaction, button: ChallengeButtonId
+        self,
+        message: discord.Message,
+        button: ChallengeButtonId,
+        user_id: int,
+        info: ChallengeInfo,
+        failure: str,
     ) -> LobbyUpdate:
-        """The press would start the game but the channel is busy: open a thread off the
-        challenge post and press again there."""
-        busy = "This channel already has a game in progress; finish it or challenge elsewhere."
-        message = interaction.message
-        if message is None or getattr(interaction.channel, "type", None) in _THREAD_TYPES:
-            raise ChannelBusyError(busy)
-        info = await self.bot.service.get_challenge(button.challenge_id)
+        """Open a thread off the challenge post ``message``, named after the game and its
+        players (the presser included), and press ``button`` there.
+
+        Nothing is lost when it fails: a thread Discord refuses raises :class:`ServiceError`
+        with the sentence ``failure`` before anything is pressed, and the thread
+        is deleted again when the press fails or no longer starts the game (someone left
+        meanwhile).
+        """
         user_ids = list(info.seated_ids)
-        if button.action is not ChallengeAction.START and interaction.user.id not in user_ids:
-            user_ids.append(interaction.user.id)
-        names = [await self.bot.display_name(user_id) for user_id in user_ids]
+        if button.action is not ChallengeAction.START and user_id not in user_ids:
+            user_ids.append(user_id)
+        names = [await self.bot.display_name(seated) for seated in user_ids]
         try:
             thread = await message.create_thread(
-                name=f"{info.game_name}: {' vs '.join(names)}"[:100],
+                name=thread_name(info.game_name, names),
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except discord.HTTPException as exc:
-            raise ChannelBusyError(busy) from exc
+            log.warning("challenge %d: could not open a thread: %s", info.challenge_id, exc)
+            raise ServiceError(failure) from exc
         try:
             update = await self._press(
-                button,
-                interaction.user.id,
-                channel_id=thread.id,
-                parent_channel_id=info.channel_id,
+                button, user_id, channel_id=thread.id, parent_channel_id=info.channel_id
             )
         except BaseException:
             await _delete_quietly(thread)

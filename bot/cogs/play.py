@@ -65,7 +65,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     self.bot, snapshot, presenters.turn_text(result), mention_ids=mentions
                 )
             ack = presenters.move_ack_text(result, posted=posted is not None)
-            view = board_view(snapshot)
+            view = board_view(snapshot, for_player=True)
             for number, chunk in enumerate(presenters.split_message(ack)):
                 if number == 0 and view is not None:
                     await interaction.followup.send(chunk, ephemeral=True, view=view)
@@ -91,7 +91,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             snapshot = await self.bot.service.snapshot(channel_id_of(interaction))
             caption = presenters.board_caption(snapshot)
             if public:
-                posted = await post_board(self.bot, snapshot, caption, mention_ids=())
+                # Showing the board again tells watchers nothing new.
+                posted = await post_board(
+                    self.bot, snapshot, caption, mention_ids=(), notify_watchers=False
+                )
                 ack = "Board posted." if posted else "I could not post in this channel."
                 await interaction.followup.send(ack, ephemeral=True)
                 return

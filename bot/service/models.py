@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from engines.base import Event, OptionValue, Outcome
@@ -17,7 +18,10 @@ __all__ = [
     "FEW_MOVES",
     "ChallengeInfo",
     "ChallengePlayer",
+    "ClockEvent",
+    "ClockEventKind",
     "DrawOffer",
+    "FinalWarning",
     "GameSnapshot",
     "LobbyUpdate",
     "MoveRecord",
@@ -25,7 +29,10 @@ __all__ = [
     "PrivateEvent",
     "PrivateView",
     "ReplayReport",
+    "SeatClockInfo",
     "TurnResult",
+    "VacationGame",
+    "VacationInfo",
 ]
 
 #: The most legal moves a turn prompt lists (Generatorb: a forced pass with up to 4 refill cells).
@@ -54,6 +61,33 @@ class MoveRecord:
     text: str
     events: tuple[Event, ...]
     at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClockInfo:
+    """One seat's clock as of ``as_of`` (when the snapshot was taken).
+
+    ``time_left_ms`` is the bank minus the time used so far, in milliseconds (zero or less
+    once the time is out); ``running`` is true while it is the seat's turn; ``deadline`` is
+    when the time runs out if nobody moves (``None`` while stopped); ``paused_until`` is
+    the end of the player's vacation while the turn waits for it (the clock runs by itself
+    from then on), else ``None``; ``flagged`` is true once the time is out. ``mode`` is
+    ``soft`` or ``hard``.
+    """
+
+    seat: int
+    time_left_ms: int
+    running: bool
+    paused_until: datetime | None
+    flagged: bool
+    deadline: datetime | None
+    mode: str
+    as_of: datetime
+
+    @property
+    def time_left(self) -> timedelta:
+        """:attr:`time_left_ms` as a :class:`~datetime.timedelta`."""
+        return timedelta(milliseconds=self.time_left_ms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +142,21 @@ class GameSnapshot:
     clock: str = "none"
     """The clock's canonical text (``none``: no clock; bot/service/clocks.py)."""
     finished_at: datetime | None = None
+    clock_text: str = "no clock"
+    """The clock in words (``ClockSpec.describe``)."""
+    clocks: tuple[SeatClockInfo, ...] = ()
+    """Each seat's clock, in seat order; empty for a game without a clock."""
 
     @property
     def is_active(self) -> bool:
         return self.status == "active"
+
+    def clock_of(self, seat: int) -> SeatClockInfo | None:
+        """The clock of ``seat``, or ``None`` in a game without a clock."""
+        for info in self.clocks:
+            if info.seat == seat:
+                return info
+        return None
 
     @property
     def to_move_user_ids(self) -> tuple[int, ...]:
@@ -338,3 +383,144 @@ class ReplayReport:
     def matches(self) -> bool:
         """True when the replay reproduces the stored position and state exactly."""
         return self.state_matches and self.position == self.stored_position
+
+
+# ---- takebacks and rematches (bot/service/social.py) ----------------------------------------
+
+__all__ += ["TakebackAnswer", "TakebackRequest"]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """An open request of ``user_id`` (seat ``seat``) to take back its move ``move``,
+    logged at ``ply``. ``version`` is the game version the Allow / Refuse buttons quote;
+    ``opponent_user_ids`` are the players asked."""
+
+    game_id: int
+    version: int
+    seat: int
+    user_id: int
+    opponent_user_ids: tuple[int, ...]
+    move: str
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAnswer:
+    """How a takeback request was answered, by ``by_user_id``.
+
+    ``user_id`` (seat ``seat``) asked. ``accepted``: the move is gone, and ``removed`` lists
+    the canonical texts of the log rows taken back, oldest first (the move, then any forced
+    move the bot had played after it); else ``removed`` is empty and the request was refused
+    (or, when ``by_user_id`` is the requester, withdrawn). ``snapshot`` is the game after
+    the answer.
+    """
+
+    snapshot: GameSnapshot
+    seat: int
+    user_id: int
+    by_user_id: int
+    accepted: bool
+    removed: tuple[str, ...] = ()
+
+    @property
+    def withdrawn(self) -> bool:
+        """True when the requester withdrew the request."""
+        return not self.accepted and self.by_user_id == self.user_id
+
+    @property
+    def move(self) -> str:
+        """The move taken back (empty unless accepted)."""
+        return self.removed[0] if self.removed else ""
+
+
+# ---- clocks and vacations -------------------------------------------------------------------
+
+
+class ClockEventKind(StrEnum):
+    """What a seat's running out of time led to (:class:`ClockEvent`)."""
+
+    FLAGGED_SOFT = "flagged_soft"
+    """A soft clock ran out: nothing changed; the opponents may now claim (``/claim``)."""
+    TIMED_OUT = "timed_out"
+    """The bot played the seat's time-out moves, as the game's spec says (Arbos, Generation
+    Zero); the game goes on unless those moves ended it."""
+    LOST_ON_TIME = "lost_on_time"
+    """A two-player game without a time-out rule: the seat lost (termination ``time``)."""
+    RESIGNED_ON_TIME = "resigned_on_time"
+    """A seat of a larger game resigned on time (logged ``[k]resign``); play goes on unless
+    one seat is left."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockEvent:
+    """What happened when ``seat`` (played by ``user_id``) ran out of time.
+
+    ``snapshot`` is the game after it. ``kind`` says what happened; ``moves`` are the moves
+    logged for the seat (its time-out moves, or ``[k]resign``) and the automatic steps after
+    them, canonical, and ``events`` their public events. ``claimed_by`` is the user whose
+    claim applied the time-out (``None`` for a hard clock's deadline or a late move).
+    """
+
+    snapshot: GameSnapshot
+    seat: int
+    user_id: int
+    kind: ClockEventKind
+    moves: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
+    claimed_by: int | None = None
+
+    @property
+    def opponent_user_ids(self) -> tuple[int, ...]:
+        """Every other player, in seat order: who may claim (soft) or who gained by it."""
+        return tuple(u for u in self.snapshot.user_ids if u != self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class FinalWarning:
+    """A hard clock's last warning is due: ``user_id`` (seat ``seat``) has until ``deadline``
+    to move in game ``game_id`` (in ``channel_id``)."""
+
+    game_id: int
+    game_name: str
+    guild_id: int | None
+    channel_id: int
+    seat: int
+    seat_name: str
+    user_id: int
+    deadline: datetime
+    board_message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class VacationGame:
+    """An active game with a clock that a vacation pauses (or resumes)."""
+
+    game_id: int
+    game_name: str
+    guild_id: int | None
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class VacationInfo:
+    """A user's vacation as of ``as_of``.
+
+    ``until`` is the end of the current vacation (``None`` when not on vacation); ``used``
+    is the vacation booked in the current UTC year, ``left`` what may still be booked of
+    ``allowance``. ``games`` are the user's active games with a clock (the ones a vacation
+    pauses), oldest first.
+    """
+
+    user_id: int
+    until: datetime | None
+    used: timedelta
+    left: timedelta
+    allowance: timedelta
+    games: tuple[VacationGame, ...]
+    as_of: datetime
+
+    @property
+    def on_vacation(self) -> bool:
+        """True while the vacation lasts."""
+        return self.until is not None and self.until > self.as_of

@@ -10,21 +10,46 @@ Randomness: each game has a seed drawn when it starts. Seat assignment (the spec
 comes from a stream derived from it (:mod:`bot.service.randomness`); chance outcomes (dice)
 come from the engine's own seeded generator (:meth:`~engines.base.Engine.sample_chance`, the
 one ``python -m engines`` uses too) and are logged, so a replay of the move log is exact.
+
+Clocks (:mod:`bot.service.clocks`, ``docs/clocks.md``): every write that changes whose turn it
+is carries, in its transaction, the seats' clocks after it and the timers of the next turn
+(:meth:`GameService._plan_turn_change`: deadlines, a hard clock's final warning, reminders).
+A seat's time-out (:meth:`GameService.clock_timer_fired`, :meth:`GameService.claim_on_time`, a
+move made too late) plays the game's own time-out moves, else loses (two players) or resigns.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.service import _codec
+from bot.service import clocks as clock_rules
 from bot.service._cache import GameMeta, Lru, PositionEntry
-from bot.service.clocks import ClockSpec
+from bot.service.clocks import (
+    CLOCK_TIMER,
+    ClaimError,
+    ClockMode,
+    ClockSpec,
+    OutOfTimeError,
+    SeatClock,
+    VacationBook,
+    VacationError,
+    format_duration,
+    merge_changes,
+    plan_reminders,
+    plan_start,
+    plan_turn,
+    reminder_delay,
+    start_timers,
+    timeout_rng,
+)
 from bot.service.errors import (
     AbortNotAllowedError,
     ChallengeClosedError,
@@ -48,7 +73,10 @@ from bot.service.models import (
     PRIVATE_EVENTS,
     ChallengeInfo,
     ChallengePlayer,
+    ClockEvent,
+    ClockEventKind,
     DrawOffer,
+    FinalWarning,
     GameSnapshot,
     LobbyUpdate,
     MoveRecord,
@@ -56,7 +84,12 @@ from bot.service.models import (
     PrivateEvent,
     PrivateView,
     ReplayReport,
+    SeatClockInfo,
+    TakebackAnswer,
+    TakebackRequest,
     TurnResult,
+    VacationGame,
+    VacationInfo,
 )
 from bot.service.options import format_options, resolve_challenge_options
 from bot.service.randomness import random_seed, seat_order
@@ -76,6 +109,8 @@ from db import ChallengeFullError as DbChallengeFullError
 from db import ChannelBusyError as DbChannelBusyError
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
+from db.clocks import ClockChangedError, VacationChangedError
+from db.rows import ClockChanges, ClockRow, NewTimer, TimerCancel, TimerRow
 from engines import get_engine
 from engines.base import (
     CHANCE,
@@ -106,10 +141,22 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+#: Called with every time-out the service applied while answering something else (a move
+#: made too late on a hard clock), so the bot can announce it.
+ClockListener = Callable[[ClockEvent], Awaitable[None]]
 
 DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
+#: How long a turn stays quiet before its player is reminded, unless the guild or the user
+#: chose another quiet time.
+DEFAULT_REMINDER_QUIET = timedelta(hours=24)
+#: Vacation each user may take per calendar year.
+DEFAULT_VACATION_ALLOWANCE = timedelta(days=30)
 #: How many of the last moves a snapshot carries (``/game info``).
 RECENT_MOVES = 8
+#: Event kind of the notice logged with every move the bot plays because a seat's time ran
+#: out. Unlike a forced pass's ``automatic`` notice it is the timed-out seat's turn: the
+#: opponent's last move cannot be taken back across it.
+TIMEOUT_EVENT = "timeout"
 #: Most autocomplete choices Discord shows.
 MAX_AUTOCOMPLETE = 25
 #: A chance node that leads to another chance node more often than this is an engine bug.
@@ -136,19 +183,28 @@ def _sentence(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
-    """A game row read under its lock, with its metadata and position."""
+    """A game row read under its lock, with its metadata, position and (for a game with a
+    clock) its seat clocks in seat order, read with the row."""
 
     row: GameRow
     meta: GameMeta
     position: PositionEntry
+    clocks: tuple[ClockRow, ...] = ()
 
 
 class GameService:
     """Sessions of every game in every channel, persisted in ``database``.
 
     ``clock`` returns aware UTC datetimes (inject a fake in tests); ``rng_seed_source``
-    returns a new game's seed; ``challenge_ttl`` is how long a challenge stays open. One
-    service per process; several processes may share the database.
+    returns a new game's seed; ``challenge_ttl`` is how long a challenge stays open.
+    ``default_clock`` is the clock text of a challenge that names none (``none``: casual);
+    ``reminder_quiet`` how long a turn stays quiet before its player is reminded when
+    neither the user nor the guild chose; ``vacation_allowance`` the vacation each user may
+    take per calendar year. One service per process; several processes may share the
+    database.
+
+    Raises :class:`ValueError` for a ``default_clock`` that is not a clock, or a quiet time
+    or allowance that is negative.
     """
 
     def __init__(
@@ -159,11 +215,20 @@ class GameService:
         rng_seed_source: Callable[[], int] = random_seed,
         challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
         cache_size: int = 512,
+        default_clock: str = "none",
+        reminder_quiet: timedelta = DEFAULT_REMINDER_QUIET,
+        vacation_allowance: timedelta = DEFAULT_VACATION_ALLOWANCE,
     ) -> None:
+        if min(reminder_quiet, vacation_allowance) < timedelta(0):
+            raise ValueError("the reminder quiet time and vacation allowance cannot be negative")
         self.database = database
         self._clock = clock
         self._seed_source = rng_seed_source
         self.challenge_ttl = challenge_ttl
+        self.default_clock = str(ClockSpec.parse(default_clock))
+        self.reminder_quiet = reminder_quiet
+        self.vacation_allowance = vacation_allowance
+        self._clock_listeners: list[ClockListener] = []
         self._locks: KeyedLock[int] = KeyedLock()
         self._meta: Lru[int, GameMeta] = Lru(cache_size)
         self._positions: Lru[int, PositionEntry] = Lru(cache_size)
@@ -221,8 +286,9 @@ class GameService:
         options together with the player count (a new game is set up and thrown away), so
         a challenge that could never start is never posted.
 
-        ``clock`` is the clock text (:meth:`bot.service.clocks.ClockSpec.parse`: ``none`` by
-        default, ``correspondence``, ``hard:3d+1d/5d`` …), stored canonical. ``seating``
+        ``clock`` is the clock text (:meth:`bot.service.clocks.ClockSpec.parse`: ``none``,
+        ``correspondence``, ``hard:3d+1d/5d`` …; the service's ``default_clock`` when not
+        given), stored canonical. ``seating``
         fixes the seat order (user ids, challenger and every opponent once each, one per
         seat; a rematch) instead of drawing it when the game starts; ``rematch_of`` names the
         game a rematch comes from.
@@ -253,7 +319,7 @@ class GameService:
                 f"room for only {seats - 1}."
             )
         try:
-            clock_spec = ClockSpec.parse(clock or "none")
+            clock_spec = ClockSpec.parse(clock or self.default_clock)
         except ValueError as exc:
             raise ChallengeSetupError(_sentence(str(exc))) from exc
         if seating is not None and (
@@ -459,7 +525,11 @@ class GameService:
         parent_channel_id: int | None,
     ) -> GameSnapshot:
         """Create the game of ``challenge`` with the users seated once ``entry`` is applied,
-        accepting the challenge in the same transaction (compare-and-set on its version)."""
+        accepting the challenge in the same transaction (compare-and-set on its version).
+
+        The same transaction gives every seat its clock (if the challenge has one), starts the
+        clocks of the seats to move (paused while their player is on vacation) and plans
+        their deadline and reminder timers."""
         engine = get_engine(challenge.game)
         options = engine.resolve_options(_codec.load_options(challenge.options_json))
         seed = self._seed_source()
@@ -473,6 +543,17 @@ class GameService:
         except UsageError as exc:
             raise ChallengeSetupError(_sentence(str(exc))) from exc
         target = challenge.channel_id if channel_id is None else channel_id
+        to_move = engine.to_move(state)
+        first = {seat: user_ids[seat] for seat in to_move if seat >= 0}
+        paused, due = await self._turn_start(challenge.guild_id, first, now)
+        new_clocks = plan_start(
+            ClockSpec.parse(challenge.clock), len(user_ids), first, now, paused_until=paused
+        )
+
+        def first_timers(game_id: int) -> ClockChanges | None:
+            reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
+            return merge_changes(start_timers(game_id, new_clocks), reminders)
+
         try:
             row = await self.database.games.create(
                 guild_id=challenge.guild_id,
@@ -484,13 +565,15 @@ class GameService:
                 seed=seed,
                 state_json=engine.dumps(state),
                 ply=0,
-                to_move=engine.to_move(state),
+                to_move=to_move,
                 user_ids=user_ids,
                 now=now,
                 challenge_id=challenge.id,
                 challenge_version=challenge.version,
                 challenge_entry=entry,
                 clock=challenge.clock,
+                clocks=new_clocks,
+                clock_changes=first_timers,
             )
         except DbChannelBusyError as exc:
             raise ChannelBusyError() from exc
@@ -559,80 +642,102 @@ class GameService:
         """Play ``text`` for ``user_id`` in the active game of ``channel_id``.
 
         The move (and any chance outcomes it leads to) is committed with the new state in
-        one transaction before this returns. ``seen_version``, when given, must be the
-        game's current version (a button pressed on an old board is refused). A pending draw
-        offer is declined by the move.
+        one transaction before this returns, with the seats' clocks (the mover's increment,
+        the next seat's clock started) and the timers of the new turn (deadlines,
+        reminders). ``seen_version``, when given, must be the game's current version (a
+        button pressed on an old board is refused). A pending draw offer is declined by the
+        move.
 
         The result carries the public events for everyone and, apart, the private events
         the mover's seats may see (:attr:`TurnResult.private_events`); it says whether the
         mover decides again next (:attr:`TurnResult.turn_goes_on`, for engines with
         :attr:`~engines.base.Engine.many_decisions_per_turn`).
 
+        On a hard clock a move made after the mover's time ran out (before the deadline's
+        timer fired) is not played: the time-out is applied instead, as the timer would
+        have (:meth:`clock_timer_fired`), the clock listeners hear of it, and
+        :class:`~bot.service.clocks.OutOfTimeError` is raised with the
+        :class:`~bot.service.models.ClockEvent` and a sentence saying what happened.
+
         Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError`,
         :class:`InvalidMoveError` (notation, illegal with the engine's reason, or ambiguous
-        with candidates) and :class:`StaleActionError` (``seen_version`` is old, or another
-        process committed a change to this game at the same moment).
+        with candidates), :class:`StaleActionError` (``seen_version`` is old, or another
+        process committed a change to this game at the same moment) and
+        :class:`~bot.service.clocks.OutOfTimeError`.
         """
         row = await self._active_row(channel_id)
         async with self._game_lock(row.id):
-            loaded = await self._settle(await self._reload(row))
+            now = self._now()
+            loaded = await self._settle(await self._reload(row), now=now)
             if seen_version is not None and seen_version != loaded.row.version:
                 raise StaleActionError()
             seat = self._acting_seat(loaded, user_id)
-            engine = loaded.meta.engine
-            try:
-                state, canonical, events = engine.play(loaded.position.state, seat, text)
-            except EngineNotYourTurnError as exc:
-                raise NotYourTurnError(self._waiting_for(loaded)) from exc
-            except GameOverError as exc:
-                raise StaleActionError("This game has already ended.") from exc
-            except MoveError as exc:
-                candidates = exc.candidates if isinstance(exc, AmbiguousMoveError) else ()
-                raise InvalidMoveError(
-                    _sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
-                ) from exc
-            if canonical in engine.bot_decided_moves:
-                how = (
-                    f"use /{canonical} to offer it to your opponent"
-                    if len(loaded.meta.players) == 2
-                    else "the bot offers draws by agreement only in two-player games so far"
-                )
-                raise InvalidMoveError(
-                    f"`{canonical}` is not a move you can make alone: {how}.",
-                    kind="illegal",
-                    text=text,
-                )
-            ply = loaded.row.ply + 1
-            new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
-            state, automatic_moves, automatic_events = self._automatic_steps(
-                loaded.meta, state, ply + 1
+            if not self._out_of_time(loaded, seat, now, hard_only=True):
+                return await self._play_move(loaded, seat, user_id, text, now)
+            event = await self._apply_timeout(loaded, seat, now)
+        await self._announce(event)
+        raise OutOfTimeError(_late_move_sentence(event), event=event)
+
+    async def _play_move(
+        self, loaded: _Loaded, seat: int, user_id: int, text: str, now: datetime
+    ) -> TurnResult:
+        """:meth:`play` once the mover's seat is known and has time: parse, apply, commit."""
+        engine = loaded.meta.engine
+        try:
+            state, canonical, events = engine.play(loaded.position.state, seat, text)
+        except EngineNotYourTurnError as exc:
+            raise NotYourTurnError(self._waiting_for(loaded)) from exc
+        except GameOverError as exc:
+            raise StaleActionError("This game has already ended.") from exc
+        except MoveError as exc:
+            candidates = exc.candidates if isinstance(exc, AmbiguousMoveError) else ()
+            raise InvalidMoveError(
+                _sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
+            ) from exc
+        if canonical in engine.bot_decided_moves:
+            how = (
+                f"use /{canonical} to offer it to your opponent"
+                if len(loaded.meta.players) == 2
+                else "the bot offers draws by agreement only in two-player games so far"
             )
-            updated = await self._commit(loaded, state, [*new_moves, *automatic_moves])
-            all_events = (*events, *automatic_events)
-            turn_goes_on = (
-                engine.many_decisions_per_turn
-                and updated.row.is_active
-                and updated.row.to_move == (seat,)
+            raise InvalidMoveError(
+                f"`{canonical}` is not a move you can make alone: {how}.",
+                kind="illegal",
+                text=text,
             )
-            log.debug(
-                "game %d: ply %d %s by seat %d%s",
-                row.id,
-                ply,
-                canonical,
-                seat,
-                " (the seat decides again)" if turn_goes_on else "",
-            )
-            return TurnResult(
-                snapshot=self._snapshot(updated),
-                seat=seat,
-                user_id=user_id,
-                move=canonical,
-                events=public_events(all_events),
-                automatic=tuple(m.text for m in automatic_moves),
-                declined_draw_offer=loaded.row.draw_offer_seat is not None,
-                private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
-                turn_goes_on=turn_goes_on,
-            )
+        ply = loaded.row.ply + 1
+        new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
+        state, automatic_moves, automatic_events = self._automatic_steps(
+            loaded.meta, state, ply + 1
+        )
+        updated = await self._commit(
+            loaded, state, [*new_moves, *automatic_moves], movers=(seat,), now=now
+        )
+        all_events = (*events, *automatic_events)
+        turn_goes_on = (
+            engine.many_decisions_per_turn
+            and updated.row.is_active
+            and updated.row.to_move == (seat,)
+        )
+        log.debug(
+            "game %d: ply %d %s by seat %d%s",
+            loaded.row.id,
+            ply,
+            canonical,
+            seat,
+            " (the seat decides again)" if turn_goes_on else "",
+        )
+        return TurnResult(
+            snapshot=self._snapshot(updated),
+            seat=seat,
+            user_id=user_id,
+            move=canonical,
+            events=public_events(all_events),
+            automatic=tuple(m.text for m in automatic_moves),
+            declined_draw_offer=loaded.row.draw_offer_seat is not None,
+            private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
+            turn_goes_on=turn_goes_on,
+        )
 
     async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
         """Up to 25 of the caller's legal moves (canonical) matching what they typed.
@@ -745,7 +850,7 @@ class GameService:
             events.extend(step_events)
         return state, moves, events
 
-    async def _settle(self, loaded: _Loaded) -> _Loaded:
+    async def _settle(self, loaded: _Loaded, *, now: datetime | None = None) -> _Loaded:
         """Play the automatic steps (chance, forced moves) the stored game waits at, before
         anyone acts.
 
@@ -757,12 +862,37 @@ class GameService:
         )
         if not moves:
             return loaded
-        return await self._commit(loaded, state, moves)
+        return await self._commit(loaded, state, moves, now=now)
 
-    async def _commit(self, loaded: _Loaded, state: Any, moves: Sequence[NewMove]) -> _Loaded:
-        """Commit ``moves`` leading to ``state`` (compare-and-set) and refresh the caches."""
+    async def _commit(
+        self,
+        loaded: _Loaded,
+        state: Any,
+        moves: Sequence[NewMove],
+        *,
+        movers: Sequence[int] = (),
+        timed_out: Collection[int] = (),
+        now: datetime | None = None,
+    ) -> _Loaded:
+        """Commit ``moves`` leading to ``state`` (compare-and-set) and refresh the caches.
+
+        The same transaction writes the turn change's clocks and timers
+        (:meth:`_plan_turn_change`): ``movers`` are the seats that chose a move (they get
+        their increment), ``timed_out`` the seats whose time-out these moves are; ``now``
+        (default: the service's clock) is when it all happened.
+        """
         engine = loaded.meta.engine
         outcome = engine.outcome(state)
+        now = self._now() if now is None else now
+        clock_changes = await self._plan_turn_change(
+            loaded.row,
+            to_move_after=engine.to_move(state),
+            movers=movers,
+            now=now,
+            timed_out=timed_out,
+            clocks=loaded.clocks,
+            ply_after=moves[-1].ply,
+        )
         try:
             row = await self.database.games.commit_moves(
                 loaded.row.id,
@@ -774,9 +904,10 @@ class GameService:
                 status="active" if outcome is None else "finished",
                 outcome_json=_codec.dump_outcome(outcome),
                 termination=None if outcome is None else outcome.termination,
-                now=self._now(),
+                now=now,
+                clock_changes=clock_changes,
             )
-        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError(
                 "Someone changed this game at the same moment; look at the board and try again."
@@ -787,7 +918,7 @@ class GameService:
         recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
         position = PositionEntry(row.version, state, recent)
         self._positions.put(row.id, position)
-        return _Loaded(row, loaded.meta, position)
+        return _Loaded(row, loaded.meta, position, await self._read_clocks(row))
 
     # ========================================================================================
     # Ending a game without a move
@@ -953,7 +1084,9 @@ class GameService:
                 moved = {
                     m.seat
                     for m in logged
-                    if m.seat not in left and '"automatic"' not in m.events_json
+                    if m.seat not in left
+                    and '"automatic"' not in m.events_json
+                    and f'"{TIMEOUT_EVENT}"' not in m.events_json
                 }
                 if all(p.seat in moved for p in loaded.meta.players if p.seat not in left):
                     raise AbortNotAllowedError(
@@ -963,8 +1096,28 @@ class GameService:
             log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
             return self._snapshot(await self._finish(loaded, "aborted", None))
 
-    async def _finish(self, loaded: _Loaded, status: str, outcome: Outcome | None) -> _Loaded:
+    async def _finish(
+        self,
+        loaded: _Loaded,
+        status: str,
+        outcome: Outcome | None,
+        *,
+        timed_out: Collection[int] = (),
+        now: datetime | None = None,
+    ) -> _Loaded:
+        """End the game without a move (``status`` ``finished`` or ``aborted``), stopping
+        every clock and cancelling the game's timers in the same transaction; ``timed_out``
+        seats are left with the bank a time-out leaves (zero plus the increment)."""
         termination = outcome.termination if outcome is not None else status
+        now = self._now() if now is None else now
+        clock_changes = await self._plan_turn_change(
+            loaded.row,
+            to_move_after=(),
+            movers=(),
+            now=now,
+            timed_out=timed_out,
+            clocks=loaded.clocks,
+        )
         try:
             row = await self.database.games.finish(
                 loaded.row.id,
@@ -972,12 +1125,14 @@ class GameService:
                 status=status,
                 outcome_json=_codec.dump_outcome(outcome),
                 termination=termination,
-                now=self._now(),
+                now=now,
+                clock_changes=clock_changes,
             )
-        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError() from exc
-        return self._restamp(loaded, row)
+        restamped = self._restamp(loaded, row)
+        return replace(restamped, clocks=await self._read_clocks(row))
 
     async def _set_draw_offer(self, loaded: _Loaded, seat: int | None) -> _Loaded:
         try:
@@ -994,7 +1149,420 @@ class GameService:
         old = loaded.position
         position = PositionEntry(row.version, old.state, old.recent, old.legal)
         self._positions.put(row.id, position)
-        return _Loaded(row, loaded.meta, position)
+        return _Loaded(row, loaded.meta, position, loaded.clocks)
+
+    # ========================================================================================
+    # Clocks, time-outs and vacations
+    # ========================================================================================
+
+    def add_clock_listener(self, listener: ClockListener) -> None:
+        """Call ``listener`` with every time-out the service applies while answering
+        something else (a move made too late on a hard clock, :meth:`play`), after it is
+        committed. A listener that raises is logged; the others still run."""
+        self._clock_listeners.append(listener)
+
+    def remove_clock_listener(self, listener: ClockListener) -> None:
+        """Stop calling ``listener`` (no error if it was never added)."""
+        if listener in self._clock_listeners:
+            self._clock_listeners.remove(listener)
+
+    async def _announce(self, event: ClockEvent) -> None:
+        for listener in list(self._clock_listeners):
+            try:
+                await listener(event)
+            except Exception:
+                log.exception("game %d: a clock listener failed", event.snapshot.game_id)
+
+    async def clock_timer_fired(self, timer: TimerRow) -> ClockEvent | None:
+        """Handle a ``"clock"`` timer: seat ``timer.seat``'s deadline in game ``timer.game_id``.
+
+        A hard clock's seat times out at once (:class:`~bot.service.models.ClockEventKind`
+        ``timed_out``, ``lost_on_time`` or ``resigned_on_time``: the game's time-out rule,
+        or the platform's). On a soft clock nothing changes: the event (``flagged_soft``)
+        tells the opponents they may now claim (:meth:`claim_on_time`).
+
+        Returns ``None`` for a stale timer, with nothing to announce: the game is over, the
+        clock moved on since the timer was planned (its payload's ``clock_version``), or
+        the seat's clock is not running. A timer that fires before the deadline (clocks of
+        two processes that disagree) is planned again at the deadline, also ``None``.
+        """
+        if timer.game_id is None or timer.seat is None:
+            log.warning("clock timer %d names no game seat; ignored", timer.id)
+            return None
+        planned = _payload_int(timer, "clock_version")
+        async with self._game_lock(timer.game_id):
+            row = await self.database.games.get(timer.game_id)
+            if row is None or not row.is_active:
+                return None
+            now = self._now()
+            loaded = await self._settle(await self._load_row(row), now=now)
+            clock_row = _clock_of(loaded.clocks, timer.seat)
+            if clock_row is None or clock_row.version != planned:
+                return None
+            clock = SeatClock.from_row(clock_row)
+            deadline = clock.deadline
+            if deadline is None or timer.seat not in loaded.row.to_move:
+                return None
+            if not clock.flagged(now):
+                log.warning(
+                    "game %d: the clock timer of seat %d fired before its deadline %s",
+                    row.id,
+                    timer.seat,
+                    deadline.isoformat(),
+                )
+                again = NewTimer(CLOCK_TIMER, deadline, row.id, timer.seat, timer.payload_json)
+                await self.database.timers.schedule(again, now=now)
+                return None
+            player = loaded.meta.players[timer.seat]
+            if ClockSpec.parse(clock_row.spec).mode is ClockMode.SOFT:
+                log.info("game %d: seat %d is out of time (soft clock)", row.id, timer.seat)
+                return ClockEvent(
+                    self._snapshot(loaded), timer.seat, player.user_id, ClockEventKind.FLAGGED_SOFT
+                )
+            return await self._apply_timeout(loaded, timer.seat, now)
+
+    async def claim_on_time(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None
+    ) -> ClockEvent:
+        """``/claim`` (or "Claim on time"): ``user_id`` claims against a seat of another
+        player whose time is out, in the active game of ``channel_id`` (or game ``game_id``,
+        for the button). The seat times out as on a hard clock (:meth:`clock_timer_fired`):
+        the game's time-out rule, else it loses (two players) or resigns (more).
+
+        Raises :class:`NoGameHereError`, :class:`StaleActionError` (the game has ended),
+        :class:`NotAPlayerError` and :class:`~bot.service.clocks.ClaimError` (the game has
+        no clock, nobody is out of time yet, or only the claimer is).
+        """
+        if game_id is None:
+            row = await self._active_row(channel_id)
+        else:
+            found = await self.database.games.get(game_id)
+            if found is None:
+                raise NoGameHereError("That game does not exist.")
+            if not found.is_active:
+                raise StaleActionError("This game has already ended.")
+            row = found
+        async with self._game_lock(row.id):
+            now = self._now()
+            loaded = await self._settle(await self._reload(row), now=now)
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if not loaded.clocks:
+                raise ClaimError("This game has no clock, so nobody can run out of time.")
+            out = [s for s in loaded.row.to_move if self._out_of_time(loaded, s, now)]
+            claimable = [s for s in out if s not in seats]
+            if not claimable:
+                if out:
+                    raise ClaimError(
+                        "You are the one out of time: you may still move until someone claims."
+                    )
+                raise ClaimError(f"Nobody is out of time yet: {self._time_left_text(loaded, now)}.")
+            event = await self._apply_timeout(loaded, claimable[0], now, claimed_by=user_id)
+        log.info("game %d: %d claimed on time against seat %d", row.id, user_id, event.seat)
+        return event
+
+    async def final_warning_due(self, timer: TimerRow) -> FinalWarning | None:
+        """Handle a ``"final_warning"`` timer: what to tell seat ``timer.seat``'s player, whose
+        hard clock runs out soon, or ``None`` when the timer is stale (the game is over, the
+        clock moved on since it was planned, or the time is already out)."""
+        if timer.game_id is None or timer.seat is None:
+            return None
+        row = await self.database.games.get(timer.game_id)
+        if row is None or not row.is_active or timer.seat not in row.to_move:
+            return None
+        loaded = await self._load_row(row)
+        clock_row = _clock_of(loaded.clocks, timer.seat)
+        if clock_row is None or clock_row.version != _payload_int(timer, "clock_version"):
+            return None
+        clock = SeatClock.from_row(clock_row)
+        if clock.deadline is None or clock.flagged(self._now()):
+            return None
+        player = loaded.meta.players[timer.seat]
+        return FinalWarning(
+            game_id=row.id,
+            game_name=loaded.meta.engine.info.name,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            seat=timer.seat,
+            seat_name=player.seat_name,
+            user_id=player.user_id,
+            deadline=clock.deadline,
+            board_message_id=row.board_message_id,
+        )
+
+    def _out_of_time(
+        self, loaded: _Loaded, seat: int, now: datetime, *, hard_only: bool = False
+    ) -> bool:
+        """Whether ``seat``'s clock is running and its time is out (on a hard clock only,
+        with ``hard_only``)."""
+        clock_row = _clock_of(loaded.clocks, seat)
+        if clock_row is None:
+            return False
+        if hard_only and ClockSpec.parse(clock_row.spec).mode is not ClockMode.HARD:
+            return False
+        clock = SeatClock.from_row(clock_row)
+        return clock.running and clock.flagged(now)
+
+    def _time_left_text(self, loaded: _Loaded, now: datetime) -> str:
+        """``White has 3h12m left``: the time left of the seats to move, for a refused claim."""
+        parts = []
+        for seat in loaded.row.to_move:
+            clock_row = _clock_of(loaded.clocks, seat)
+            if clock_row is not None:
+                left = SeatClock.from_row(clock_row).time_left(now)
+                name = loaded.meta.players[seat].seat_name
+                parts.append(f"{name} has {format_duration(left)} left")
+        return ", ".join(parts) or "no clock is running"
+
+    async def _apply_timeout(
+        self, loaded: _Loaded, seat: int, now: datetime, *, claimed_by: int | None = None
+    ) -> ClockEvent:
+        """Apply ``seat``'s time-out (under the game's lock) and commit it with the clocks.
+
+        The game's spec decides first (:meth:`~engines.base.Engine.timeout_moves`, drawn from
+        :func:`~bot.service.clocks.timeout_rng` of the seed and ply): its moves are played and
+        logged for the seat, each with a ``timeout`` event (:data:`TIMEOUT_EVENT`) saying it
+        was played on time-out (a takeback never reaches across it), then the automatic
+        steps after them. Otherwise a two-player game ends, the seat losing on ``time``; in
+        a larger game the seat resigns (logged ``[k]resign`` as :meth:`resign` does, or the
+        game ends on ``time`` for every other seat when the engine has no resignation). The
+        seat's bank becomes zero plus its increment.
+        """
+        meta, row = loaded.meta, loaded.row
+        engine = meta.engine
+        player = meta.players[seat]
+        state = loaded.position.state
+        texts = engine.timeout_moves(state, seat, timeout_rng(meta.seed, row.ply))
+        moves: list[NewMove] = []
+        events: list[Event] = []
+        if texts is not None:
+            kind = ClockEventKind.TIMED_OUT
+            for text in texts:
+                try:
+                    state, canonical, played = engine.play(state, seat, text)
+                except MoveError as exc:
+                    raise RuntimeError(
+                        f"{engine.info.id}: time-out move {text!r} is not legal: {exc.message}"
+                    ) from exc
+                who = player.seat_name
+                notice = Event(
+                    TIMEOUT_EVENT, seat, f"{who} is out of time: {canonical} played on time-out"
+                )
+                step_events = (notice, *played)
+                ply = row.ply + len(moves) + 1
+                moves.append(NewMove(ply, seat, canonical, _codec.dump_events(step_events)))
+                events.extend(step_events)
+            if not moves:
+                raise RuntimeError(f"{engine.info.id}: no time-out move for seat {seat} to move")
+        elif len(meta.players) == 2:
+            outcome = Outcome.win("time", 1 - seat, 2)
+            log.info("game %d: seat %d lost on time", row.id, seat)
+            ended = await self._finish(loaded, "finished", outcome, timed_out=(seat,), now=now)
+            return ClockEvent(
+                self._snapshot(ended),
+                seat,
+                player.user_id,
+                ClockEventKind.LOST_ON_TIME,
+                claimed_by=claimed_by,
+            )
+        else:
+            kind = ClockEventKind.RESIGNED_ON_TIME
+            try:
+                transition = engine.resign(state, seat)
+            except IllegalMoveError:
+                transition = None
+            if transition is None:
+                others = tuple(s for s in range(len(meta.players)) if s != seat)
+                outcome = Outcome("time", others, (others, (seat,)))
+                ended = await self._finish(loaded, "finished", outcome, timed_out=(seat,), now=now)
+                return ClockEvent(
+                    self._snapshot(ended), seat, player.user_id, kind, claimed_by=claimed_by
+                )
+            notice = Event(TIMEOUT_EVENT, seat, f"{player.seat_name} is out of time and resigns")
+            state = transition.state
+            step_events = (notice, *transition.events)
+            resigned = NewMove(
+                row.ply + 1, seat, resign_move_text(seat), _codec.dump_events(step_events)
+            )
+            moves.append(resigned)
+            events.extend(step_events)
+        state, automatic_moves, automatic_events = self._automatic_steps(
+            meta, state, moves[-1].ply + 1
+        )
+        updated = await self._commit(
+            loaded, state, [*moves, *automatic_moves], timed_out=(seat,), now=now
+        )
+        log.info(
+            "game %d: seat %d timed out (%s): %s",
+            row.id,
+            seat,
+            kind.value,
+            " ".join(m.text for m in moves),
+        )
+        return ClockEvent(
+            self._snapshot(updated),
+            seat,
+            player.user_id,
+            kind,
+            moves=tuple(m.text for m in (*moves, *automatic_moves)),
+            events=public_events((*events, *automatic_events)),
+            claimed_by=claimed_by,
+        )
+
+    async def _plan_turn_change(
+        self,
+        row: GameRow,
+        *,
+        to_move_after: tuple[int, ...],
+        movers: Sequence[int],
+        now: datetime,
+        timed_out: Collection[int] = (),
+        clocks: Sequence[ClockRow] | None = None,
+        ply_after: int | None = None,
+    ) -> ClockChanges | None:
+        """The clock writes and timers of a change that leaves ``to_move_after`` to act in
+        game ``row`` (as read before the change, whose write bumps its version by one).
+
+        ``movers`` chose a move (each gets its increment, :meth:`SeatClock.after_move`;
+        raises :class:`~bot.service.clocks.OutOfTimeError` for a hard clock that ran out),
+        ``timed_out`` had its time-out applied; the seats to move next start their clocks
+        (paused until their player's vacation ends) and get their deadline timers, every
+        other clock stops (:func:`~bot.service.clocks.plan_turn`). Every seat to move next
+        whose player wants reminders gets a ``reminder`` timer after its quiet time, with
+        the game's version after the change; the reminders of seats no longer to move are
+        cancelled (:func:`~bot.service.clocks.plan_reminders`). Once nobody is to move (the
+        game is over) every clock stops and every timer of the game is cancelled.
+
+        ``clocks`` are the game's clock rows if the caller read them with ``row`` (else they
+        are read here); ``ply_after`` is the game's ply after the change, stored in the
+        reminders' payload beside the version when given. Returns ``None`` only when there
+        is nothing to write.
+        """
+        rows = list(clocks) if clocks is not None else await self._read_clocks(row)
+        following = tuple(seat for seat in to_move_after if seat >= 0)
+        if not following:
+            stop = plan_turn(rows, movers, (), now, timed_out=timed_out)
+            return merge_changes(stop, ClockChanges(cancel=(TimerCancel(row.id),)))
+        meta = await self._game_meta(row)
+        users = {seat: meta.players[seat].user_id for seat in following}
+        paused, due = await self._turn_start(row.guild_id, users, now)
+        turn = plan_turn(rows, movers, following, now, paused_until=paused, timed_out=timed_out)
+        reminders = plan_reminders(
+            row.id, before=row.to_move, due=due, version=row.version + 1, ply=ply_after
+        )
+        return merge_changes(turn, reminders)
+
+    async def _turn_start(
+        self, guild_id: int | None, users: Mapping[int, int], now: datetime
+    ) -> tuple[dict[int, datetime], dict[int, datetime]]:
+        """For the seats in ``users`` (seat → user id) whose turn starts at ``now``, in one
+        read (:meth:`db.clocks.ClocksRepo.turn_context`): when each seat's turn really
+        starts, for those whose player is on vacation (seat → end of the vacation), and when
+        each seat's reminder is due, for those whose player wants reminders (the quiet time
+        of :func:`~bot.service.clocks.reminder_delay` after the turn starts)."""
+        if not users:
+            return {}, {}
+        context = await self.database.clocks.turn_context(users.values(), guild_id)
+        paused: dict[int, datetime] = {}
+        due: dict[int, datetime] = {}
+        for seat, user_id in users.items():
+            away = context.vacations.get(user_id)
+            if away is not None and away.until is not None and away.until > now:
+                paused[seat] = away.until
+            delay = reminder_delay(context.users[user_id], context.guild, self.reminder_quiet)
+            if delay is not None:
+                due[seat] = max(now, paused.get(seat, now)) + delay
+        return paused, due
+
+    async def _read_clocks(self, row: GameRow) -> tuple[ClockRow, ...]:
+        """The seat clocks of game ``row`` (none for a game without a clock: no read)."""
+        if row.clock == "none":
+            return ()
+        return tuple(await self.database.clocks.for_game(row.id))
+
+    def _seat_clocks(self, loaded: _Loaded) -> tuple[SeatClockInfo, ...]:
+        """:attr:`GameSnapshot.clocks` as of now."""
+        if not loaded.clocks:
+            return ()
+        now = self._now()
+        infos = []
+        for clock_row in loaded.clocks:
+            clock = SeatClock.from_row(clock_row)
+            infos.append(
+                SeatClockInfo(
+                    seat=clock_row.seat,
+                    time_left_ms=clock_rules.to_ms(clock.time_left(now)),
+                    running=clock.running,
+                    paused_until=clock.running_since if clock.paused(now) else None,
+                    flagged=clock.running and clock.flagged(now),
+                    deadline=clock.deadline,
+                    mode=ClockSpec.parse(clock_row.spec).mode.value,
+                    as_of=now,
+                )
+            )
+        return tuple(infos)
+
+    # ---- vacations ---------------------------------------------------------------------
+
+    async def start_vacation(self, user_id: int, duration: timedelta) -> VacationInfo:
+        """``/vacation start``: ``user_id`` goes on vacation for ``duration`` (or what is left
+        of this year's allowance, if less; a vacation under way is extended). Their running
+        clocks in every active game pause until it ends, and those clocks' timers move with
+        them, atomically; a turn that reaches them meanwhile starts paused too.
+
+        Raises :class:`~bot.service.clocks.VacationError` (a duration that is not positive, or
+        nothing left this year) and :class:`StaleActionError` if moves kept landing while
+        the vacation was written.
+        """
+        now = self._now()
+        try:
+            await clock_rules.start_vacation(
+                self.database, user_id, duration, allowance=self.vacation_allowance, now=now
+            )
+        except ValueError as exc:
+            raise VacationError(str(exc)) from exc
+        except (ClockChangedError, VacationChangedError) as exc:
+            raise StaleActionError("Your games kept changing; please try again.") from exc
+        log.info("user %d is on vacation for up to %s", user_id, format_duration(duration))
+        return await self.vacation(user_id)
+
+    async def end_vacation(self, user_id: int) -> VacationInfo:
+        """``/vacation end``: end ``user_id``'s vacation now. Their paused clocks run again
+        from now and the unused part goes back to this year's allowance.
+
+        Raises :class:`~bot.service.clocks.VacationError` ("You are not on vacation.") and
+        :class:`StaleActionError` as :meth:`start_vacation` does.
+        """
+        now = self._now()
+        try:
+            await clock_rules.end_vacation(self.database, user_id, now=now)
+        except ValueError as exc:
+            raise VacationError(str(exc)) from exc
+        except (ClockChangedError, VacationChangedError) as exc:
+            raise StaleActionError("Your games kept changing; please try again.") from exc
+        log.info("user %d ended their vacation", user_id)
+        return await self.vacation(user_id)
+
+    async def vacation(self, user_id: int) -> VacationInfo:
+        """``/vacation status``: until when ``user_id`` is on vacation, how much of this
+        year's allowance is used and left, and their active games with a clock."""
+        now = self._now()
+        book = VacationBook.from_row(await self.database.vacations.get(user_id), now)
+        games = []
+        for row in await self.database.games.list_active(user_id=user_id):
+            if row.clock != "none":
+                name = get_engine(row.game).info.name
+                games.append(VacationGame(row.id, name, row.guild_id, row.channel_id))
+        return VacationInfo(
+            user_id=user_id,
+            until=book.until if book.on_vacation(now) else None,
+            used=book.used_in(now.year),
+            left=book.left(now, self.vacation_allowance),
+            allowance=self.vacation_allowance,
+            games=tuple(games),
+            as_of=now,
+        )
 
     # ========================================================================================
     # Reading
@@ -1182,7 +1750,8 @@ class GameService:
 
     async def _load_row(self, row: GameRow) -> _Loaded:
         meta = await self._game_meta(row)
-        return _Loaded(row, meta, await self._position(row, meta))
+        position = await self._position(row, meta)
+        return _Loaded(row, meta, position, await self._read_clocks(row))
 
     async def _game_meta(self, row: GameRow) -> GameMeta:
         meta = self._meta.get(row.id)
@@ -1266,6 +1835,12 @@ class GameService:
             created_at=row.created_at,
             updated_at=row.updated_at,
             hidden_information=engine.info.has_hidden_information,
+            parent_channel_id=row.parent_channel_id,
+            takeback_seat=row.takeback_seat,
+            clock=row.clock,
+            finished_at=row.finished_at,
+            clock_text=ClockSpec.parse(row.clock).describe(),
+            clocks=self._seat_clocks(loaded),
         )
 
     # ---- records (bot/service/records.py) ----
@@ -1342,6 +1917,216 @@ class GameService:
             raise NoGameHereError(f"There is no game {game_id} on this server.")
         return row
 
+    # ---- takebacks and rematches ----
+    # The decisions are pure functions in bot/service/social.py (which imports this module,
+    # so it is imported where it is used, as records is).
+
+    async def request_takeback(self, channel_id: int, user_id: int) -> TakebackRequest:
+        """``/takeback``: the caller asks the opponent to let them take back their last move.
+
+        Only in an active two-player game with no takeback request and no draw offer
+        pending, when the last move a player chose is the caller's and taking it back
+        crosses no chance outcome, resignation or reveal of hidden information
+        (:func:`bot.service.social.plan_takeback`). The request is stored (the game's
+        version goes up; any move clears it) and returned for the bot to post with Allow /
+        Refuse buttons quoting :attr:`TakebackRequest.version`.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError`,
+        :class:`~bot.service.social.TakebackError` (with the reason) and
+        :class:`StaleActionError`.
+        """
+        from bot.service import social
+
+        row = await self._active_row(channel_id)
+        async with self._game_lock(row.id):
+            loaded = await self._reload(row)
+            meta = loaded.meta
+            seats = meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if len(meta.players) != 2:
+                raise social.TakebackError(
+                    "Takebacks are only for two-player games: with more players every other "
+                    "player would have to agree, which the bot cannot ask yet."
+                )
+            opponents = tuple(dict.fromkeys(p.user_id for p in meta.players if p.seat not in seats))
+            if not opponents:
+                raise social.TakebackError(
+                    "You hold every seat of this game, so there is nobody to ask."
+                )
+            pending = loaded.row.takeback_seat
+            if pending is not None:
+                if pending in seats:
+                    raise social.TakebackError("You have already asked to take your move back.")
+                raise social.TakebackError(
+                    "Your opponent has already asked for a takeback: answer it with its buttons."
+                )
+            if loaded.row.draw_offer_seat is not None:
+                raise social.TakebackError(
+                    "A draw offer is pending: it must be answered before a takeback is asked."
+                )
+            plan = social.plan_takeback(
+                await self.database.games.moves(row.id),
+                seats,
+                game=meta.engine.info.id,
+                hidden_information=meta.engine.info.has_hidden_information,
+            )
+            updated = await self._set_takeback(loaded, plan.seat)
+            log.info("game %d: seat %d asks to take back ply %d", row.id, plan.seat, plan.ply)
+            return TakebackRequest(
+                game_id=row.id,
+                version=updated.row.version,
+                seat=plan.seat,
+                user_id=user_id,
+                opponent_user_ids=opponents,
+                move=plan.move,
+                ply=plan.ply,
+            )
+
+    async def answer_takeback(
+        self, game_id: int, user_id: int, *, accept: bool, version: int
+    ) -> TakebackAnswer:
+        """Answer the takeback request shown at ``version`` of game ``game_id``.
+
+        Refusing clears the request (the requester withdraws it this way too). Allowing it
+        rebuilds the position before the requester's move from the move log
+        (:func:`bot.service.records.rebuild_game`) and stores it, the move and the forced
+        moves after it deleted from the log, in one transaction with the clock changes
+        (:meth:`db.GamesRepo.rewind`): no time is given back; the turn passes back to the
+        requester, whose clock runs again while the opponent's stops.
+
+        Raises :class:`StaleActionError` ("no longer open": answered, withdrawn, or a move
+        came first), :class:`NotAPlayerError` and
+        :class:`~bot.service.social.TakebackError` (allowing one's own request).
+        """
+        from bot.service import records, social
+
+        async with self._game_lock(game_id):
+            row = await self.database.games.get(game_id)
+            if (
+                row is None
+                or not row.is_active
+                or row.version != version
+                or row.takeback_seat is None
+            ):
+                raise StaleActionError(social.TAKEBACK_CLOSED)
+            loaded = await self._load_row(row)
+            meta = loaded.meta
+            seats = meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            requester = row.takeback_seat
+            requester_id = meta.players[requester].user_id
+            if accept and requester in seats:
+                raise social.TakebackError("You cannot allow your own takeback request.")
+            if not accept:
+                updated = await self._set_takeback(loaded, None)
+                log.info("game %d: takeback of seat %d refused by %d", game_id, requester, user_id)
+                return TakebackAnswer(
+                    self._snapshot(updated), requester, requester_id, user_id, accepted=False
+                )
+            engine = meta.engine
+            log_rows = await self.database.games.moves(game_id)
+            # The version did not change since the request, so neither did the log: this
+            # finds the same move, and refuses only if the rules here changed meanwhile.
+            plan = social.plan_takeback(
+                log_rows,
+                (requester,),
+                game=engine.info.id,
+                hidden_information=engine.info.has_hidden_information,
+            )
+            state = await asyncio.to_thread(records.rebuild_game, meta, log_rows, plies=plan.to_ply)
+            to_move = engine.to_move(state)
+            now = self._now()
+            # Nobody moved: no increment, no refund; the clocks follow the turn back.
+            clock_changes = await self._plan_turn_change(
+                row, to_move_after=to_move, movers=(), now=now, clocks=loaded.clocks
+            )
+            try:
+                rewound = await self.database.games.rewind(
+                    game_id,
+                    row.version,
+                    to_ply=plan.to_ply,
+                    state_json=engine.dumps(state),
+                    to_move=to_move,
+                    now=now,
+                    clock_changes=clock_changes,
+                )
+            except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+                raise StaleActionError(social.TAKEBACK_CLOSED) from exc
+            finally:
+                self._positions.pop(game_id)
+            log.info(
+                "game %d: seat %d took back ply %d (%s), allowed by %d",
+                game_id,
+                requester,
+                plan.ply,
+                " ".join(plan.removed),
+                user_id,
+            )
+            snapshot = self._snapshot(await self._load_row(rewound))
+            return TakebackAnswer(
+                snapshot, requester, requester_id, user_id, accepted=True, removed=plan.removed
+            )
+
+    async def _set_takeback(self, loaded: _Loaded, seat: int | None) -> _Loaded:
+        try:
+            row = await self.database.games.set_takeback(
+                loaded.row.id, loaded.row.version, seat, self._now()
+            )
+        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError() from exc
+        return self._restamp(loaded, row)
+
+    async def rematch(
+        self, game_id: int, user_id: int, *, in_parent: bool = False
+    ) -> ChallengeInfo:
+        """The Rematch button: a new challenge to play game ``game_id`` again.
+
+        Same game, options and clock; ``user_id`` is the challenger, every other player is
+        invited, and the seats are fixed, rotated by one
+        (:func:`bot.service.social.rotated_seating`). The challenge goes in the game's
+        channel, or in the parent channel of its thread when ``in_parent`` (the bot passes it
+        when the thread is archived). Returns the challenge for the bot to post.
+
+        Raises :class:`NoGameHereError` (unknown game), :class:`NotAPlayerError` ("Only the
+        players can ask for a rematch"), :class:`~bot.service.social.RematchError` (the game
+        goes on, was aborted, or a user held several seats) and
+        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open
+        (a second press).
+        """
+        from bot.service import social
+
+        row = await self.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        meta = await self._game_meta(row)
+        plan = social.plan_rematch(str(row.status), [p.user_id for p in meta.players], user_id)
+        channel_id = row.channel_id
+        if in_parent and row.parent_channel_id is not None:
+            channel_id = row.parent_channel_id
+        # The lock makes a double press in this process wait, then find the first one's
+        # challenge; two processes pressing at the same instant could both open one.
+        async with self._game_lock(game_id):
+            existing = await self.database.challenges.open_rematch(game_id)
+            if existing is not None and existing.expires_at > self._now():
+                raise social.RematchOpenError(self._challenge_info(existing))
+            info = await self.create_challenge(
+                guild_id=row.guild_id,
+                channel_id=channel_id,
+                challenger_id=user_id,
+                game=row.game,
+                opponent_ids=plan.invited_ids,
+                players=len(meta.players),
+                options_text=format_options(meta.engine.info, meta.options),
+                clock=row.clock,
+                seating=plan.seating,
+                rematch_of=game_id,
+            )
+        log.info("game %d: rematch asked by %d (challenge %d)", game_id, user_id, info.challenge_id)
+        return info
+
 
 # ============================================================================================
 # Pure helpers
@@ -1357,6 +2142,41 @@ def _record(move: MoveRow | NewMove, at: datetime) -> MoveRecord:
         events=public_events(events),
         at=at,
     )
+
+
+def _clock_of(clocks: Sequence[ClockRow], seat: int) -> ClockRow | None:
+    """The clock row of ``seat`` among ``clocks``, or ``None``."""
+    for clock_row in clocks:
+        if clock_row.seat == seat:
+            return clock_row
+    return None
+
+
+def _payload_int(timer: TimerRow, key: str) -> int | None:
+    """The integer ``key`` of ``timer``'s JSON payload, or ``None`` (logged) if it is missing
+    or the payload is not JSON: the timer is then treated as stale."""
+    try:
+        value = json.loads(timer.payload_json).get(key)
+    except (ValueError, AttributeError):
+        value = None
+    if not isinstance(value, int):
+        log.warning("timer %d (%s) has no %s in its payload", timer.id, timer.kind, key)
+        return None
+    return value
+
+
+_LATE_MOVE = {
+    ClockEventKind.LOST_ON_TIME: "so you lost on time",
+    ClockEventKind.RESIGNED_ON_TIME: "so you resigned on time and play goes on without you",
+    ClockEventKind.TIMED_OUT: "so the game's time-out rule played {moves} for you instead",
+}
+
+
+def _late_move_sentence(event: ClockEvent) -> str:
+    """What a player who moved too late on a hard clock is told (:meth:`GameService.play`)."""
+    moves = ", ".join(f"`{m}`" for m in event.moves) or "nothing"
+    what = _LATE_MOVE.get(event.kind, "so your move was not played").format(moves=moves)
+    return f"Your time ran out before this move, {what}."
 
 
 def resign_move_text(seat: int) -> str:

@@ -43,6 +43,7 @@ __all__ = [
     "challenge_view",
     "draw_offer_view",
     "my_view_view",
+    "takeback_view",
 ]
 
 log = logging.getLogger(__name__)
@@ -207,4 +208,13 @@ def my_view_view(game_id: int, version: int) -> discord.ui.View:
     """
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(GameButtonId(game_id, GameAction.MY_VIEW, version)))
+    return view
+
+
+def takeback_view(game_id: int, version: int) -> discord.ui.View:
+    """Allow takeback / Refuse for the takeback request made at ``version`` of game
+    ``game_id`` (the requester's Refuse withdraws it)."""
+    view = discord.ui.View(timeout=None)
+    for action in (GameAction.TAKEBACK_ACCEPT, GameAction.TAKEBACK_DECLINE):
+        view.add_item(GameButton(GameButtonId(game_id, action, version)))
     return view

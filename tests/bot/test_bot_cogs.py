@@ -22,6 +22,7 @@ from bot.service import (
     Player,
 )
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
+from db.rows import GuildSettingsRow
 from engines.base import Outcome
 
 from .test_bot_presenters import NORTH, SOUTH, T, snapshot
@@ -31,6 +32,8 @@ from .test_bot_replies import fake_interaction
 def stand_in_bot() -> Any:
     bot = MagicMock()
     bot.service = MagicMock()
+    # Every guild has the default settings (threads when the channel is busy).
+    bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))
     return bot
 
 
@@ -293,6 +296,7 @@ async def test_challenge_invites_up_to_three_and_pings_only_them(
         game="generator",
         options_text="max_turns=50",
         preset=None,
+        clock=None,
     )
     assert post.await_args is not None
     args, kwargs = post.await_args

@@ -183,10 +183,32 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         names = sorted(c.name for c in bot.tree.get_commands())
-        assert names == ["board", "challenge", "draw", "game", "hand", "move", "resign"]
+        assert names == [
+            "board",
+            "challenge",
+            "claim",
+            "draw",
+            "game",
+            "games",
+            "hand",
+            "move",
+            "resign",
+            "settings",
+            "takeback",
+            "unwatch",
+            "vacation",
+            "watch",
+        ]
         game = bot.tree.get_command("game")
         assert isinstance(game, discord.app_commands.Group)
-        assert sorted(c.name for c in game.commands) == ["abort", "info", "moves", "rules"]
+        assert sorted(c.name for c in game.commands) == [
+            "abort",
+            "export",
+            "info",
+            "moves",
+            "replay",
+            "rules",
+        ]
         challenge = bot.tree.get_command("challenge")
         assert isinstance(challenge, discord.app_commands.Command)
         game_param = challenge.get_parameter("game")
@@ -206,6 +228,7 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
             "players",
             "options",
             "preset",
+            "clock",
         ]
     finally:
         for extension in EXTENSIONS:

@@ -123,9 +123,10 @@ def test_my_view_is_a_persistent_game_button() -> None:
 
 
 def test_only_boards_of_hidden_games_in_play_carry_my_view() -> None:
-    assert labels(board_view(hidden_snapshot())) == ["My view"]
-    assert board_view(snapshot()) is None
-    assert board_view(hidden_snapshot(status="finished", to_move=())) is None
+    assert labels(board_view(hidden_snapshot())) == ["My view", "Watch"]
+    assert labels(board_view(hidden_snapshot(), for_player=True)) == ["My view"]
+    assert labels(board_view(snapshot())) == ["Watch"]
+    assert labels(board_view(hidden_snapshot(status="finished", to_move=()))) == ["Rematch"]
 
 
 async def test_a_posted_board_of_a_hidden_game_has_the_my_view_button() -> None:
@@ -137,7 +138,7 @@ async def test_a_posted_board_of_a_hidden_game_has_the_my_view_button() -> None:
     bot.service.render = AsyncMock(return_value=b"\x89PNG public")
     bot.service.set_board_message = AsyncMock()
     await post_board(bot, hidden_snapshot(), "text", mention_ids=[NORTH])
-    assert labels(channel.send.await_args.kwargs["view"]) == ["My view"]
+    assert labels(channel.send.await_args.kwargs["view"]) == ["My view", "Watch"]
     # The public picture: rendered from the snapshot, whose view is the spectator's.
     bot.service.render.assert_awaited_once()
     assert bot.service.render.await_args.args == (hidden_snapshot(),)

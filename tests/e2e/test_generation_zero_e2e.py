@@ -162,7 +162,7 @@ async def test_two_players_play_through_battles_to_the_end(
     players = table.players
 
     # -- the first board: public picture, a My view button, both players called -------------
-    assert labels(board) == ["My view"]
+    assert labels(board) == ["My view", "Watch"]
     assert {u.id for u in board.mentions} == {alice.id, bob.id}
     table.check_board(board)
     table.check_public()
@@ -250,7 +250,7 @@ async def test_two_players_play_through_battles_to_the_end(
     assert told[1]
     final = fake.messages(channel)[-1]
     assert final.attachments
-    assert labels(final) == []  # no My view once over
+    assert labels(final) == ["Rematch"]  # no My view once over
     (winner,) = outcome.winners
     assert players[winner].id in {u.id for u in final.mentions}
     assert f"<@{players[winner].id}> wins!" in final.content

@@ -109,7 +109,7 @@ async def test_private_views_and_a_two_decision_turn(fake_discord: FakeDiscord, 
 
     # -- the public board: no secret in the picture, and a My view button ------------------
     assert png_facts(board) == own_facts(state, None) == set()
-    assert labels(board) == ["My view"]
+    assert labels(board) == ["My view", "Watch"]
     assert {u.id for u in board.mentions} == {alice.id, bob.id}  # the game begins
 
     # -- My view and /hand: each player sees exactly their own facts, alone -----------------
