@@ -17,7 +17,12 @@ from bot.service import NoGameHereError
 from bot.service.records import BoardAtPly, GameRecord
 from bot.ui.board import post_board, render_file
 from bot.ui.menus import GAME_CHOICES
-from bot.ui.replies import answer_errors, channel_id_of, post_in_channel
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    post_in_channel,
+    require_visible_game,
+)
 from engines import ENGINES
 
 if TYPE_CHECKING:
@@ -100,6 +105,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=game_id):
+            await require_visible_game(interaction, self.bot.service, game_id)
             record = await self.bot.service.export_record(
                 channel_id_of(interaction), guild_id=interaction.guild_id, game_id=game_id
             )
@@ -144,6 +150,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=game_id):
+            await require_visible_game(interaction, self.bot.service, game_id)
             board = await self.bot.service.board_at(
                 channel_id_of(interaction), guild_id=interaction.guild_id, ply=ply, game_id=game_id
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 import discord
@@ -23,7 +24,13 @@ from bot.service.spectators import THREAD_ARCHIVE_TIMER, GamesList, GamesScope, 
 from bot.service.timers import Handler
 from bot.ui.buttons import SPECTATORS_COG
 from bot.ui.custom_ids import GameAction, GameButtonId
-from bot.ui.replies import answer_errors, channel_id_of
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    game_channel,
+    may_view,
+    require_visible_game,
+)
 from db.rows import TimerRow
 
 if TYPE_CHECKING:
@@ -72,6 +79,7 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=game_id):
+            await require_visible_game(interaction, self.bot.service, game_id)
             result = await self.spectators.watch(
                 channel_id_of(interaction),
                 interaction.user.id,
@@ -136,6 +144,14 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
                 guild_id=interaction.guild_id,
                 channel_id=channel_id_of(interaction),
             )
+            if chosen is GamesScope.SERVER:
+                # Only games in channels the caller can read (a hidden channel's game is
+                # nobody else's business).
+                visible = tuple(
+                    g for g in listing.games if may_view(interaction, game_channel(g.snapshot))
+                )
+                hidden = len(listing.games) - len(visible)
+                listing = replace(listing, games=visible, total=listing.total - hidden)
             names = await self._names(listing)
             text = presenters.games_list_text(listing, names)
             for chunk in presenters.split_message(text):

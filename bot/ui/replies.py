@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import presenters
-from bot.service import ServiceError
+from bot.service import GameService, GameSnapshot, NoGameHereError, ServiceError
 
 if TYPE_CHECKING:
     from bot.client import GameroomBot
@@ -137,3 +137,48 @@ async def _answer_safely(interaction: discord.Interaction[Any], text: str) -> No
     except discord.HTTPException:
         # The interaction token may have expired (15 min) or the channel gone; nothing to tell.
         log.warning("could not answer %s", describe(interaction), exc_info=True)
+
+
+def may_view(interaction: discord.Interaction[Any], channel_id: int) -> bool:
+    """Whether the user of ``interaction`` can see channel ``channel_id`` of its guild.
+
+    Used before showing a game named by id (``game_id:`` options, ``/games scope:server``),
+    so a game in a channel the member cannot read is never exported, replayed, watched or
+    listed for them. A thread is judged by the channel it hangs off (pass that). Unknown
+    channels and users outside a guild see nothing.
+    """
+    guild = interaction.guild
+    member = interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        return False
+    return channel.permissions_for(member).view_channel
+
+
+def game_channel(snapshot: GameSnapshot) -> int:
+    """The channel whose readers may see ``snapshot``'s game (a thread's parent channel)."""
+    return snapshot.parent_channel_id or snapshot.channel_id
+
+
+async def require_visible_game(
+    interaction: discord.Interaction[Any], service: GameService, game_id: int | None
+) -> None:
+    """Refuse a game named by id that lives in a channel the caller cannot see.
+
+    Games of this channel (or of a thread off it) always pass. Raises
+    :class:`~bot.service.NoGameHereError` with the same sentence as for an unknown game, so
+    the existence of a hidden channel's game is not given away.
+    """
+    if game_id is None:
+        return
+    snapshot = await service.game_snapshot(game_id)
+    here = channel_id_of(interaction)
+    if here in (snapshot.channel_id, snapshot.parent_channel_id):
+        return
+    if snapshot.guild_id != interaction.guild_id or not may_view(
+        interaction, game_channel(snapshot)
+    ):
+        log.info("%s: game %d is in a channel the user cannot see", describe(interaction), game_id)
+        raise NoGameHereError(f"There is no game {game_id} here.")
