@@ -9,9 +9,9 @@ fields of one row both land.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Column, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions
@@ -19,6 +19,8 @@ from db.rows import GuildSettingsRow, UserSettingsRow, require_aware
 from db.schema import ReminderDelivery, ThreadPolicy, guild_settings, user_settings
 
 __all__ = ["KEEP", "SettingsRepo"]
+
+_T = TypeVar("_T")
 
 
 class _Keep:
@@ -59,21 +61,12 @@ class SettingsRepo:
         _check_quiet(reminder_quiet_s)
         async with self._tx.write() as conn:
             old = await _read_guild(conn, guild_id)
-            values: dict[str, Any] = {
-                "threads": (old.threads if isinstance(threads, _Keep) else threads).value,
-                "reminder_quiet_s": old.reminder_quiet_s
-                if isinstance(reminder_quiet_s, _Keep)
-                else reminder_quiet_s,
+            values = {
+                "threads": _kept(threads, old.threads).value,
+                "reminder_quiet_s": _kept(reminder_quiet_s, old.reminder_quiet_s),
                 "updated_at": now,
             }
-            if old.updated_at is None:
-                await conn.execute(insert(guild_settings).values(guild_id=guild_id, **values))
-            else:
-                await conn.execute(
-                    update(guild_settings)
-                    .where(guild_settings.c.guild_id == guild_id)
-                    .values(**values)
-                )
+            await _write(conn, guild_settings.c.guild_id, guild_id, values, exists=old.updated_at)
             return await _read_guild(conn, guild_id)
 
     async def user(self, user_id: int) -> UserSettingsRow:
@@ -97,20 +90,35 @@ class SettingsRepo:
         _check_quiet(reminder_quiet_s)
         async with self._tx.write() as conn:
             old = await _read_user(conn, user_id)
-            values: dict[str, Any] = {
-                "reminders": (old.reminders if isinstance(reminders, _Keep) else reminders).value,
-                "reminder_quiet_s": old.reminder_quiet_s
-                if isinstance(reminder_quiet_s, _Keep)
-                else reminder_quiet_s,
+            values = {
+                "reminders": _kept(reminders, old.reminders).value,
+                "reminder_quiet_s": _kept(reminder_quiet_s, old.reminder_quiet_s),
                 "updated_at": now,
             }
-            if old.updated_at is None:
-                await conn.execute(insert(user_settings).values(user_id=user_id, **values))
-            else:
-                await conn.execute(
-                    update(user_settings).where(user_settings.c.user_id == user_id).values(**values)
-                )
+            await _write(conn, user_settings.c.user_id, user_id, values, exists=old.updated_at)
             return await _read_user(conn, user_id)
+
+
+def _kept(value: _T | _Keep, old: _T) -> _T:
+    """``value``, or ``old`` for :data:`KEEP`."""
+    return old if isinstance(value, _Keep) else value
+
+
+async def _write(
+    conn: AsyncConnection,
+    key: Column[int],
+    key_value: int,
+    values: dict[str, Any],
+    *,
+    exists: datetime | None,
+) -> None:
+    """Insert the settings row keyed ``key == key_value``, or update it when it ``exists``
+    (its ``updated_at``; ``None``: no row yet)."""
+    table = key.table
+    if exists is None:
+        await conn.execute(insert(table).values({key.name: key_value, **values}))
+    else:
+        await conn.execute(update(table).where(key == key_value).values(**values))
 
 
 def _check_quiet(value: object) -> None:
