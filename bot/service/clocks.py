@@ -84,11 +84,13 @@ __all__ = [
     "ClockMode",
     "ClockSpec",
     "OutOfTimeError",
+    "QuietSource",
     "SeatClock",
     "VacationBook",
     "VacationError",
     "clock_choices",
     "deadline_timers",
+    "effective_quiet",
     "end_vacation",
     "format_duration",
     "merge_changes",
@@ -691,19 +693,37 @@ def plan_reminders(
     return ClockChanges(schedule=schedule, cancel=cancel)
 
 
+class QuietSource(StrEnum):
+    """Where a user's effective quiet time comes from."""
+
+    USER = "user"
+    """The user's own ``/settings reminders quiet:``."""
+    SERVER = "server"
+    """The server's ``/settings server quiet:``."""
+    DEFAULT = "default"
+    """The bot's ``GAMEROOM_REMINDER_QUIET``."""
+
+
+def effective_quiet(
+    user: UserSettingsRow, guild: GuildSettingsRow | None, default: timedelta
+) -> tuple[timedelta, QuietSource]:
+    """The quiet time before a user's first reminder: the user's override, else the
+    server's, else ``default``; with where it came from."""
+    if user.reminder_quiet_s is not None:
+        return timedelta(seconds=user.reminder_quiet_s), QuietSource.USER
+    if guild is not None and guild.reminder_quiet_s is not None:
+        return timedelta(seconds=guild.reminder_quiet_s), QuietSource.SERVER
+    return default, QuietSource.DEFAULT
+
+
 def reminder_delay(
     user: UserSettingsRow, guild: GuildSettingsRow | None, default: timedelta
 ) -> timedelta | None:
-    """How long a turn stays quiet before its player is reminded: the user's own quiet time,
-    else the guild's (``guild`` ``None`` outside a guild), else ``default``; ``None`` when
-    the user turned reminders off."""
+    """How long a turn stays quiet before its player is reminded (:func:`effective_quiet`);
+    ``None`` when the user turned reminders off."""
     if user.reminders is ReminderDelivery.OFF:
         return None
-    if user.reminder_quiet_s is not None:
-        return timedelta(seconds=user.reminder_quiet_s)
-    if guild is not None and guild.reminder_quiet_s is not None:
-        return timedelta(seconds=guild.reminder_quiet_s)
-    return default
+    return effective_quiet(user, guild, default)[0]
 
 
 def merge_changes(*parts: ClockChanges | None) -> ClockChanges | None:

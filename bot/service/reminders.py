@@ -30,15 +30,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Final
 
-from bot.service.clocks import format_duration, parse_duration
+from bot.service.clocks import QuietSource, effective_quiet, format_duration, parse_duration
 from bot.service.errors import NoGameHereError
 from bot.service.models import GameSnapshot, SeatClockInfo
 from bot.service.service import GameService
 from db import Database
-from db.rows import GuildSettingsRow, NewTimer, TimerRow, UserSettingsRow
+from db.rows import NewTimer, TimerRow
 from db.schema import ReminderDelivery, ThreadPolicy
 
 __all__ = [
@@ -249,17 +248,6 @@ def _turn_began(snapshot: GameSnapshot) -> datetime:
 # ------------------------------------------------------------------------------------------
 
 
-class QuietSource(StrEnum):
-    """Where a user's effective quiet time comes from."""
-
-    USER = "user"
-    """The user's own ``/settings reminders quiet:``."""
-    SERVER = "server"
-    """The server's ``/settings server quiet:``."""
-    DEFAULT = "default"
-    """The bot's ``GAMEROOM_REMINDER_QUIET``."""
-
-
 @dataclass(frozen=True, slots=True)
 class EffectiveSettings:
     """A user's slow-play settings as they apply in one server (or in DMs: ``threads`` and
@@ -276,18 +264,6 @@ class EffectiveSettings:
     user_quiet: timedelta | None
     server_quiet: timedelta | None
     threads: ThreadPolicy | None
-
-
-def effective_quiet(
-    user: UserSettingsRow, guild: GuildSettingsRow | None, default: timedelta
-) -> tuple[timedelta, QuietSource]:
-    """The quiet time before a user's first reminder: the user's override, else the
-    server's, else ``default``; with where it came from."""
-    if user.reminder_quiet_s is not None:
-        return timedelta(seconds=user.reminder_quiet_s), QuietSource.USER
-    if guild is not None and guild.reminder_quiet_s is not None:
-        return timedelta(seconds=guild.reminder_quiet_s), QuietSource.SERVER
-    return default, QuietSource.DEFAULT
 
 
 async def effective_settings(
