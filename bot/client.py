@@ -20,6 +20,7 @@ from bot.service import GameService, GameSnapshot
 from bot.service.randomness import random_seed
 from bot.settings import Settings
 from bot.ui.buttons import ChallengeButton, GameButton
+from bot.ui.host import BotHost
 from bot.ui.replies import describe, send_ephemeral
 from db import Database
 
@@ -171,3 +172,8 @@ class GameroomBot(commands.Bot):
         except discord.HTTPException:
             log.warning("game %d: could not look up player names", snapshot.game_id)
             return None
+
+
+#: The ui and the cogs are typed against :class:`~bot.ui.host.BotHost`; mypy checks here that
+#: the bot they are given satisfies it.
+_HOST: type[BotHost] = GameroomBot

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import Final
 
 import discord
 from discord import app_commands
@@ -36,6 +36,7 @@ from bot.service.spectators import Spectators
 from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, challenge_view
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId
+from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import (
     answer_errors,
@@ -48,12 +49,8 @@ from bot.ui.replies import (
 from db.schema import ThreadPolicy
 from engines import ENGINES
 
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
-
 log = logging.getLogger(__name__)
 
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 #: Threads for games stay open for a week without activity (games are slow).
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -115,7 +112,7 @@ def _game_of(interaction: Interaction) -> str:
 class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     """Challenges: the road from "want to play?" to a game with seats."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -438,5 +435,5 @@ async def _delete_quietly(thread: discord.Thread) -> None:
         log.warning("could not delete unused thread %d", thread.id)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(ChallengesCog(bot))

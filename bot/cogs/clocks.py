@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeAlias
 
 import discord
 from discord import app_commands
@@ -31,15 +30,11 @@ from bot.service.timers import Handler
 from bot.ui.board import post_board
 from bot.ui.buttons import CLOCKS_COG, GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
 from db.rows import NewTimer, TimerRow
 
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
-
 __all__ = ["ClocksCog", "claim_view"]
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +50,7 @@ def claim_view(game_id: int, version: int) -> discord.ui.View:
 class ClocksCog(commands.Cog, name=CLOCKS_COG):
     """Claims on time, and the posts of clock deadlines and final warnings."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -152,5 +147,5 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
             await self.announce(event)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(ClocksCog(bot))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, TypeAlias
 
 import discord
 from discord import app_commands
@@ -16,6 +15,7 @@ from bot import presenters
 from bot.service import NoGameHereError
 from bot.service.records import BoardAtPly, GameRecord
 from bot.ui.board import post_board, render_file
+from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import (
     answer_errors,
@@ -25,18 +25,13 @@ from bot.ui.replies import (
 )
 from engines import ENGINES
 
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
-
 log = logging.getLogger(__name__)
 
 
 class GameCog(commands.GroupCog, name="Game", group_name="game"):
     """The ``/game`` group."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
         super().__init__()
 
@@ -199,5 +194,5 @@ def replay_caption(board: BoardAtPly) -> str:
     return text
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(GameCog(bot))

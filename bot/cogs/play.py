@@ -12,7 +12,6 @@ them ephemerally.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, TypeAlias
 
 import discord
 from discord import app_commands
@@ -25,12 +24,8 @@ from bot.service.models import PrivateView
 from bot.ui.board import board_view, post_board, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +33,7 @@ log = logging.getLogger(__name__)
 class PlayCog(commands.Cog, name=PLAY_COG):
     """Moves, boards and the ways a game ends by agreement or surrender."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     @app_commands.command(name="move", description="Play a move in this channel's game")
@@ -207,5 +202,5 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             await self._send_private_view(interaction, private)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(PlayCog(bot))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import Final
 
 import discord
 from discord import app_commands
@@ -22,12 +22,10 @@ from discord.ext import commands
 from bot.service.clocks import format_duration, parse_duration
 from bot.service.models import VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource, effective_settings, parse_quiet
+from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import answer_errors, post_in_channel
 from db.schema import ReminderDelivery, ThreadPolicy
 from db.settings import KEEP
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
 
 __all__ = [
     "SETTINGS_COG",
@@ -39,8 +37,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 #: The cog's name (``bot.get_cog(SETTINGS_COG)``).
 SETTINGS_COG: Final = "Settings"
@@ -74,7 +70,7 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
         name="vacation", description="Pause your clocks in all your games for a while"
     )
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     def _now(self) -> datetime:
@@ -351,5 +347,5 @@ def vacation_text(info: VacationInfo) -> str:
     return "\n".join(lines)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(SettingsCog(bot))

@@ -13,7 +13,7 @@ service → present, like the rest of the bot.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -25,6 +25,7 @@ from bot.service.social import RematchOpenError
 from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
@@ -34,10 +35,7 @@ from bot.ui.replies import (
 )
 
 if TYPE_CHECKING:
-    from bot.client import GameroomBot
     from bot.cogs.challenges import ChallengesCog
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +43,7 @@ log = logging.getLogger(__name__)
 class SocialCog(commands.Cog, name=SOCIAL_COG):
     """Asking the other players: take a move back, play again."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -136,5 +134,5 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
             await interaction.followup.send("Rematch challenge posted.", ephemeral=True)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(SocialCog(bot))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import Final
 
 import discord
 from discord import app_commands
@@ -24,6 +24,7 @@ from bot.service.spectators import THREAD_ARCHIVE_TIMER, GamesList, GamesScope, 
 from bot.service.timers import Handler
 from bot.ui.buttons import SPECTATORS_COG
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
@@ -32,11 +33,6 @@ from bot.ui.replies import (
     require_visible_game,
 )
 from db.rows import TimerRow
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
-
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +49,7 @@ _SCOPES = [
 class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
     """Following games one does not play, and finding games to follow."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
 
     @property
@@ -206,5 +202,5 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
         log.info("game %s: thread %d archived", timer.game_id, thread_id)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(SpectatorsCog(bot))

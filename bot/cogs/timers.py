@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 import discord
 from discord.ext import commands, tasks
@@ -29,12 +29,10 @@ from discord.ext import commands, tasks
 from bot.service.clocks import format_duration
 from bot.service.reminders import REMINDER_TIMER, ReminderNotice, Reminders
 from bot.service.timers import Handler, RunReport, TimerRunner, default_worker_name
+from bot.ui.host import BotHost
 from bot.ui.replies import post_in_channel
 from db.rows import NewTimer, TimerRow
 from db.schema import ReminderDelivery
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
 
 __all__ = [
     "KEEP_SETTLED_TIMERS",
@@ -71,7 +69,7 @@ class TimerHandlerProvider(Protocol):
 class TimersCog(commands.Cog, name=TIMERS_COG):
     """Runs due timers on a loop and delivers reminders."""
 
-    def __init__(self, bot: GameroomBot) -> None:
+    def __init__(self, bot: BotHost) -> None:
         self.bot = bot
         settings = bot.settings
         self._reminders: Reminders | None = None
@@ -310,5 +308,5 @@ def reminder_text(notice: ReminderNotice, *, direct: bool, dm_failed: bool = Fal
     return "\n".join(lines)
 
 
-async def setup(bot: GameroomBot) -> None:
+async def setup(bot: BotHost) -> None:
     await bot.add_cog(TimersCog(bot))

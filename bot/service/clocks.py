@@ -18,12 +18,10 @@ initial time. Durations are whole numbers with units, largest first: ``3d``, ``1
 
 Pure parts (no clock, no I/O): :func:`parse_duration`, :func:`format_duration`,
 :class:`ClockSpec`, :class:`SeatClock` (one seat's bank), :class:`VacationBook` (a user's
-yearly allowance), :func:`clock_choices` (``/challenge clock:`` autocomplete), and the
-planners :func:`plan_start`, :func:`start_timers`, :func:`plan_turn`, :func:`plan_reminders`,
-:func:`plan_pause` and :func:`plan_resume`, which turn a move or a vacation into
-:class:`db.rows.ClockChanges` for the database to apply atomically (:func:`merge_changes`
-joins them). The two async functions :func:`start_vacation` and :func:`end_vacation` read,
-decide and write with compare-and-set. The errors users cause are
+yearly allowance), :func:`clock_choices` (``/challenge clock:`` autocomplete) and the quiet
+time before a reminder (:func:`effective_quiet`, :func:`reminder_delay`). The planners that
+turn a move or a vacation into database changes live in :mod:`bot.service.clock_plans`; the
+vacation use case in :mod:`bot.service.vacations`. The errors users cause are
 :class:`~bot.service.errors.ServiceError` subclasses: :class:`OutOfTimeError`,
 :class:`ClaimError` and :class:`VacationError`.
 
@@ -44,9 +42,8 @@ zero plus the increment (:meth:`SeatClock.after_timeout`).
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -54,21 +51,14 @@ from typing import ClassVar, Final
 
 from bot.service.errors import ServiceError
 from bot.service.models import ClockEvent
-from db import Database
-from db.clocks import ClockChangedError, VacationChangedError
 from db.rows import (
-    ClockChanges,
     ClockRow,
     ClockWrite,
     GuildSettingsRow,
-    NewClock,
-    NewTimer,
-    TimerCancel,
     UserSettingsRow,
     VacationRow,
 )
 from db.schema import ReminderDelivery
-from engines.rng import Rng, splitmix64
 
 __all__ = [
     "CLOCK_CHOICES",
@@ -79,7 +69,6 @@ __all__ = [
     "FINAL_WARNING_TIMER",
     "MAX_DURATION",
     "REMINDER_TIMER",
-    "VACATION_ATTEMPTS",
     "ClaimError",
     "ClockMode",
     "ClockSpec",
@@ -89,23 +78,11 @@ __all__ = [
     "VacationBook",
     "VacationError",
     "clock_choices",
-    "deadline_timers",
     "effective_quiet",
-    "end_vacation",
     "format_duration",
-    "merge_changes",
     "parse_duration",
-    "plan_pause",
-    "plan_reminders",
-    "plan_resume",
-    "plan_start",
-    "plan_turn",
     "reminder_delay",
-    "start_timers",
-    "start_vacation",
-    "timeout_rng",
     "to_ms",
-    "vacation_ends",
 ]
 
 #: Timer kind fired at a seat's deadline (soft: the opponents may claim; hard: game over).
@@ -547,152 +524,6 @@ class VacationBook:
         return replace(self, used=max(self.used - refund, timedelta(0)), until=now)
 
 
-# ------------------------------------------------------------------------------------------
-# Planners: clock arithmetic → database changes (pure)
-# ------------------------------------------------------------------------------------------
-
-
-def plan_start(
-    spec: ClockSpec,
-    seat_count: int,
-    to_move: Collection[int],
-    now: datetime,
-    *,
-    paused_until: Mapping[int, datetime] | None = None,
-) -> list[NewClock]:
-    """The clocks of a new game: every seat gets ``spec.initial``; the seats in ``to_move``
-    start running at ``now`` (or when their player's vacation in ``paused_until``, by seat,
-    ends). Empty for no clock. Once the game row exists, its deadlines come from
-    :func:`start_timers`."""
-    if not spec.enabled:
-        return []
-    paused = paused_until or {}
-    return [
-        NewClock(
-            seat=seat,
-            spec=str(spec),
-            remaining_ms=to_ms(spec.initial),
-            running_since=spec.new_clock(
-                now, running=seat in to_move, paused_until=paused.get(seat)
-            ).running_since,
-        )
-        for seat in range(seat_count)
-    ]
-
-
-def start_timers(game_id: int, new_clocks: Sequence[NewClock]) -> ClockChanges:
-    """The timers of a new game's running clocks (from :func:`plan_start`), once the game
-    has its id: apply them with the clocks (``ClocksRepo.apply`` or
-    :func:`db.clocks.apply_clock_changes` in the game's creation)."""
-    schedule: list[NewTimer] = []
-    for new in new_clocks:
-        clock = SeatClock(timedelta(milliseconds=new.remaining_ms), new.running_since)
-        spec = ClockSpec.parse(new.spec)
-        schedule.extend(deadline_timers(game_id, new.seat, clock, 1, spec))
-    return ClockChanges(schedule=tuple(schedule))
-
-
-def deadline_timers(
-    game_id: int, seat: int, clock: SeatClock, clock_version: int, spec: ClockSpec
-) -> tuple[NewTimer, ...]:
-    """The timers of one running seat clock: ``"clock"`` at its deadline and, on a hard
-    clock, ``"final_warning"`` :data:`FINAL_WARNING_BEFORE` earlier if the turn starts with
-    more time left than that. Empty for a stopped clock. ``clock_version`` is the clock
-    row's version once written (1 for a new clock), stored in each payload."""
-    deadline = clock.deadline
-    if deadline is None or clock.running_since is None:
-        return ()
-    payload = json.dumps({"clock_version": clock_version}, separators=(",", ":"))
-    found = [NewTimer(CLOCK_TIMER, deadline, game_id, seat, payload)]
-    warning = deadline - FINAL_WARNING_BEFORE
-    if spec.mode is ClockMode.HARD and warning > clock.running_since:
-        found.append(NewTimer(FINAL_WARNING_TIMER, warning, game_id, seat, payload))
-    return tuple(found)
-
-
-def plan_turn(
-    rows: Sequence[ClockRow],
-    movers: Collection[int],
-    to_move: Collection[int],
-    now: datetime,
-    *,
-    paused_until: Mapping[int, datetime] | None = None,
-    timed_out: Collection[int] = (),
-) -> ClockChanges:
-    """The clock changes of a committed move, for the move's own transaction.
-
-    ``rows`` are the game's clocks as read before the move (empty: no clock, no changes);
-    ``movers`` the seats that just moved; ``timed_out`` the seats whose time-out was just
-    applied; ``to_move`` the seats to act next (empty once the game is over);
-    ``paused_until`` the end of the vacation of each next seat's player, by seat. Movers get
-    :meth:`SeatClock.after_move`, timed-out seats :meth:`SeatClock.after_timeout`; seats to
-    move next start (one that stays on the move keeps running); every other running clock
-    stops. Every changed clock's timers are replaced (:func:`deadline_timers` if it runs,
-    none if it stopped); once the game is over every timer of the game is cancelled.
-
-    Raises :class:`OutOfTimeError` if a mover's hard clock ran out.
-    """
-    if not rows:
-        return ClockChanges()
-    game_id = rows[0].game_id
-    paused = paused_until or {}
-    writes: list[ClockWrite] = []
-    schedule: list[NewTimer] = []
-    cancel: list[TimerCancel] = []
-    for row in rows:
-        spec = ClockSpec.parse(row.spec)
-        before = SeatClock.from_row(row)
-        clock = before
-        acted = row.seat in movers or row.seat in timed_out
-        if row.seat in timed_out:
-            clock = clock.after_timeout(spec)
-        elif row.seat in movers:
-            clock = clock.after_move(spec, now)
-        if row.seat in to_move:
-            clock = clock.start(now, paused_until=paused.get(row.seat))
-        else:
-            clock = clock.stop(now)
-        if clock == before and not acted:
-            continue
-        writes.append(clock.write(row))
-        cancel.append(TimerCancel(game_id, row.seat, CLOCK_TIMER_KINDS))
-        schedule.extend(deadline_timers(game_id, row.seat, clock, row.version + 1, spec))
-    if not to_move:
-        cancel = [TimerCancel(game_id)]
-    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
-
-
-def plan_reminders(
-    game_id: int,
-    *,
-    before: Collection[int],
-    due: Mapping[int, datetime],
-    version: int,
-    ply: int | None = None,
-) -> ClockChanges:
-    """The ``"reminder"`` timers of a turn change (any game, with a clock or not).
-
-    ``due`` maps each seat to move next whose player wants reminders to when its reminder is
-    due (:func:`reminder_delay` after its turn starts); each gets one, replacing its pending
-    one, with payload ``{"version": version, "ply": ply}`` (the game's version and ply after
-    the change, so the reminder's handler can tell a stale one even after a change that is
-    not a move, such as a draw offer; ``ply`` left out when not given). The pending reminder
-    of every seat in ``before`` (the seats to move until now) that is not in ``due`` is
-    cancelled.
-    """
-    turn = {"version": version} if ply is None else {"version": version, "ply": ply}
-    payload = json.dumps(turn, separators=(",", ":"))
-    schedule = tuple(
-        NewTimer(REMINDER_TIMER, at, game_id, seat, payload) for seat, at in sorted(due.items())
-    )
-    cancel = tuple(
-        TimerCancel(game_id, seat, (REMINDER_TIMER,))
-        for seat in sorted(set(before))
-        if seat >= 0 and seat not in due
-    )
-    return ClockChanges(schedule=schedule, cancel=cancel)
-
-
 class QuietSource(StrEnum):
     """Where a user's effective quiet time comes from."""
 
@@ -724,149 +555,3 @@ def reminder_delay(
     if user.reminders is ReminderDelivery.OFF:
         return None
     return effective_quiet(user, guild, default)[0]
-
-
-def merge_changes(*parts: ClockChanges | None) -> ClockChanges | None:
-    """One :class:`~db.rows.ClockChanges` with the writes, timers and cancellations of
-    ``parts`` in order (``None`` parts skipped); ``None`` when there is nothing to write.
-    Cancellations still apply before every write and new timer."""
-    present = [part for part in parts if part]
-    if not present:
-        return None
-    return ClockChanges(
-        tuple(w for part in present for w in part.writes),
-        tuple(t for part in present for t in part.schedule),
-        tuple(c for part in present for c in part.cancel),
-    )
-
-
-#: The stream of a game's seed that time-outs draw from (far from every other use).
-_TIMEOUT_STREAM: Final = 1 << 41
-
-
-def timeout_rng(seed: int, ply: int) -> Rng:
-    """The generator a time-out at ``ply`` (the game's ply before it) of the game with
-    ``seed`` hands the engine (:meth:`~engines.base.Engine.timeout_moves`): derived from both,
-    so the same time-out picks the same moves in any process."""
-    return Rng(splitmix64(splitmix64(seed, _TIMEOUT_STREAM), ply))
-
-
-def plan_pause(rows: Sequence[ClockRow], now: datetime, until: datetime) -> ClockChanges:
-    """Pause the running clocks in ``rows`` (a user's, see
-    :meth:`db.clocks.ClocksRepo.running_for_user`) from ``now`` to ``until`` and move their
-    timers to the new deadlines. Raises :class:`ValueError` if ``until`` is before ``now``."""
-    return _replan(rows, lambda clock: clock.pause(now, until))
-
-
-def plan_resume(rows: Sequence[ClockRow], now: datetime) -> ClockChanges:
-    """Let the paused clocks in ``rows`` run again from ``now`` (a vacation ended early)."""
-    return _replan(rows, lambda clock: clock.resume(now))
-
-
-def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) -> ClockChanges:
-    writes: list[ClockWrite] = []
-    schedule: list[NewTimer] = []
-    cancel: list[TimerCancel] = []
-    for row in rows:
-        before = SeatClock.from_row(row)
-        after = change(before)
-        if after == before:
-            continue
-        writes.append(after.write(row))
-        cancel.append(TimerCancel(row.game_id, row.seat, CLOCK_TIMER_KINDS))
-        spec = ClockSpec.parse(row.spec)
-        schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1, spec))
-    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
-
-
-# ------------------------------------------------------------------------------------------
-# Vacations against the database (read, decide, compare-and-set; retried on a race)
-# ------------------------------------------------------------------------------------------
-
-#: How often a vacation change reads and decides again when a move or another change lands
-#: first.
-VACATION_ATTEMPTS: Final = 5
-
-
-async def start_vacation(
-    database: Database,
-    user_id: int,
-    requested: timedelta,
-    *,
-    allowance: timedelta,
-    now: datetime,
-) -> VacationRow:
-    """Put ``user_id`` on vacation for up to ``requested`` (within ``allowance`` per year),
-    pausing their clocks in every active game and moving those clocks' timers, atomically.
-
-    Raises :class:`ValueError` (one friendly sentence) as :meth:`VacationBook.start` does,
-    and :class:`db.clocks.ClockChangedError` or :class:`db.clocks.VacationChangedError` if
-    other changes keep landing first.
-    """
-    for attempt in range(VACATION_ATTEMPTS):
-        row = await database.vacations.get(user_id)
-        book = VacationBook.from_row(row, now).start(now, requested, allowance)
-        until = book.until if book.until is not None else now  # start() always sets it
-        running = await database.clocks.running_for_user(user_id)
-        changes = plan_pause(running, now, until)
-        try:
-            return await _write_book(database, user_id, row, book, now, changes)
-        except (ClockChangedError, VacationChangedError):
-            if attempt == VACATION_ATTEMPTS - 1:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-async def end_vacation(
-    database: Database,
-    user_id: int,
-    *,
-    now: datetime,
-) -> VacationRow:
-    """End ``user_id``'s vacation at ``now``: their paused clocks run again from ``now`` and
-    the unused days go back to this year's allowance. Raises :class:`ValueError` ("You are
-    not on vacation.") and the errors of :func:`start_vacation`."""
-    for attempt in range(VACATION_ATTEMPTS):
-        row = await database.vacations.get(user_id)
-        book = VacationBook.from_row(row, now).end(now)
-        running = await database.clocks.running_for_user(user_id)
-        changes = plan_resume(running, now)
-        try:
-            return await _write_book(database, user_id, row, book, now, changes)
-        except (ClockChangedError, VacationChangedError):
-            if attempt == VACATION_ATTEMPTS - 1:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-async def vacation_ends(
-    database: Database, user_ids: Mapping[int, int], now: datetime
-) -> dict[int, datetime]:
-    """For :func:`plan_turn`: seat → end of its player's vacation, for the seats in
-    ``user_ids`` (seat → user id) whose player is on vacation at ``now``."""
-    found: dict[int, datetime] = {}
-    for seat, user_id in user_ids.items():
-        row = await database.vacations.get(user_id)
-        if row is not None and row.until is not None and row.until > now:
-            found[seat] = row.until
-    return found
-
-
-async def _write_book(
-    database: Database,
-    user_id: int,
-    row: VacationRow | None,
-    book: VacationBook,
-    now: datetime,
-    changes: ClockChanges,
-) -> VacationRow:
-    return await database.vacations.write(
-        user_id,
-        None if row is None else row.version,
-        year=book.year,
-        used_ms=to_ms(book.used),
-        started_at=book.started_at,
-        until=book.until,
-        now=now,
-        changes=changes,
-    )

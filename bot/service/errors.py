@@ -23,6 +23,7 @@ __all__ = [
     "NotYourTurnError",
     "ServiceError",
     "StaleActionError",
+    "sentence",
 ]
 
 
@@ -132,3 +133,13 @@ class DrawOfferError(ServiceError):
 
 class AbortNotAllowedError(ServiceError):
     """The user may not abort the game now."""
+
+
+def sentence(text: str) -> str:
+    """An engine message (``"an orb never steps (G15)"``) as a sentence for a user:
+    capitalised, with a full stop unless it ends in one already."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."

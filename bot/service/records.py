@@ -29,8 +29,8 @@ from typing import Any, Protocol
 from bot.service import _codec
 from bot.service._cache import GameMeta
 from bot.service.errors import ServiceError
+from bot.service.logbook import RECENT_MOVES, public_events, resign_move_text
 from bot.service.models import GameSnapshot, MoveRecord
-from bot.service.service import RECENT_MOVES, public_events, resign_move_text
 from db import GameRow, MoveRow
 from engines import get_engine
 from engines.base import CHANCE, Engine, MoveError, OptionValue, Outcome

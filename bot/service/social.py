@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from bot.service import _codec
 from bot.service.errors import NotAPlayerError, ServiceError
+from bot.service.logbook import resign_move_text
 from bot.service.models import ChallengeInfo
-from bot.service.service import resign_move_text
 from db import MoveRow
 
 __all__ = [

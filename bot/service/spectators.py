@@ -28,9 +28,10 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Final
 
+from bot.service.core import Clock, utc_now
 from bot.service.errors import NoGameHereError, ServiceError
 from bot.service.models import GameSnapshot
-from bot.service.service import Clock, GameService, utc_now
+from bot.service.service import GameService
 from db.rows import GameRow, NewTimer, TimerRow
 from db.schema import ThreadPolicy
 

@@ -19,7 +19,6 @@ import asyncio
 import io
 import logging
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -29,10 +28,8 @@ from bot.service.models import PrivateView
 from bot.service.spectators import Spectators
 from bot.ui.buttons import GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.host import BotHost
 from bot.ui.replies import post_in_channel
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
 
 __all__ = [
     "board_file",
@@ -55,7 +52,7 @@ def board_file(snapshot: GameSnapshot, png: bytes) -> discord.File:
     )
 
 
-async def render_file(bot: GameroomBot, snapshot: GameSnapshot) -> discord.File | None:
+async def render_file(bot: BotHost, snapshot: GameSnapshot) -> discord.File | None:
     """The public board of ``snapshot`` as a file, or ``None`` (logged) if drawing failed.
 
     Drawing runs in a worker thread (the service does that), never on the event loop.
@@ -69,7 +66,7 @@ async def render_file(bot: GameroomBot, snapshot: GameSnapshot) -> discord.File 
     return board_file(snapshot, png)
 
 
-async def private_file(bot: GameroomBot, private: PrivateView) -> discord.File | None:
+async def private_file(bot: BotHost, private: PrivateView) -> discord.File | None:
     """A player's private picture as a file (``<game>-<id>-<ply>-private.png``), or ``None``
     (logged) if drawing failed. Only ever send it ephemerally to ``private.user_id``."""
     labels: tuple[str, ...] | None
@@ -121,7 +118,7 @@ def jump_url(snapshot: GameSnapshot, message_id: int) -> str:
 
 
 async def post_board(
-    bot: GameroomBot,
+    bot: BotHost,
     snapshot: GameSnapshot,
     content: str,
     *,
@@ -176,7 +173,7 @@ async def post_board(
     return message
 
 
-async def _watchers(bot: GameroomBot, snapshot: GameSnapshot) -> tuple[int, ...]:
+async def _watchers(bot: BotHost, snapshot: GameSnapshot) -> tuple[int, ...]:
     """The watchers to tell of this post; none (logged) if they cannot be read."""
     try:
         return await Spectators(bot.service).to_notify(snapshot)
@@ -185,7 +182,7 @@ async def _watchers(bot: GameroomBot, snapshot: GameSnapshot) -> tuple[int, ...]
         return ()
 
 
-async def _schedule_thread_archive(bot: GameroomBot, snapshot: GameSnapshot) -> None:
+async def _schedule_thread_archive(bot: BotHost, snapshot: GameSnapshot) -> None:
     try:
         await Spectators(bot.service).schedule_thread_archive(
             snapshot, after=bot.settings.thread_archive_after
@@ -194,12 +191,12 @@ async def _schedule_thread_archive(bot: GameroomBot, snapshot: GameSnapshot) -> 
         log.exception("game %d: could not schedule its thread's archiving", snapshot.game_id)
 
 
-async def _direct_messages(bot: GameroomBot, user_ids: Sequence[int], text: str) -> None:
+async def _direct_messages(bot: BotHost, user_ids: Sequence[int], text: str) -> None:
     """Send ``text`` to each of ``user_ids`` at once; a refusal drops that user (logged)."""
     await asyncio.gather(*(_direct_message(bot, user_id, text) for user_id in user_ids))
 
 
-async def _direct_message(bot: GameroomBot, user_id: int, text: str) -> None:
+async def _direct_message(bot: BotHost, user_id: int, text: str) -> None:
     try:
         channel = await bot.create_dm(discord.Object(id=user_id))
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
+from typing import Any, Protocol, TypeAlias, cast
 
 import discord
 
@@ -24,10 +24,8 @@ from bot.ui.custom_ids import (
     GameAction,
     GameButtonId,
 )
+from bot.ui.host import Interaction
 from bot.ui.replies import send_ephemeral
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
 
 __all__ = [
     "CHALLENGES_COG",
@@ -68,8 +66,7 @@ GAME_ACTION_COGS: dict[GameAction, str] = {
     GameAction.CLAIM_TIME: CLOCKS_COG,
 }
 
-Interaction: TypeAlias = "discord.Interaction[GameroomBot]"
-#: discord.py types item callbacks for any client; ours is always a GameroomBot.
+#: discord.py types item callbacks for any client; ours is always the Gameroom bot.
 AnyInteraction: TypeAlias = discord.Interaction[Any]
 
 

@@ -11,15 +11,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NoGameHereError, ServiceError
-
-if TYPE_CHECKING:
-    from bot.client import GameroomBot
+from bot.ui.host import BotHost
 
 __all__ = [
     "allowed_users",
@@ -68,7 +66,7 @@ def channel_id_of(interaction: discord.Interaction[Any]) -> int:
 
 
 async def post_in_channel(
-    bot: GameroomBot,
+    bot: BotHost,
     channel_id: int,
     content: str,
     *,

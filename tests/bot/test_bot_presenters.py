@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -333,3 +335,11 @@ def test_split_message_keeps_lines_whole() -> None:
     assert all(len(c) <= 100 for c in chunks)
     assert "\n".join(chunks) == text
     assert presenters.split_message("x" * 250, limit=100) == ["x" * 100, "x" * 100, "x" * 50]
+
+
+def test_the_package_re_exports_every_public_name_of_its_modules() -> None:
+    for info in pkgutil.iter_modules(presenters.__path__):
+        module = importlib.import_module(f"{presenters.__name__}.{info.name}")
+        for name in module.__all__:
+            assert name in presenters.__all__, (info.name, name)
+            assert getattr(presenters, name) is getattr(module, name)

@@ -10,6 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.service.clock_plans import (
+    deadline_timers,
+    merge_changes,
+    plan_reminders,
+    plan_start,
+    plan_turn,
+    start_timers,
+    timeout_rng,
+)
 from bot.service.clocks import (
     CLOCK_CHOICES,
     CLOCK_TIMER,
@@ -23,22 +32,13 @@ from bot.service.clocks import (
     SeatClock,
     VacationBook,
     clock_choices,
-    deadline_timers,
-    end_vacation,
     format_duration,
-    merge_changes,
     parse_duration,
-    plan_reminders,
-    plan_start,
-    plan_turn,
     reminder_delay,
-    start_timers,
-    start_vacation,
-    timeout_rng,
     to_ms,
-    vacation_ends,
 )
 from bot.service.timers import TimerRunner
+from bot.service.vacations import end_vacation, start_vacation, vacation_ends
 from db import Database, GameRow
 from db.rows import (
     ClockChanges,

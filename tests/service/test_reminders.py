@@ -15,7 +15,6 @@ from datetime import timedelta
 import pytest
 
 from bot.service import GameService, GameSnapshot
-from bot.service.clocks import start_vacation
 from bot.service.reminders import (
     MAX_QUIET,
     REMINDER_TIMER,
@@ -28,6 +27,7 @@ from bot.service.reminders import (
     parse_quiet,
 )
 from bot.service.timers import TimerRunner
+from bot.service.vacations import start_vacation
 from db import Database
 from db.rows import NewTimer, TimerRow
 from db.schema import ReminderDelivery, ThreadPolicy, TimerStatus

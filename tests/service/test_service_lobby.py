@@ -26,7 +26,7 @@ from bot.service import (
     NotChallengedError,
     NotYourTurnError,
 )
-from bot.service.service import resign_move_text
+from bot.service.logbook import resign_move_text
 from db import ChallengeRow, Database
 from engines.base import Outcome
 

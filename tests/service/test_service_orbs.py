@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import GameService, InvalidMoveError
+from bot.service.automatic import automatic_steps
 from tests.service.conftest import GAMES, StartGame, to_move_user, waiting_user
 
 
@@ -46,15 +47,15 @@ async def test_forced_pass_is_played_but_a_single_real_move_is_not(
     game = await start_game(game="orbs")
     row = await service.database.games.get(game.game_id)
     assert row is not None
-    meta = await service._game_meta(row)
+    meta = await service.core.game_meta(row)
     engine = meta.engine
     # Seat 1's only legal move is A1-B2 (B1 holds its own Fire): it stays the player's.
     single = engine.from_position("B1:F,I5:W/A1:F 1 0", meta.options)
     assert engine.legal_move_texts(single, 1) == ["A1-B2"]
-    assert service._automatic_steps(meta, single, 1)[1] == []
+    assert automatic_steps(meta, single, 1)[1] == []
     # A seat with no move at all passes automatically (ORB-4).
     boxed = engine.from_position("A1:F/B1:F,B2:F,Q1:W 0 0", meta.options)
-    _, moves, events = service._automatic_steps(meta, boxed, 1)
+    _, moves, events = automatic_steps(meta, boxed, 1)
     assert [m.text for m in moves] == ["pass"]
     assert "no other legal move" in events[0].text
 

@@ -209,7 +209,7 @@ async def test_an_allowed_takeback_restores_the_position_and_the_log(
     assert game_row is not None
     log = await database.games.moves(request.game_id)
     assert [m.ply for m in log] == [1, 2]
-    meta = await service._game_meta(game_row)
+    meta = await service.core.game_meta(game_row)
     assert engine.dumps(rebuild_game(meta, log)) == game_row.state_json
     assert (await service.replay(request.game_id)).matches
 

@@ -1,0 +1,109 @@
+"""Message text for snapshots, turns, challenges and errors.
+
+No rules live here: the engine says what happened (its events' ``text``) and how the game
+ended; presenters only add names, mentions and Discord markdown. Every function is pure, so
+tests check the text without a Discord connection. Moves are shown as inline code, because
+notation such as ``c3*d4`` would otherwise turn into markdown.
+
+The functions live in modules by theme, all re-exported here, so callers write
+``from bot import presenters`` and ``presenters.turn_text(...)``:
+
+- :mod:`~bot.presenters.common`: mentions, seat labels, errors, the apology, message splitting
+- :mod:`~bot.presenters.clocks`: clocks in words (clock line, time left)
+- :mod:`~bot.presenters.turns`: turns, moves and results; draws, resignations, aborts
+- :mod:`~bot.presenters.private`: what one player alone sees (hidden information)
+- :mod:`~bot.presenters.lobby`: challenges
+- :mod:`~bot.presenters.records`: ``/game info``, ``/game moves``, ``/game rules``
+- :mod:`~bot.presenters.timeouts`: clocks running out, claims, the final warning
+- :mod:`~bot.presenters.spectators`: watching and ``/games``
+- :mod:`~bot.presenters.social`: takebacks and rematches
+
+Within the package, modules import only those above them in this list (:mod:`clocks` only
+:mod:`common`, :mod:`records` :mod:`turns`, and so on), so it has no import cycle.
+"""
+
+from __future__ import annotations
+
+from bot.presenters.clocks import clock_line, time_left_text
+from bot.presenters.common import (
+    APOLOGY,
+    MESSAGE_LIMIT,
+    error_text,
+    mention,
+    seat_label,
+    split_message,
+)
+from bot.presenters.lobby import challenge_closed_text, challenge_text
+from bot.presenters.private import move_ack_text, private_view_text
+from bot.presenters.records import game_info_text, move_list_text, rules_text
+from bot.presenters.social import (
+    TAKEBACK_REQUEST_CLOSED,
+    rematch_open_text,
+    takeback_answer_text,
+    takeback_done_text,
+    takeback_request_text,
+)
+from bot.presenters.spectators import (
+    MAX_MENTIONS,
+    WATCHERS_LINE,
+    games_list_text,
+    watch_text,
+    watcher_dm_text,
+    with_watchers,
+)
+from bot.presenters.timeouts import CLAIM_CLOSED, claimed_text, clock_event_text, final_warning_text
+from bot.presenters.turns import (
+    DRAW_OFFER_CLOSED,
+    abort_text,
+    board_caption,
+    decision_text,
+    draw_answer_text,
+    draw_offer_text,
+    game_started_text,
+    outcome_text,
+    resign_text,
+    turn_text,
+)
+
+__all__ = [
+    "APOLOGY",
+    "CLAIM_CLOSED",
+    "DRAW_OFFER_CLOSED",
+    "MAX_MENTIONS",
+    "MESSAGE_LIMIT",
+    "TAKEBACK_REQUEST_CLOSED",
+    "WATCHERS_LINE",
+    "abort_text",
+    "board_caption",
+    "challenge_closed_text",
+    "challenge_text",
+    "claimed_text",
+    "clock_event_text",
+    "clock_line",
+    "decision_text",
+    "draw_answer_text",
+    "draw_offer_text",
+    "error_text",
+    "final_warning_text",
+    "game_info_text",
+    "game_started_text",
+    "games_list_text",
+    "mention",
+    "move_ack_text",
+    "move_list_text",
+    "outcome_text",
+    "private_view_text",
+    "rematch_open_text",
+    "resign_text",
+    "rules_text",
+    "seat_label",
+    "split_message",
+    "takeback_answer_text",
+    "takeback_done_text",
+    "takeback_request_text",
+    "time_left_text",
+    "turn_text",
+    "watch_text",
+    "watcher_dm_text",
+    "with_watchers",
+]

@@ -1,0 +1,68 @@
+"""A game's clocks in words: the clock line of a lobby or a game, one seat's time left, and
+the note on the clocks of the seats to move that ends a turn post.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from bot.presenters.common import _timestamp, seat_label
+from bot.service import GameSnapshot
+from bot.service.clocks import format_duration
+from bot.service.models import SeatClockInfo
+
+__all__ = ["clock_line", "time_left_text"]
+
+
+def clock_line(clock_text: str) -> str:
+    """``⏱️ Clock: soft clock: 2d to start, +1d per move, at most 4d`` (``ClockSpec.describe``)."""
+    return f"⏱️ Clock: {clock_text}"
+
+
+def _short(delta: timedelta) -> str:
+    """A duration in its two largest units: ``1d 2h``, ``3h 12m``, ``45s``, ``0s``."""
+    units = _UNIT.findall(format_duration(max(delta, timedelta(0))))
+    return " ".join(units[:2])
+
+
+#: One ``<number><unit>`` of a :func:`~bot.service.clocks.format_duration` text.
+_UNIT = re.compile(r"\d+[dhms]")
+
+
+def time_left_text(info: SeatClockInfo) -> str:
+    """One seat's clock in a few words, for ``/game info`` and the turn text.
+
+    ``1d 2h`` (stopped), ``1d 2h, runs out <t:…:R>`` (running), ``out of time`` (soft,
+    unclaimed), ``1d 2h, on vacation until <t:…:f>`` (paused).
+    """
+    if info.flagged:
+        return "out of time"
+    left = _short(info.time_left)
+    if info.paused_until is not None:
+        return f"{left}, on vacation until {_timestamp(info.paused_until, 'f')}"
+    if info.running and info.deadline is not None:
+        return f"{left}, runs out {_timestamp(info.deadline)}"
+    return left
+
+
+def _to_move_clocks(snapshot: GameSnapshot) -> str:
+    """What the seats to move should know of their clocks: ``⏱️ 1d 2h left, until
+    <t:…:R>.``, or that their player is on vacation, or out of time."""
+    notes = []
+    several = len(snapshot.to_move) > 1
+    for seat in snapshot.to_move:
+        info = snapshot.clock_of(seat)
+        if info is None:
+            continue
+        who = f"{seat_label(snapshot.players[seat].seat_name)}: " if several else ""
+        if info.flagged:
+            notes.append(f"{who}out of time, so the opponents may `/claim`")
+        elif info.paused_until is not None:
+            notes.append(
+                f"{who}on vacation until {_timestamp(info.paused_until, 'f')}; the clock "
+                f"({_short(info.time_left)} left) waits"
+            )
+        elif info.deadline is not None:
+            notes.append(f"{who}{_short(info.time_left)} left, until {_timestamp(info.deadline)}")
+    return f"⏱️ {'; '.join(notes)}." if notes else ""

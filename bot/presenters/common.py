@@ -1,0 +1,114 @@
+"""Pieces every presenter uses: mentions, seat labels, inline code, Discord timestamps and
+lists of words; the error sentence, the apology and message splitting.
+
+The underscore names are the package's own helpers, imported by its modules and not
+re-exported by :mod:`bot.presenters`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from bot.service import InvalidMoveError, NotYourTurnError, Player, ServiceError
+
+__all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
+
+
+#: Discord's limit on a message's content, in characters.
+MESSAGE_LIMIT = 2000
+
+#: What a user sees when something unexpected broke (the details go to the log).
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+
+
+def mention(user_id: int) -> str:
+    """``<@123>``: a user mention (it only pings if the message's allowed mentions say so)."""
+    return f"<@{user_id}>"
+
+
+def _mentions(user_ids: Iterable[int]) -> str:
+    return _join([mention(u) for u in user_ids])
+
+
+def _join(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _player(player: Player) -> str:
+    return f"{mention(player.user_id)} ({player.seat_name})"
+
+
+#: A coloured disc for seat names that are colours of pieces (Generator's G R Y B), so a seat
+#: reads at a glance. White and Black are left plain: everyone knows them already.
+_COLOUR_DISCS = {
+    "green": "🟢",
+    "red": "🔴",
+    "yellow": "🟡",
+    "blue": "🔵",
+    "orange": "🟠",
+    "purple": "🟣",
+    "brown": "🟤",
+}
+
+
+def seat_label(seat_name: str) -> str:
+    """``"Green"`` → ``"🟢 Green"``; a seat name that is not a colour stays as it is."""
+    disc = _COLOUR_DISCS.get(seat_name.strip().lower())
+    return f"{disc} {seat_name}" if disc else seat_name
+
+
+def _seated(player: Player) -> str:
+    """``🟢 Green — <@1>``: a seat and who plays it."""
+    return f"{seat_label(player.seat_name)} — {mention(player.user_id)}"
+
+
+def _code(text: str) -> str:
+    return f"`{text.replace('`', '')}`"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp every reader sees in their own time zone (``R`` = relative)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def error_text(error: ServiceError) -> str:
+    """The ephemeral sentence for a user error, with the details that help fix it."""
+    if isinstance(error, InvalidMoveError):
+        if error.kind == "ambiguous" and error.candidates:
+            options = _join([_code(c) for c in error.candidates])
+            return f"{error.message} Did you mean {options}?"
+        if error.kind == "notation":
+            return f"{error.message} `/game rules` explains the notation."
+    if isinstance(error, NotYourTurnError) and error.waiting_for:
+        return f"It is not your turn: waiting for {_mentions(error.waiting_for)}."
+    return error.message
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut into messages of at most ``limit`` characters, at line breaks if possible."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return chunks

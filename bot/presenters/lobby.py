@@ -1,0 +1,93 @@
+"""Challenges: the lobby post, edited after every press, and the same post once the game
+started or the challenge was declined, cancelled or expired.
+"""
+
+from __future__ import annotations
+
+from bot.presenters.clocks import clock_line
+from bot.presenters.common import _code, _join, _mentions, _seated, _timestamp, mention
+from bot.service import ChallengeInfo, GameSnapshot
+
+__all__ = ["challenge_closed_text", "challenge_text"]
+
+
+def _challenge_head(info: ChallengeInfo, verb: str) -> str:
+    """The first line of a lobby post: who ``verb`` whom (``anyone`` for open seats) to
+    which game, the number of seats beyond two, and the options that are not the default."""
+    whom = [mention(u) for u in info.invited_ids]
+    if info.players > 1 + len(whom):
+        whom.append("anyone")
+    size = f" ({info.players} players)" if info.players > 2 else ""
+    options = f" with {_code(info.options_text)}" if info.options_text else ""
+    return (
+        f"{mention(info.challenger_id)} {verb} {_join(whom)} to **{info.game_name}**{size}{options}"
+    )
+
+
+_LOBBY_NOTES = {
+    ("challenger", "seated"): "challenger",
+    ("invited", "seated"): "accepted",
+    ("invited", "invited"): "invited",
+    ("joined", "seated"): "joined",
+}
+
+
+def challenge_text(info: ChallengeInfo) -> str:
+    """The lobby post (buttons are added by the caller), edited after every press.
+
+    The heading, then one numbered line per seat: who holds it and how (``challenger``,
+    ``invited``, ``accepted``, ``joined``) or ``open``; then who declined, how to take part
+    and when the challenge expires::
+
+        <@1> challenges <@2> and anyone to **Generator** (3 players).
+        1. <@1> (challenger)
+        2. <@2> (invited)
+        3. open
+        Press **Join** to take an open seat. The game starts when every seat is filled, or
+        when <@1> presses **Start** with at least 2 players. The challenge expires <t:…:R>.
+    """
+    lines = [f"{_challenge_head(info, 'challenges')}."]
+    holders = [p for p in info.lobby if p.holds_seat]
+    for number, player in enumerate(holders, start=1):
+        note = _LOBBY_NOTES.get((player.role, player.status), player.status)
+        lines.append(f"{number}. {mention(player.user_id)} ({note})")
+    for number in range(len(holders) + 1, info.players + 1):
+        lines.append(f"{number}. open")
+    if info.declined_ids:
+        lines.append(f"Declined: {_mentions(info.declined_ids)}.")
+    if info.clock != "none":
+        lines.append(f"{clock_line(info.clock_text)}.")
+    notes = []
+    if info.open_seats:
+        notes.append("Press **Join** to take an open seat.")
+    if info.min_players < info.players:
+        notes.append(
+            f"The game starts when every seat is filled, or when {mention(info.challenger_id)} "
+            f"presses **Start** with at least {info.min_players} players."
+        )
+    elif info.players > 2:
+        notes.append("The game starts when every seat is filled.")
+    notes.append(f"The challenge expires {_timestamp(info.expires_at)}.")
+    lines.append(" ".join(notes))
+    return "\n".join(lines)
+
+
+def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:
+    """The lobby post once the game started, or the challenge was declined, cancelled or
+    expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``."""
+    head = _challenge_head(info, "challenged")
+    if info.status == "accepted":
+        if game is None:
+            return f"{head}: the game has started."
+        seats = "\n".join(_seated(p) for p in game.players)
+        return f"{head}: the game is on in <#{game.channel_id}>.\n{seats}"
+    if info.status == "declined":
+        by = f" by {_mentions(info.declined_ids)}" if info.declined_ids else ""
+        return f"{head}: declined{by}."
+    if info.status == "cancelled":
+        return f"{head}: cancelled."
+    if info.status == "expired":
+        if len(info.seated_ids) < 2:
+            return f"{head}: nobody answered in time, so the challenge expired."
+        return f"{head}: the seats were not filled in time, so the challenge expired."
+    return f"{head}."

@@ -1,0 +1,74 @@
+"""A game's record: ``/game info``, the move list of ``/game moves`` and ``/game rules``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.presenters.clocks import clock_line, time_left_text
+from bot.presenters.common import _code, _join, _player, _seated, seat_label
+from bot.presenters.turns import outcome_text
+from bot.service import GameSnapshot, MoveRecord
+from engines.base import GameInfo
+
+__all__ = ["game_info_text", "move_list_text", "rules_text"]
+
+
+def game_info_text(snapshot: GameSnapshot) -> str:
+    """``/game info``: players, options, ply, last moves and whose turn (or the result)."""
+    lines = [
+        f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}",
+        "Players: " + _join([_seated(p) for p in snapshot.players]),
+        f"Options: {_code(snapshot.options_text) if snapshot.options_text else 'standard'}",
+    ]
+    if snapshot.clocks:
+        lines.append(clock_line(snapshot.clock_text))
+    if snapshot.is_active:
+        players = [snapshot.players[s] for s in snapshot.to_move]
+        lines.append("To move: " + _join([_player(p) for p in players]))
+        if snapshot.clocks:
+            banks = [
+                f"{seat_label(snapshot.players[info.seat].seat_name)} {time_left_text(info)}"
+                for info in snapshot.clocks
+            ]
+            lines.append("Time left: " + " · ".join(banks))
+    else:
+        lines.append("Result: " + outcome_text(snapshot))
+    if snapshot.draw_offer_seat is not None:
+        offerer = snapshot.players[snapshot.draw_offer_seat]
+        lines.append(f"Draw offered by {_player(offerer)}.")
+    if snapshot.last_moves:
+        recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
+        lines.append(f"Last moves: {recent}")
+    if snapshot.position:
+        lines.append(f"Position: {_code(snapshot.position)}")
+    else:
+        lines.append("Position: secret until the game ends (it holds the players' hidden cards).")
+    return "\n".join(lines)
+
+
+def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
+    """``/game moves``: the whole log, numbered.
+
+    Two players alternating read as rounds (``1. a1-a3 h8-h6``); any other log (chance,
+    more seats) lists one ply per line with its seat. Plain text, no markdown, so it can
+    also be sent as a file.
+    """
+    if not moves:
+        return f"{snapshot.game_name}, game {snapshot.game_id}: no moves yet."
+    head = f"{snapshot.game_name}, game {snapshot.game_id}: {len(moves)} plies"
+    if len(snapshot.players) == 2 and all(m.seat == i % 2 for i, m in enumerate(moves)):
+        rounds = [
+            f"{n + 1}. {' '.join(m.text for m in moves[2 * n : 2 * n + 2])}"
+            for n in range((len(moves) + 1) // 2)
+        ]
+        return "\n".join([head, *rounds])
+    lines = []
+    for move in moves:
+        who = "chance" if move.seat is None else snapshot.players[move.seat].seat_name
+        lines.append(f"{move.ply}. {who}: {move.text}")
+    return "\n".join([head, *lines])
+
+
+def rules_text(info: GameInfo) -> str:
+    """``/game rules``: the engine's rules summary and notation help."""
+    return f"{info.rules_summary}\n\n**Notation**\n{info.notation_help}"

@@ -1,0 +1,79 @@
+"""Takebacks and rematches: ``/takeback`` and its Allow / Refuse buttons, the Rematch button
+(``bot/cogs/social.py``).
+"""
+
+from __future__ import annotations
+
+from bot.presenters.common import _code, _join, _mentions, _player, mention
+from bot.presenters.turns import _to_move_text
+from bot.service import ChallengeInfo
+from bot.service.models import TakebackAnswer, TakebackRequest
+
+__all__ = [
+    "TAKEBACK_REQUEST_CLOSED",
+    "rematch_open_text",
+    "takeback_answer_text",
+    "takeback_done_text",
+    "takeback_request_text",
+]
+
+
+#: A takeback request post whose request was answered, withdrawn or overtaken by a move.
+TAKEBACK_REQUEST_CLOSED = (
+    "This takeback request is no longer open: it was answered, or a move came first."
+)
+
+
+def takeback_request_text(request: TakebackRequest) -> str:
+    """The public request (Allow / Refuse buttons are added by the caller), pinging the
+    opponent: ``<@1> asks to take back `a1-a3`. <@2>, do you allow it? (A move refuses
+    it.)``"""
+    return (
+        f"{mention(request.user_id)} asks to take back {_code(request.move)}. "
+        f"{_mentions(request.opponent_user_ids)}, do you allow it? (A move refuses it.)"
+    )
+
+
+def takeback_answer_text(answer: TakebackAnswer) -> str:
+    """The request post once answered: allowed, refused or withdrawn."""
+    if answer.accepted:
+        return (
+            f"{mention(answer.by_user_id)} allowed it: {mention(answer.user_id)} took back "
+            f"{_code(answer.move)}."
+        )
+    if answer.withdrawn:
+        return f"{mention(answer.user_id)} withdrew the takeback request; the game goes on."
+    return (
+        f"{mention(answer.by_user_id)} refused to let {mention(answer.user_id)} take the move "
+        "back; the game goes on."
+    )
+
+
+def takeback_done_text(answer: TakebackAnswer) -> str:
+    """The board post after an allowed takeback: who took back what (and the forced moves
+    the bot had played after it), then whose move it is now.
+
+    ``<@1> (South) took back `a1-a3`.`` then ``<@1>, your move (South).``
+    """
+    snapshot = answer.snapshot
+    line = f"{_player(snapshot.players[answer.seat])} took back {_code(answer.move)}"
+    forced = answer.removed[1:]
+    if forced:
+        line += f" and the forced {_join([_code(m) for m in forced])} after it"
+    return f"{line}.\n{_to_move_text(snapshot)}"
+
+
+def _message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link that opens a message in Discord."""
+    guild = "@me" if guild_id is None else str(guild_id)
+    return f"https://discord.com/channels/{guild}/{channel_id}/{message_id}"
+
+
+def rematch_open_text(challenge: ChallengeInfo) -> str:
+    """The ephemeral answer to a second Rematch press while the first one's challenge is
+    open: where it is, so the presser can answer it."""
+    if challenge.message_id is None:
+        where = f"in <#{challenge.channel_id}>"
+    else:
+        where = _message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
+    return f"A rematch of this game is already open: {where}"

@@ -1,0 +1,144 @@
+"""Spectators: ``/watch`` and the Watch button, watchers told of a board post, ``/games``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+from bot.presenters.common import MESSAGE_LIMIT, _join, _timestamp, mention
+from bot.presenters.turns import outcome_text
+from bot.service import GameSnapshot
+from bot.service.clocks import format_duration
+from bot.service.spectators import GameListing, GamesList, GamesScope, WatchResult
+
+__all__ = [
+    "MAX_MENTIONS",
+    "WATCHERS_LINE",
+    "games_list_text",
+    "watch_text",
+    "watcher_dm_text",
+    "with_watchers",
+]
+
+
+#: Discord pings at most this many users listed in one message's allowed mentions.
+MAX_MENTIONS = 100
+
+#: The first words of the line that mentions a thread game's watchers under a board post.
+WATCHERS_LINE = "👀 Watching:"
+
+
+def _hear_when(every_move: bool) -> str:
+    return "after every move" if every_move else "at its end"
+
+
+def watch_text(result: WatchResult, *, button: bool) -> str:
+    """The ephemeral answer to ``/watch``, ``/unwatch`` or the Watch button.
+
+    ``You are watching **Orbs** (game 7) in <#5>: you hear of it after every move, by a
+    mention in its thread. Press **Watch** again to stop.``
+    """
+    game = f"**{result.game_name}** (game {result.game_id}) in <#{result.channel_id}>"
+    if not result.watching:
+        return f"You no longer watch {game}."
+    how = "by a mention in its thread" if result.in_thread else "by direct message"
+    if not button:
+        stop = "`/unwatch` stops it."
+    elif result.every_move:
+        stop = "Press **Watch** again to stop, or use `/watch` to hear only of its end."
+    else:
+        stop = "Press **Watch** again to stop."
+    return f"You are watching {game}: you hear of it {_hear_when(result.every_move)}, {how}. {stop}"
+
+
+def with_watchers(
+    content: str, watcher_ids: Sequence[int], *, pinged: int = 0
+) -> tuple[str, tuple[int, ...]]:
+    """``content`` with a last line mentioning watchers of a game played in a thread
+    (``👀 Watching: <@5> <@6>``), and the watchers it mentions.
+
+    As many of ``watcher_ids`` as fit are mentioned, in order: the message stays within
+    :data:`MESSAGE_LIMIT` characters and, with the ``pinged`` users the post mentions
+    already, within :data:`MAX_MENTIONS` pinged users. The others must hear of it another
+    way (a direct message). No watcher fits: ``content`` unchanged, ``()``.
+    """
+    room = MESSAGE_LIMIT - len(content) - len(f"\n{WATCHERS_LINE}")
+    fitted: list[int] = []
+    for user_id in dict.fromkeys(watcher_ids):
+        piece = f" {mention(user_id)}"
+        if pinged + len(fitted) >= MAX_MENTIONS or len(piece) > room:
+            break
+        fitted.append(user_id)
+        room -= len(piece)
+    if not fitted:
+        return content, ()
+    line = WATCHERS_LINE + "".join(f" {mention(u)}" for u in fitted)
+    return f"{content}\n{line}", tuple(fitted)
+
+
+def watcher_dm_text(snapshot: GameSnapshot, content: str, jump_url: str | None) -> str:
+    """The direct message a watcher gets for a board post of ``snapshot`` whose text was
+    ``content``: ``**Orbs** in <#5>: <what happened> <link>``.
+
+    What happened is the result once the game is over, else the post's first line: public
+    text only, never a picture (in games with hidden information the post holds only what
+    everyone may know, and so does this).
+    """
+    what = outcome_text(snapshot) if not snapshot.is_active else ""
+    if not what:
+        what = next((line for line in content.split("\n") if line.strip()), "")
+    head = f"**{snapshot.game_name}** in <#{snapshot.channel_id}>: "
+    tail = f" {jump_url}" if jump_url else ""
+    room = MESSAGE_LIMIT - len(head) - len(tail)
+    if len(what) > room:
+        what = what[: room - 1] + "…"
+    return f"{head}{what}{tail}"
+
+
+_MARKDOWN = str.maketrans({c: f"\\{c}" for c in "\\*_~`|>"})
+
+
+def _plain(name: str) -> str:
+    """A display name with Discord's markdown characters escaped."""
+    return name.translate(_MARKDOWN)
+
+
+def _listing_line(item: GameListing, names: Mapping[int, str]) -> str:
+    """``• **Orbs** · ann vs bob · bob to move (1d2h left) · <#5> · last move <t:…:R>``."""
+    snapshot = item.snapshot
+    players = " vs ".join(_plain(names.get(u, str(u))) for u in snapshot.user_ids)
+    movers = _join([_plain(names.get(u, str(u))) for u in snapshot.to_move_user_ids])
+    turn = "your move" if item.your_turn else f"{movers} to move"
+    if item.clock_paused:
+        turn += " (clock paused: on vacation)"
+    elif item.time_left is not None:
+        left = format_duration(max(item.time_left, timedelta(0)))
+        turn += f" ({left} left)" if item.time_left > timedelta(0) else " (out of time)"
+    since = "last move" if snapshot.last_moves else "started"
+    parts = [
+        f"**{snapshot.game_name}**",
+        players,
+        turn,
+        f"<#{snapshot.channel_id}>",
+        f"{since} {_timestamp(item.last_move_at)}",
+    ]
+    if item.watching:
+        parts.append("watching")
+    return "• " + " · ".join(parts)
+
+
+def games_list_text(listing: GamesList, names: Mapping[int, str]) -> str:
+    """``/games``: a heading, then one line per game (:func:`_listing_line`); ``names``
+    maps user ids to display names (a missing one shows as the id)."""
+    where = {
+        GamesScope.CHANNEL: f"in <#{listing.channel_id}> and its threads",
+        GamesScope.SERVER: "on this server",
+        GamesScope.MINE: "of yours (played or watched)",
+    }[listing.scope]
+    if not listing.games:
+        return f"No games in progress {where}."
+    shown = len(listing.games)
+    count = str(shown) if listing.total == shown else f"the {shown} most recent of {listing.total}"
+    lines = [f"**Games in progress {where}** ({count})"]
+    lines.extend(_listing_line(item, names) for item in listing.games)
+    return "\n".join(lines)

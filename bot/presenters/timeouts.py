@@ -1,0 +1,71 @@
+"""Clocks running out: the post when a seat ran out of time (a soft clock's invitation to
+claim, a time-out, a seat that left), the notice once claimed, and the last warning before a
+hard clock runs out.
+"""
+
+from __future__ import annotations
+
+from bot.presenters.common import _code, _mentions, _player, _timestamp, mention, seat_label
+from bot.presenters.turns import _event_phrase, _to_move_text, outcome_text
+from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
+
+__all__ = ["CLAIM_CLOSED", "claimed_text", "clock_event_text", "final_warning_text"]
+
+
+def clock_event_text(event: ClockEvent) -> str:
+    """The public post when a seat ran out of time (:class:`ClockEvent`).
+
+    A soft clock that ran out invites the opponents to claim; a time-out says what the bot
+    played (the game's rule) or that the seat lost or left, then who moves next or how the
+    game ended.
+    """
+    snapshot = event.snapshot
+    player = _player(snapshot.players[event.seat])
+    if event.kind is ClockEventKind.FLAGGED_SOFT:
+        return (
+            f"⏰ {player} is out of time. {_mentions(event.opponent_user_ids)}: you may claim "
+            f"the game with **Claim on time** or `/claim`; until someone does, "
+            f"{mention(event.user_id)} may still move."
+        )
+    claimed = f" ({mention(event.claimed_by)} claimed)" if event.claimed_by is not None else ""
+    if event.kind is ClockEventKind.TIMED_OUT:
+        played = ", then ".join(_code(m) for m in event.moves)
+        phrase = _event_phrase(e for e in event.events if e.kind not in ("automatic", "timeout"))
+        line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
+        line += f": {phrase}." if phrase else "."
+    elif event.kind is ClockEventKind.RESIGNED_ON_TIME:
+        line = f"⏰ {player} ran out of time{claimed} and leaves the game"
+        line += "; play goes on without them." if snapshot.is_active else "."
+    else:
+        line = f"⏰ {player} ran out of time{claimed}."
+    if snapshot.is_active:
+        return f"{line}\n{_to_move_text(snapshot)}"
+    return f"{line}\n{outcome_text(snapshot, event.events)}"
+
+
+#: A soft clock's notice whose claim can no longer be made: the game has ended.
+CLAIM_CLOSED = "This claim is no longer open: the game has ended."
+
+
+def claimed_text(event: ClockEvent) -> str:
+    """A soft clock's notice once claimed (its button removed): who was out, who claimed."""
+    player = _player(event.snapshot.players[event.seat])
+    by = mention(event.claimed_by) if event.claimed_by is not None else "an opponent"
+    return f"⏰ {player} was out of time; {by} claimed."
+
+
+def final_warning_text(warning: FinalWarning) -> str:
+    """The last warning before a hard clock runs out, mentioning its player (whatever their
+    reminder settings): ``⏰ <@1> (White), your hard clock in **Orbs** (game 7) runs out
+    <t:…:R> (<t:…:t>): move before then.`` with a link to the last board when it is known."""
+    where = f"**{warning.game_name}** (game {warning.game_id})"
+    text = (
+        f"⏰ {mention(warning.user_id)} ({seat_label(warning.seat_name)}), your hard clock in "
+        f"{where} runs out {_timestamp(warning.deadline)} ({_timestamp(warning.deadline, 't')}): "
+        "move before then."
+    )
+    if warning.board_message_id is not None:
+        guild = "@me" if warning.guild_id is None else str(warning.guild_id)
+        place = f"{guild}/{warning.channel_id}/{warning.board_message_id}"
+        text += f" The board: https://discord.com/channels/{place}"
+    return text

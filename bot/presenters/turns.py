@@ -1,0 +1,190 @@
+"""Turns, moves and results: the post after a move, who is to move next, how a game ended,
+the first post of a game and a board's caption; draw offers, resignations and aborts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.presenters.clocks import _to_move_clocks, clock_line
+from bot.presenters.common import (
+    _capitalised,
+    _code,
+    _join,
+    _mentions,
+    _player,
+    mention,
+    seat_label,
+)
+from bot.service import DrawOffer, GameSnapshot, TurnResult
+from engines.base import Event
+
+__all__ = [
+    "DRAW_OFFER_CLOSED",
+    "abort_text",
+    "board_caption",
+    "decision_text",
+    "draw_answer_text",
+    "draw_offer_text",
+    "game_started_text",
+    "outcome_text",
+    "resign_text",
+    "turn_text",
+]
+
+
+#: A draw offer post whose offer was answered, withdrawn or overtaken by a move.
+DRAW_OFFER_CLOSED = "This draw offer is no longer open: it was answered, or a move came first."
+
+#: How the bot's own endings read; engine endings come from the engine's ``ended`` event.
+_BOT_TERMINATIONS = {
+    "resignation": "by resignation",
+    "agreement": "by agreement",
+    "aborted": "aborted",
+    "time": "on time",
+}
+
+
+def _event_phrase(events: Iterable[Event]) -> str:
+    return "; ".join(e.text for e in events if e.kind != "ended")
+
+
+def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+    """``South wins by reaching the enemy core``: the engine's words when it ended the game."""
+    for event in events:
+        if event.kind == "ended":
+            return _capitalised(event.text)
+    for move in reversed(snapshot.last_moves):
+        for event in move.events:
+            if event.kind == "ended":
+                return _capitalised(event.text)
+    outcome = snapshot.outcome
+    if outcome is None:
+        return ""
+    how = _BOT_TERMINATIONS.get(outcome.termination, f"by {outcome.termination.replace('_', ' ')}")
+    return f"{'Drawn' if outcome.is_draw else 'Won'} {how}"
+
+
+def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+    """One line on how the game ended, mentioning the winners (of a draw: every player);
+    empty while it goes on."""
+    if snapshot.status == "aborted":
+        return "The game was aborted; it has no result."
+    outcome = snapshot.outcome
+    if outcome is None:
+        return ""
+    phrase = _ending_phrase(snapshot, events)
+    if outcome.is_draw:
+        return f"{phrase}. The game between {_mentions(snapshot.user_ids)} is drawn."
+    winners = [snapshot.players[s].user_id for s in outcome.winners]
+    verb = "wins" if len(winners) == 1 else "win"
+    return f"{phrase}. {_mentions(winners)} {verb}!"
+
+
+def _to_move_text(snapshot: GameSnapshot) -> str:
+    """``<@2>, your move (North).``, plus the moves themselves when there are only a few."""
+    players = [snapshot.players[s] for s in snapshot.to_move]
+    names = _join([p.seat_name for p in players])
+    text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    clocks = _to_move_clocks(snapshot)
+    if clocks:
+        text = f"{text} {clocks}"
+    if snapshot.prompt:
+        text = f"{text} {snapshot.prompt}"
+    only = snapshot.only_moves
+    if len(only) == 1:
+        return f"{text} Your only legal move is {_code(only[0])}: play {_code('/move ' + only[0])}."
+    if only:
+        return f"{text} Your only legal moves are {_join([_code(m) for m in only])}."
+    return text
+
+
+def turn_text(result: TurnResult) -> str:
+    """The public post after a move: who played what, what happened, who is next.
+
+    ``<@1> (South) played `a1-a3`: the orb on a1 moves to a3; an orb enters a1 from the
+    supply.`` then either ``<@2>, your move (North).`` or the result.
+    """
+    snapshot = result.snapshot
+    mover = snapshot.players[result.seat]
+    phrase = _event_phrase(result.events)
+    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    if result.automatic:
+        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
+    if result.declined_draw_offer:
+        line += " The draw offer is off."
+    if snapshot.is_active:
+        return f"{line}\n{_to_move_text(snapshot)}"
+    return f"{line}\n{outcome_text(snapshot, result.events)}"
+
+
+def decision_text(result: TurnResult) -> str:
+    """The public line after a decision that leaves the same seat to decide again
+    (:attr:`TurnResult.turn_goes_on`): no board, no ping, only what everyone may know.
+
+    ``<@1> (Green) played `peek 1.2`: looks at a card of Red. Green decides again.``
+    """
+    mover = result.snapshot.players[result.seat]
+    phrase = _event_phrase(result.events)
+    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    if result.automatic:
+        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
+    return f"{line} {seat_label(mover.seat_name)} decides again."
+
+
+def game_started_text(snapshot: GameSnapshot) -> str:
+    """The first post of a game: players and seats, options, who moves first."""
+    seats = _join(
+        [f"{mention(p.user_id)} plays {seat_label(p.seat_name)}" for p in snapshot.players]
+    )
+    lines = [f"**{snapshot.game_name}** begins: {seats}."]
+    if snapshot.options_text:
+        lines.append(f"Options: {_code(snapshot.options_text)}.")
+    if snapshot.clocks:
+        lines.append(f"{clock_line(snapshot.clock_text)}.")
+    lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
+    return "\n".join(lines)
+
+
+def board_caption(snapshot: GameSnapshot) -> str:
+    """A short caption under a board picture (``/board``)."""
+    head = f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}"
+    if snapshot.is_active:
+        players = [snapshot.players[s] for s in snapshot.to_move]
+        return f"{head} · {_join([_player(p) for p in players])} to move"
+    return f"{head} · {outcome_text(snapshot)}"
+
+
+def draw_offer_text(offer: DrawOffer) -> str:
+    """The public draw offer (answer buttons are added by the caller)."""
+    return (
+        f"{mention(offer.user_id)} offers a draw. "
+        f"{_mentions(offer.opponent_user_ids)}, do you accept? (A move declines it.)"
+    )
+
+
+def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int) -> str:
+    """The draw offer post once answered."""
+    if accepted:
+        return f"{mention(by_user_id)} accepted the draw offer. {outcome_text(snapshot)}"
+    return f"The draw offer was declined by {mention(by_user_id)}; the game goes on."
+
+
+def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
+    """The public post when a player resigns: the result, or, when the game goes on without
+    them (three or more players), who left and who is to move."""
+    if not snapshot.is_active:
+        return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
+    seats = _join([seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id])
+    return (
+        f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
+        f"\n{_to_move_text(snapshot)}"
+    )
+
+
+def abort_text(snapshot: GameSnapshot, user_id: int) -> str:
+    """The public post when a game is aborted: who stopped it, and who was playing."""
+    return (
+        f"{mention(user_id)} aborted the game of **{snapshot.game_name}** between "
+        f"{_mentions(snapshot.user_ids)}; it has no result."
+    )

@@ -1,0 +1,478 @@
+"""The core every use case shares: a game loaded under its lock, users mapped to seats,
+moves committed with the compare-and-set, and the snapshot the bot is shown.
+
+Every write follows the same pattern: take the game's in-process lock (:meth:`GameCore.
+game_lock`, so two commands in this process queue instead of racing), load the game row
+(:meth:`GameCore.reload`), let the engine decide, then write with a compare-and-set on
+``games.version`` (:meth:`GameCore.commit`, :meth:`GameCore.finish`, :meth:`GameCore.restamp`
+after a flag changed) so two *processes* cannot both land a change made against the same
+position. A change is committed before the caller hears of it.
+
+Every write that changes whose turn it is carries, in its transaction, the seats' clocks after
+it and the timers of the next turn (:meth:`GameCore.plan_turn_change`: deadlines, a hard
+clock's final warning, reminders).
+
+The use cases (:mod:`bot.service.lobby`, :mod:`~bot.service.play`, :mod:`~bot.service.endings`,
+:mod:`~bot.service.timeouts`, :mod:`~bot.service.vacations`, :mod:`~bot.service.views`,
+:mod:`~bot.service.replays`, :mod:`~bot.service.takebacks`, :mod:`~bot.service.rematches`)
+each hold one :class:`GameCore`; nothing here knows about any of them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.service import _codec
+from bot.service import clocks as clock_rules
+from bot.service._cache import GameMeta, Lru, PositionEntry
+from bot.service.automatic import automatic_steps
+from bot.service.clock_plans import merge_changes, plan_reminders, plan_turn
+from bot.service.clocks import ClockSpec, SeatClock, reminder_delay
+from bot.service.errors import (
+    NoGameHereError,
+    NotAPlayerError,
+    NotYourTurnError,
+    ServiceError,
+    StaleActionError,
+)
+from bot.service.locks import KeyedLock
+from bot.service.logbook import RECENT_MOVES, move_record, public_position
+from bot.service.models import FEW_MOVES, GameSnapshot, Player, SeatClockInfo
+from bot.service.options import format_options
+from db import Database, GameRow, NewMove
+from db import GameNotActiveError as DbGameNotActiveError
+from db import StaleVersionError as DbStaleVersionError
+from db.clocks import ClockChangedError
+from db.rows import ClockChanges, ClockRow, TimerCancel
+from engines import get_engine
+from engines.base import Outcome
+
+__all__ = ["DEFAULT_REMINDER_QUIET", "Clock", "GameCore", "Loaded", "utc_now"]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+#: How long a turn stays quiet before its player is reminded, unless the guild or the user
+#: chose another quiet time.
+DEFAULT_REMINDER_QUIET = timedelta(hours=24)
+
+
+def utc_now() -> datetime:
+    """The current time as an aware UTC datetime (the default clock)."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game row read under its lock, with its metadata, position and (for a game with a
+    clock) its seat clocks in seat order, read with the row."""
+
+    row: GameRow
+    meta: GameMeta
+    position: PositionEntry
+    clocks: tuple[ClockRow, ...] = ()
+
+
+class GameCore:
+    """What every use case shares for the games in ``database``: the clock, the per-game
+    locks and the caches of game metadata and positions (``cache_size`` games each).
+
+    ``clock`` returns aware UTC datetimes (inject a fake in tests); ``reminder_quiet`` is how
+    long a turn stays quiet before its player is reminded when neither the user nor the
+    guild chose. One core per process; several processes may share the database.
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Clock = utc_now,
+        cache_size: int = 512,
+        reminder_quiet: timedelta = DEFAULT_REMINDER_QUIET,
+    ) -> None:
+        self.database = database
+        self._clock = clock
+        self.reminder_quiet = reminder_quiet
+        self._locks: KeyedLock[int] = KeyedLock()
+        self._meta: Lru[int, GameMeta] = Lru(cache_size)
+        self._positions: Lru[int, PositionEntry] = Lru(cache_size)
+
+    def now(self) -> datetime:
+        """The service clock's time. Raises :class:`ValueError` if the clock is naive."""
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the service clock must return aware datetimes")
+        return now
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold game ``game_id``'s lock; an error leaving the block names the game.
+
+        A :class:`ServiceError` gets its ``game_id`` set (the bot logs it next to the user's
+        sentence); any other exception gets a note ``game <id>`` shown in its traceback.
+        """
+        async with self._locks(game_id):
+            try:
+                yield
+            except ServiceError as error:
+                if error.game_id is None:
+                    error.game_id = game_id
+                raise
+            except Exception as error:
+                error.add_note(f"game {game_id}")
+                raise
+
+    def forget(self, game_id: int) -> None:
+        """Drop the cached position of ``game_id`` (after a write that may not have landed)."""
+        self._positions.pop(game_id)
+
+    # ---- loading -------------------------------------------------------------------------
+
+    async def active_row(self, channel_id: int) -> GameRow:
+        row = await self.database.games.active_in_channel(channel_id)
+        if row is None:
+            raise NoGameHereError()
+        return row
+
+    async def shown_row(self, channel_id: int) -> GameRow:
+        row = await self.database.games.latest_in_channel(channel_id)
+        if row is None:
+            raise NoGameHereError()
+        return row
+
+    async def reload(self, row: GameRow) -> Loaded:
+        """Under the game's lock: ``row`` refreshed if this process changed it meanwhile."""
+        cached = self._positions.get(row.id)
+        if cached is not None and cached.version > row.version:
+            fresh = await self.database.games.get(row.id)
+            if fresh is None or not fresh.is_active:
+                raise NoGameHereError()
+            row = fresh
+        return await self.load_row(row)
+
+    async def load_row(self, row: GameRow) -> Loaded:
+        meta = await self.game_meta(row)
+        position = await self.position(row, meta)
+        return Loaded(row, meta, position, await self.read_clocks(row))
+
+    async def game_meta(self, row: GameRow) -> GameMeta:
+        meta = self._meta.get(row.id)
+        if meta is not None:
+            return meta
+        engine = get_engine(row.game)
+        seat_rows = await self.database.games.seats(row.id)
+        options = _codec.load_options(row.options_json)
+        names = engine.seat_names(len(seat_rows), options)
+        players = tuple(
+            Player(s.seat, s.user_id, names[s.seat] if s.seat < len(names) else f"Seat {s.seat}")
+            for s in seat_rows
+        )
+        meta = GameMeta(
+            engine=engine,
+            players=players,
+            options=options,
+            options_text=format_options(engine.info, options),
+            seed=row.seed,
+        )
+        self._meta.put(row.id, meta)
+        return meta
+
+    async def position(self, row: GameRow, meta: GameMeta) -> PositionEntry:
+        cached = self._positions.get(row.id)
+        if cached is not None and cached.version == row.version:
+            return cached
+        state = meta.engine.loads(row.state_json)
+        log_rows = await self.database.games.moves(row.id, since_ply=max(0, row.ply - RECENT_MOVES))
+        position = PositionEntry(
+            row.version, state, tuple(move_record(m, m.created_at) for m in log_rows)
+        )
+        # Never replace a newer entry with an older one read concurrently.
+        latest = self._positions.get(row.id)
+        if latest is None or latest.version < row.version:
+            self._positions.put(row.id, position)
+        return position
+
+    def only_moves(self, loaded: Loaded) -> tuple[str, ...]:
+        """:attr:`GameSnapshot.only_moves`: the seat to move's legal moves if few, else ``()``."""
+        row, meta = loaded.row, loaded.meta
+        if not row.is_active or meta.engine.info.has_hidden_information:
+            return ()
+        if len(row.to_move) != 1 or row.to_move[0] < 0:
+            return ()
+        moves = meta.engine.few_legal_moves(loaded.position.state, row.to_move[0], FEW_MOVES)
+        return moves or ()
+
+    @staticmethod
+    def prompt(loaded: Loaded) -> str | None:
+        """:attr:`GameSnapshot.prompt`: the engine's word on the one seat to move's decision."""
+        row = loaded.row
+        if not row.is_active or len(row.to_move) != 1 or row.to_move[0] < 0:
+            return None
+        return loaded.meta.engine.prompt(loaded.position.state, row.to_move[0])
+
+    def snapshot(self, loaded: Loaded) -> GameSnapshot:
+        row, meta, position = loaded.row, loaded.meta, loaded.position
+        engine = meta.engine
+        return GameSnapshot(
+            game_id=row.id,
+            game=row.game,
+            game_name=engine.info.name,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            status=str(row.status),
+            version=row.version,
+            ply=row.ply,
+            players=meta.players,
+            to_move=row.to_move,
+            only_moves=self.only_moves(loaded),
+            prompt=self.prompt(loaded),
+            options=meta.options,
+            options_text=meta.options_text,
+            outcome=_codec.load_outcome(row.outcome_json),
+            draw_offer_seat=row.draw_offer_seat,
+            position=public_position(engine, position.state, active=row.is_active),
+            view=engine.view(position.state, None),
+            last_moves=position.recent,
+            board_message_id=row.board_message_id,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            hidden_information=engine.info.has_hidden_information,
+            parent_channel_id=row.parent_channel_id,
+            takeback_seat=row.takeback_seat,
+            clock=row.clock,
+            finished_at=row.finished_at,
+            clock_text=ClockSpec.parse(row.clock).describe(),
+            clocks=self.seat_clocks(loaded),
+        )
+
+    # ---- seats ---------------------------------------------------------------------------
+
+    def acting_seat(self, loaded: Loaded, user_id: int) -> int:
+        seats = loaded.meta.seats_of(user_id)
+        if not seats:
+            raise NotAPlayerError()
+        for seat in seats:
+            if seat in loaded.row.to_move:
+                return seat
+        raise NotYourTurnError(self.waiting_for(loaded))
+
+    @staticmethod
+    def waiting_for(loaded: Loaded) -> tuple[int, ...]:
+        players = loaded.meta.players
+        return tuple(dict.fromkeys(players[s].user_id for s in loaded.row.to_move if s >= 0))
+
+    # ---- writes --------------------------------------------------------------------------
+
+    async def settle(self, loaded: Loaded, *, now: datetime | None = None) -> Loaded:
+        """Play the automatic steps (chance, forced moves) the stored game waits at, before
+        anyone acts.
+
+        A game that starts at a chance node (an opening roll) gets here right after it is
+        created; any other game only if a process stopped between writes.
+        """
+        state, moves, _ = automatic_steps(loaded.meta, loaded.position.state, loaded.row.ply + 1)
+        if not moves:
+            return loaded
+        return await self.commit(loaded, state, moves, now=now)
+
+    async def commit(
+        self,
+        loaded: Loaded,
+        state: Any,
+        moves: Sequence[NewMove],
+        *,
+        movers: Sequence[int] = (),
+        timed_out: Collection[int] = (),
+        now: datetime | None = None,
+    ) -> Loaded:
+        """Commit ``moves`` leading to ``state`` (compare-and-set) and refresh the caches.
+
+        The same transaction writes the turn change's clocks and timers
+        (:meth:`_plan_turn_change`): ``movers`` are the seats that chose a move (they get
+        their increment), ``timed_out`` the seats whose time-out these moves are; ``now``
+        (default: the service's clock) is when it all happened.
+        """
+        engine = loaded.meta.engine
+        outcome = engine.outcome(state)
+        now = self.now() if now is None else now
+        clock_changes = await self.plan_turn_change(
+            loaded.row,
+            to_move_after=engine.to_move(state),
+            movers=movers,
+            now=now,
+            timed_out=timed_out,
+            clocks=loaded.clocks,
+            ply_after=moves[-1].ply,
+        )
+        try:
+            row = await self.database.games.commit_moves(
+                loaded.row.id,
+                loaded.row.version,
+                moves=moves,
+                state_json=engine.dumps(state),
+                ply=moves[-1].ply,
+                to_move=engine.to_move(state),
+                status="active" if outcome is None else "finished",
+                outcome_json=_codec.dump_outcome(outcome),
+                termination=None if outcome is None else outcome.termination,
+                now=now,
+                clock_changes=clock_changes,
+            )
+        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError(
+                "Someone changed this game at the same moment; look at the board and try again."
+            ) from exc
+        if outcome is not None:
+            log.info("game %d: ended by %s", row.id, outcome.termination)
+        records = tuple(move_record(m, row.updated_at) for m in moves)
+        recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
+        position = PositionEntry(row.version, state, recent)
+        self._positions.put(row.id, position)
+        return Loaded(row, loaded.meta, position, await self.read_clocks(row))
+
+    async def finish(
+        self,
+        loaded: Loaded,
+        status: str,
+        outcome: Outcome | None,
+        *,
+        timed_out: Collection[int] = (),
+        now: datetime | None = None,
+    ) -> Loaded:
+        """End the game without a move (``status`` ``finished`` or ``aborted``), stopping
+        every clock and cancelling the game's timers in the same transaction; ``timed_out``
+        seats are left with the bank a time-out leaves (zero plus the increment)."""
+        termination = outcome.termination if outcome is not None else status
+        now = self.now() if now is None else now
+        clock_changes = await self.plan_turn_change(
+            loaded.row,
+            to_move_after=(),
+            movers=(),
+            now=now,
+            timed_out=timed_out,
+            clocks=loaded.clocks,
+        )
+        try:
+            row = await self.database.games.finish(
+                loaded.row.id,
+                loaded.row.version,
+                status=status,
+                outcome_json=_codec.dump_outcome(outcome),
+                termination=termination,
+                now=now,
+                clock_changes=clock_changes,
+            )
+        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+            self._positions.pop(loaded.row.id)
+            raise StaleActionError() from exc
+        restamped = self.restamp(loaded, row)
+        return replace(restamped, clocks=await self.read_clocks(row))
+
+    def restamp(self, loaded: Loaded, row: GameRow) -> Loaded:
+        """The same position under the new version a non-move change produced."""
+        old = loaded.position
+        position = PositionEntry(row.version, old.state, old.recent, old.legal)
+        self._positions.put(row.id, position)
+        return Loaded(row, loaded.meta, position, loaded.clocks)
+
+    # ---- the turn change's clocks and timers ----------------------------------------------
+
+    async def plan_turn_change(
+        self,
+        row: GameRow,
+        *,
+        to_move_after: tuple[int, ...],
+        movers: Sequence[int],
+        now: datetime,
+        timed_out: Collection[int] = (),
+        clocks: Sequence[ClockRow] | None = None,
+        ply_after: int | None = None,
+    ) -> ClockChanges | None:
+        """The clock writes and timers of a change that leaves ``to_move_after`` to act in
+        game ``row`` (as read before the change, whose write bumps its version by one).
+
+        ``movers`` chose a move (each gets its increment, :meth:`SeatClock.after_move`;
+        raises :class:`~bot.service.clocks.OutOfTimeError` for a hard clock that ran out),
+        ``timed_out`` had its time-out applied; the seats to move next start their clocks
+        (paused until their player's vacation ends) and get their deadline timers, every
+        other clock stops (:func:`~bot.service.clocks.plan_turn`). Every seat to move next
+        whose player wants reminders gets a ``reminder`` timer after its quiet time, with
+        the game's version after the change; the reminders of seats no longer to move are
+        cancelled (:func:`~bot.service.clocks.plan_reminders`). Once nobody is to move (the
+        game is over) every clock stops and every timer of the game is cancelled.
+
+        ``clocks`` are the game's clock rows if the caller read them with ``row`` (else they
+        are read here); ``ply_after`` is the game's ply after the change, stored in the
+        reminders' payload beside the version when given. Returns ``None`` only when there
+        is nothing to write.
+        """
+        rows = list(clocks) if clocks is not None else await self.read_clocks(row)
+        following = tuple(seat for seat in to_move_after if seat >= 0)
+        if not following:
+            stop = plan_turn(rows, movers, (), now, timed_out=timed_out)
+            return merge_changes(stop, ClockChanges(cancel=(TimerCancel(row.id),)))
+        meta = await self.game_meta(row)
+        users = {seat: meta.players[seat].user_id for seat in following}
+        paused, due = await self.turn_start(row.guild_id, users, now)
+        turn = plan_turn(rows, movers, following, now, paused_until=paused, timed_out=timed_out)
+        reminders = plan_reminders(
+            row.id, before=row.to_move, due=due, version=row.version + 1, ply=ply_after
+        )
+        return merge_changes(turn, reminders)
+
+    async def turn_start(
+        self, guild_id: int | None, users: Mapping[int, int], now: datetime
+    ) -> tuple[dict[int, datetime], dict[int, datetime]]:
+        """For the seats in ``users`` (seat → user id) whose turn starts at ``now``, in one
+        read (:meth:`db.clocks.ClocksRepo.turn_context`): when each seat's turn really
+        starts, for those whose player is on vacation (seat → end of the vacation), and when
+        each seat's reminder is due, for those whose player wants reminders (the quiet time
+        of :func:`~bot.service.clocks.reminder_delay` after the turn starts)."""
+        if not users:
+            return {}, {}
+        context = await self.database.clocks.turn_context(users.values(), guild_id)
+        paused: dict[int, datetime] = {}
+        due: dict[int, datetime] = {}
+        for seat, user_id in users.items():
+            away = context.vacations.get(user_id)
+            if away is not None and away.until is not None and away.until > now:
+                paused[seat] = away.until
+            delay = reminder_delay(context.users[user_id], context.guild, self.reminder_quiet)
+            if delay is not None:
+                due[seat] = max(now, paused.get(seat, now)) + delay
+        return paused, due
+
+    async def read_clocks(self, row: GameRow) -> tuple[ClockRow, ...]:
+        """The seat clocks of game ``row`` (none for a game without a clock: no read)."""
+        if row.clock == "none":
+            return ()
+        return tuple(await self.database.clocks.for_game(row.id))
+
+    def seat_clocks(self, loaded: Loaded) -> tuple[SeatClockInfo, ...]:
+        """:attr:`GameSnapshot.clocks` as of now."""
+        if not loaded.clocks:
+            return ()
+        now = self.now()
+        infos = []
+        for clock_row in loaded.clocks:
+            clock = SeatClock.from_row(clock_row)
+            infos.append(
+                SeatClockInfo(
+                    seat=clock_row.seat,
+                    time_left_ms=clock_rules.to_ms(clock.time_left(now)),
+                    running=clock.running,
+                    paused_until=clock.running_since if clock.paused(now) else None,
+                    flagged=clock.running and clock.flagged(now),
+                    deadline=clock.deadline,
+                    mode=ClockSpec.parse(clock_row.spec).mode.value,
+                    as_of=now,
+                )
+            )
+        return tuple(infos)

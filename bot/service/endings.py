@@ -1,0 +1,232 @@
+"""Ending a game without a move: resignation, draws by agreement, aborts.
+
+A resignation the engine knows (Generator GEN-15) is logged as ``[k]resign`` and play goes on;
+otherwise the game ends at once for every other seat. A draw offer is a flag on the game row
+(any move clears it); accepting it ends the game ``agreement`` (through the engine where the
+rules know that ending, Orbs D-ORB-11). An abort ends a game without a result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.service import _codec
+from bot.service.automatic import automatic_steps
+from bot.service.core import GameCore, Loaded
+from bot.service.errors import (
+    AbortNotAllowedError,
+    DrawOfferError,
+    InvalidMoveError,
+    NotAPlayerError,
+    StaleActionError,
+    sentence,
+)
+from bot.service.logbook import (
+    TIMEOUT_EVENT,
+    resign_move_text,
+)
+from bot.service.models import (
+    DrawOffer,
+    GameSnapshot,
+)
+from db import GameNotActiveError as DbGameNotActiveError
+from db import (
+    NewMove,
+)
+from db import StaleVersionError as DbStaleVersionError
+from engines.base import (
+    IllegalMoveError,
+    Outcome,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Endings"]
+
+
+class Endings:
+    """Resignations, draw offers and their answers, and aborts."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+
+    async def resign(self, channel_id: int, user_id: int) -> GameSnapshot:
+        """The caller resigns the active game here (allowed out of turn).
+
+        When the engine says what resigning does (:meth:`~engines.base.Engine.resign`;
+        Generator GEN-15: the resigner's pyramids leave and play goes on without them), the
+        resignation is committed as a logged move of the resigner's seat ``k`` with the text
+        ``[k]resign`` (see :func:`resign_move_text`), followed by any chance outcomes it
+        leads to, as after :meth:`play`; the game ends only when the engine's outcome says
+        so. Otherwise (the engine returns ``None``) the game ends at once and every other
+        seat wins (termination ``resignation``). Returns the game after it.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError` (also for a player who has
+        already resigned from a game that goes on) and :class:`StaleActionError`.
+        """
+        row = await self.core.active_row(channel_id)
+        async with self.core.game_lock(row.id):
+            loaded = await self.core.settle(await self.core.reload(row))
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            engine = loaded.meta.engine
+            state = loaded.position.state
+            moves: list[NewMove] = []
+            refusal: IllegalMoveError | None = None
+            for seat in seats:
+                if engine.outcome(state) is not None:
+                    break
+                try:
+                    transition = engine.resign(state, seat)
+                except IllegalMoveError as exc:
+                    refusal = exc  # the seat has left already, or the rules say "not now"
+                    continue
+                if transition is None:
+                    return self.core.snapshot(await self._end_by_resignation(loaded, seats))
+                state = transition.state
+                ply = loaded.row.ply + len(moves) + 1
+                events = _codec.dump_events(transition.events)
+                moves.append(NewMove(ply, seat, resign_move_text(seat), events))
+            if not moves:
+                logged = await self.core.database.games.moves(row.id)
+                if refusal is not None and not any(
+                    m.text == resign_move_text(m.seat or 0) and m.seat in seats for m in logged
+                ):
+                    # e.g. Generation Zero during its draft (D-30): say what the rules say.
+                    raise InvalidMoveError(sentence(refusal.message), kind="illegal", text="resign")
+                raise NotAPlayerError("You have already resigned from this game.")
+            state, automatic_moves, _ = automatic_steps(loaded.meta, state, moves[-1].ply + 1)
+            updated = await self.core.commit(loaded, state, [*moves, *automatic_moves])
+            log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
+            return self.core.snapshot(updated)
+
+    async def _end_by_resignation(self, loaded: Loaded, seats: Sequence[int]) -> Loaded:
+        """End the game because ``seats`` resigned: every other seat wins."""
+        players = len(loaded.meta.players)
+        others = tuple(s for s in range(players) if s not in seats)
+        resigned = tuple(seats)
+        outcome = Outcome("resignation", others, (others, resigned) if others else (resigned,))
+        log.info("game %d: seats %s resigned", loaded.row.id, list(seats))
+        return await self.core.finish(loaded, "finished", outcome)
+
+    async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
+        """The caller offers a draw to the opponent of a two-player game.
+
+        The offer stands until answered or until the next move. Raises
+        :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (not a
+        two-player game, or an offer is already pending) and :class:`StaleActionError`.
+        """
+        row = await self.core.active_row(channel_id)
+        async with self.core.game_lock(row.id):
+            loaded = await self.core.reload(row)
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if len(loaded.meta.players) != 2:
+                raise DrawOfferError("Draws by agreement are only for two-player games.")
+            pending = loaded.row.draw_offer_seat
+            if pending is not None:
+                if pending in seats:
+                    raise DrawOfferError("You have already offered a draw.")
+                raise DrawOfferError(
+                    "Your opponent has already offered a draw: answer it with its buttons."
+                )
+            seat = seats[0]
+            updated = await self._set_draw_offer(loaded, seat)
+            log.info("game %d: seat %d offers a draw", row.id, seat)
+            return DrawOffer(
+                game_id=row.id,
+                version=updated.row.version,
+                seat=seat,
+                user_id=user_id,
+                opponent_user_ids=tuple(
+                    p.user_id for p in loaded.meta.players if p.user_id != user_id
+                ),
+            )
+
+    async def answer_draw(
+        self, game_id: int, user_id: int, *, accept: bool, version: int
+    ) -> GameSnapshot:
+        """Answer the draw offer shown at ``version`` of game ``game_id``.
+
+        Accepting ends the game drawn by ``agreement``; declining clears the offer (the one
+        who offered may withdraw it this way too). Raises :class:`StaleActionError` (the
+        offer is gone or the game moved on), :class:`NotAPlayerError` and
+        :class:`DrawOfferError` (accepting one's own offer).
+        """
+        async with self.core.game_lock(game_id):
+            row = await self.core.database.games.get(game_id)
+            if row is None or not row.is_active or row.version != version:
+                raise StaleActionError("This draw offer is no longer open.")
+            loaded = await self.core.load_row(row)
+            offered_by = row.draw_offer_seat
+            if offered_by is None:
+                raise StaleActionError("This draw offer is no longer open.")
+            seats = loaded.meta.seats_of(user_id)
+            if not seats:
+                raise NotAPlayerError()
+            if accept and offered_by in seats:
+                raise DrawOfferError("You cannot accept your own draw offer.")
+            if not accept:
+                log.info("game %d: draw offer declined", game_id)
+                return self.core.snapshot(await self._set_draw_offer(loaded, None))
+            log.info("game %d: drawn by agreement", game_id)
+            engine = loaded.meta.engine
+            if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
+                # The rules know this ending (Orbs D-ORB-11): log `draw` and let the engine
+                # end the game, so the stored position and a replay say `agreement` too.
+                seat = row.to_move[0]
+                state, text, events = engine.play(loaded.position.state, seat, "draw")
+                move = NewMove(row.ply + 1, seat, text, _codec.dump_events(events))
+                return self.core.snapshot(await self.core.commit(loaded, state, [move]))
+            outcome = Outcome.draw("agreement", len(loaded.meta.players))
+            return self.core.snapshot(await self.core.finish(loaded, "finished", outcome))
+
+    async def abort(
+        self, channel_id: int, user_id: int, *, moderator: bool = False
+    ) -> GameSnapshot:
+        """Stop the active game here without a result.
+
+        A player may abort until every seat has made a move; ``moderator=True`` (the caller
+        checked the member's permissions) allows it at any time. Raises
+        :class:`NoGameHereError`, :class:`AbortNotAllowedError`, :class:`StaleActionError`.
+        """
+        row = await self.core.active_row(channel_id)
+        async with self.core.game_lock(row.id):
+            loaded = await self.core.reload(row)
+            if not moderator:
+                if not loaded.meta.seats_of(user_id):
+                    raise AbortNotAllowedError(
+                        "Only the players (before each has moved) or a moderator can abort."
+                    )
+                logged = await self.core.database.games.moves(row.id)
+                left = {m.seat for m in logged if m.text == resign_move_text(m.seat or 0)}
+                if set(loaded.meta.seats_of(user_id)) <= left:
+                    raise AbortNotAllowedError("You have left this game, so you cannot abort it.")
+                # Only moves players chose count: not resignations, not the bot's forced moves.
+                moved = {
+                    m.seat
+                    for m in logged
+                    if m.seat not in left
+                    and '"automatic"' not in m.events_json
+                    and f'"{TIMEOUT_EVENT}"' not in m.events_json
+                }
+                if all(p.seat in moved for p in loaded.meta.players if p.seat not in left):
+                    raise AbortNotAllowedError(
+                        "Every player has moved, so the game can no longer be aborted; "
+                        "resign or offer a draw instead."
+                    )
+            log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
+            return self.core.snapshot(await self.core.finish(loaded, "aborted", None))
+
+    async def _set_draw_offer(self, loaded: Loaded, seat: int | None) -> Loaded:
+        try:
+            row = await self.core.database.games.set_draw_offer(
+                loaded.row.id, loaded.row.version, seat, self.core.now()
+            )
+        except (DbStaleVersionError, DbGameNotActiveError) as exc:
+            self.core.forget(loaded.row.id)
+            raise StaleActionError() from exc
+        return self.core.restamp(loaded, row)

@@ -1,0 +1,592 @@
+"""Challenges and lobbies: open a challenge, take and give up seats, start the game.
+
+Every lobby press is: read the open challenge, decide (a pure function at the end of this
+module that raises the user's mistake), write with a compare-and-set on the lobby's version.
+If another press landed in between, read again and decide again, so two presses for
+different seats both land, and of two presses for the last seat exactly one does. The press
+that fills the last seat (or Start) creates the game in the same transaction: a game starts
+exactly once, from exactly the lobby its players saw.
+
+Randomness: each game has a seed drawn when it starts; seat assignment (the spec's coin flip)
+comes from a stream derived from it (:mod:`bot.service.randomness`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.service import _codec
+from bot.service.clock_plans import (
+    merge_changes,
+    plan_reminders,
+    plan_start,
+    start_timers,
+)
+from bot.service.clocks import (
+    ClockSpec,
+)
+from bot.service.core import GameCore
+from bot.service.errors import (
+    ChallengeClosedError,
+    ChallengeNotFoundError,
+    ChallengeSetupError,
+    ChannelBusyError,
+    LobbyError,
+    NotChallengedError,
+    StaleActionError,
+    sentence,
+)
+from bot.service.models import (
+    ChallengeInfo,
+    ChallengePlayer,
+    GameSnapshot,
+    LobbyUpdate,
+)
+from bot.service.options import format_options, resolve_challenge_options
+from bot.service.randomness import random_seed, seat_order
+from db import ChallengeChangedError as DbChallengeChangedError
+from db import ChallengeClosedError as DbChallengeClosedError
+from db import (
+    ChallengeEntry,
+    ChallengePlayerRole,
+    ChallengePlayerStatus,
+    ChallengeRow,
+)
+from db import ChallengeFullError as DbChallengeFullError
+from db import ChannelBusyError as DbChannelBusyError
+from db.rows import ClockChanges
+from engines import get_engine
+from engines.base import (
+    UsageError,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DEFAULT_CHALLENGE_TTL", "LOBBY_ATTEMPTS", "Lobby"]
+
+DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
+#: How often a lobby press reads and decides again when other presses keep landing first.
+LOBBY_ATTEMPTS = 5
+
+
+class Lobby:
+    """Challenges (lobbies) in channels, and the games they start.
+
+    ``seed_source`` returns a new game's seed; ``challenge_ttl`` is how long a challenge
+    stays open; ``default_clock`` is the clock text of a challenge that names none (``none``:
+    casual). Raises :class:`ValueError` for a ``default_clock`` that is not a clock.
+    """
+
+    def __init__(
+        self,
+        core: GameCore,
+        *,
+        seed_source: Callable[[], int] = random_seed,
+        challenge_ttl: timedelta = DEFAULT_CHALLENGE_TTL,
+        default_clock: str = "none",
+    ) -> None:
+        self.core = core
+        self._seed_source = seed_source
+        self.challenge_ttl = challenge_ttl
+        self.default_clock = str(ClockSpec.parse(default_clock))
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        game: str,
+        opponent_ids: Sequence[int] = (),
+        players: int | None = None,
+        options_text: str | None = None,
+        preset: str | None = None,
+        clock: str | None = None,
+        seating: Sequence[int] | None = None,
+        rematch_of: int | None = None,
+    ) -> ChallengeInfo:
+        """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
+
+        ``opponent_ids`` are the users invited, in order: a seat is reserved for each until
+        they Accept or Decline. ``players`` is the number of seats; by default the
+        challenger plus the opponents named, or the game's ``default_players`` when nobody
+        was named. Seats left over are open: anyone may Join. ``options_text`` is ``key=value
+        …`` text and ``preset`` a preset id of the game. Everything is validated now,
+        options together with the player count (a new game is set up and thrown away), so
+        a challenge that could never start is never posted.
+
+        ``clock`` is the clock text (:meth:`bot.service.clocks.ClockSpec.parse`: ``none``,
+        ``correspondence``, ``hard:3d+1d/5d`` …; the service's ``default_clock`` when not
+        given), stored canonical. ``seating``
+        fixes the seat order (user ids, challenger and every opponent once each, one per
+        seat; a rematch) instead of drawing it when the game starts; ``rematch_of`` names the
+        game a rematch comes from.
+
+        Raises :class:`ChallengeSetupError` (unknown game, a player count the game does not
+        allow, a bad option, preset or clock — the message lists what is allowed —, a
+        challenge to oneself, an opponent named twice, more opponents than seats, or a
+        ``seating`` that does not seat exactly the challenger and the opponents).
+        """
+        invited = list(opponent_ids)
+        if challenger_id in invited:
+            raise ChallengeSetupError("You cannot challenge yourself.")
+        if len(set(invited)) != len(invited):
+            raise ChallengeSetupError("You named the same opponent twice.")
+        try:
+            engine = get_engine(game)
+            seats = players
+            if seats is None:
+                seats = 1 + len(invited) if invited else engine.info.default_players
+            engine.check_players(seats)
+            options = resolve_challenge_options(engine, options_text, preset)
+            engine.new_game(seats, options, 0)
+        except UsageError as exc:
+            raise ChallengeSetupError(sentence(str(exc))) from exc
+        if 1 + len(invited) > seats:
+            raise ChallengeSetupError(
+                f"You named {len(invited)} opponents, but a game for {seats} players has "
+                f"room for only {seats - 1}."
+            )
+        try:
+            clock_spec = ClockSpec.parse(clock or self.default_clock)
+        except ValueError as exc:
+            raise ChallengeSetupError(sentence(str(exc))) from exc
+        if seating is not None and (
+            len(seating) != seats or sorted(seating) != sorted([challenger_id, *invited])
+        ):
+            raise ChallengeSetupError("A fixed seating must seat every player once.")
+        now = self.core.now()
+        row = await self.core.database.challenges.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            invited_ids=invited,
+            players=seats,
+            game=engine.info.id,
+            options_json=_codec.dump_options(options),
+            now=now,
+            expires_at=now + self.challenge_ttl,
+            clock=str(clock_spec),
+            seating=seating,
+            rematch_of=rematch_of,
+        )
+        log.info(
+            "challenge %d: %s for %d by %d, invited %s, in channel %d",
+            row.id,
+            row.game,
+            seats,
+            challenger_id,
+            invited or "nobody",
+            channel_id,
+        )
+        return self.challenge_info(row)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
+        """The challenge as stored; raises :class:`ChallengeNotFoundError`."""
+        row = await self.core.database.challenges.get(challenge_id)
+        if row is None:
+            raise ChallengeNotFoundError()
+        return self.challenge_info(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge, to edit it when it closes."""
+        await self.core.database.challenges.set_message(challenge_id, message_id)
+
+    # Every lobby press below is: read the open challenge, decide (a pure function that
+    # raises the user's mistake), write with a compare-and-set on the lobby's version. If
+    # another press landed in between, read again and decide again, so two presses for
+    # different seats both land, and of two presses for the last seat exactly one does.
+    # The press that fills the last seat (or Start) creates the game in the same
+    # transaction: a game starts exactly once, from exactly the lobby its players saw.
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """An invited user takes the seat reserved for them (Accept).
+
+        If that fills the last seat the game starts, atomically, in ``channel_id`` (default:
+        the challenge's channel; pass a thread and its ``parent_channel_id`` when the
+        channel is busy), seats drawn at random from the new game's seed. Raises
+        :class:`ChallengeNotFoundError`, :class:`ChallengeClosedError` (answered, cancelled
+        or expired: a double click lands here), :class:`NotChallengedError` (the challenger,
+        or a user not invited), :class:`LobbyError` (already seated, or gave the seat up),
+        :class:`ChallengeSetupError` (the options no longer fit the player count) and
+        :class:`ChannelBusyError` when the game would start in a channel that already has
+        one (nothing is written; the caller may press again in a thread).
+        """
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _accept_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def join_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """Anyone not in the lobby takes an open seat (Join); an invited user who presses
+        Join accepts. Starts the game when it fills the last seat, as
+        :meth:`accept_challenge` does, with the same errors (:class:`LobbyError` when every
+        seat is taken or reserved, or the user already has one)."""
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _join_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> LobbyUpdate:
+        """An invited user turns the invitation down (Decline).
+
+        In a two-seat challenge that closes it (status ``declined``); with more seats it
+        only frees the user's seat for anyone to Join. Raises :class:`NotChallengedError`
+        for a user with no pending invitation, and the errors of :meth:`accept_challenge`
+        for a missing or closed challenge.
+        """
+        return await self._lobby_press(challenge_id, user_id, _decline_press)
+
+    async def leave_challenge(self, challenge_id: int, user_id: int) -> LobbyUpdate:
+        """A seated user (not the challenger, who cancels instead) gives up their seat before
+        the game starts (Leave). Raises :class:`NotChallengedError` for anyone without a
+        seat, and the errors of :meth:`accept_challenge` for a missing or closed challenge."""
+        return await self._lobby_press(challenge_id, user_id, _leave_press)
+
+    async def start_challenge(
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """The challenger starts the game with the players seated now (Start).
+
+        Only for games that allow fewer players than the challenge has seats, once at least
+        the game's ``min_players`` are seated; invitations not yet answered lapse. Raises
+        :class:`NotChallengedError` (not the challenger), :class:`LobbyError` (the game needs
+        every seat, or too few are seated) and the errors of :meth:`accept_challenge`.
+        """
+        return await self._lobby_press(
+            challenge_id,
+            user_id,
+            _start_press,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
+        )
+
+    async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
+        """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
+        now = self.core.now()
+        challenge = await self._open_challenge(challenge_id, now)
+        if user_id != challenge.challenger_id:
+            raise NotChallengedError("Only the challenger can cancel this challenge.")
+        row = await self.core.database.challenges.resolve(
+            challenge_id, new_status="cancelled", now=now
+        )
+        if row is None:
+            raise await self._closed(challenge_id)
+        log.info("challenge %d cancelled", challenge_id)
+        return self.challenge_info(row)
+
+    async def expire_challenges(self) -> list[ChallengeInfo]:
+        """Mark every challenge past its expiry as expired; returns those this call closed
+        (each exactly once, even with several processes), so their messages can be edited."""
+        rows = await self.core.database.challenges.expire_due(self.core.now())
+        for row in rows:
+            log.info("challenge %d expired", row.id)
+        return [self.challenge_info(row) for row in rows]
+
+    async def _lobby_press(
+        self,
+        challenge_id: int,
+        user_id: int,
+        decide: Callable[[ChallengeRow, int], _Press],
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """Apply one press to the lobby, deciding again if another press landed first."""
+        for _ in range(LOBBY_ATTEMPTS):
+            now = self.core.now()
+            row = await self._open_challenge(challenge_id, now)
+            press = decide(row, user_id)
+            try:
+                if press.starts:
+                    game = await self._start_game(
+                        row, press.entry, now, channel_id, parent_channel_id
+                    )
+                    return LobbyUpdate(await self.get_challenge(challenge_id), game)
+                if press.closes_as is not None:
+                    resolved = await self.core.database.challenges.resolve(
+                        challenge_id, new_status=press.closes_as, now=now, entry=press.entry
+                    )
+                    if resolved is None:
+                        continue  # answered or expired meanwhile: the next read says which
+                    log.info("challenge %d %s by %d", challenge_id, press.closes_as, user_id)
+                    return LobbyUpdate(self.challenge_info(resolved))
+                if press.entry is None:  # pragma: no cover - every decision sets one of the three
+                    raise RuntimeError(f"lobby press on challenge {challenge_id} changes nothing")
+                updated = await self.core.database.challenges.enter(
+                    challenge_id, row.version, press.entry, now=now
+                )
+            except (DbChallengeChangedError, DbChallengeClosedError, DbChallengeFullError):
+                continue
+            log.info("challenge %d: %d is %s", challenge_id, user_id, press.entry.status.value)
+            return LobbyUpdate(self.challenge_info(updated))
+        raise StaleActionError("The lobby kept changing while you pressed; please press again.")
+
+    async def _start_game(
+        self,
+        challenge: ChallengeRow,
+        entry: ChallengeEntry | None,
+        now: datetime,
+        channel_id: int | None,
+        parent_channel_id: int | None,
+    ) -> GameSnapshot:
+        """Create the game of ``challenge`` with the users seated once ``entry`` is applied,
+        accepting the challenge in the same transaction (compare-and-set on its version).
+
+        The same transaction gives every seat its clock (if the challenge has one), starts the
+        clocks of the seats to move (paused while their player is on vacation) and plans
+        their deadline and reminder timers."""
+        engine = get_engine(challenge.game)
+        options = engine.resolve_options(_codec.load_options(challenge.options_json))
+        seed = self._seed_source()
+        seated = _seated_after(challenge, entry)
+        if challenge.seating is not None and sorted(challenge.seating) == sorted(seated):
+            user_ids = list(challenge.seating)  # a rematch: seats as the challenge fixed them
+        else:
+            user_ids = seat_order(seed, seated)
+        try:
+            state = engine.new_game(len(user_ids), options, seed)
+        except UsageError as exc:
+            raise ChallengeSetupError(sentence(str(exc))) from exc
+        target = challenge.channel_id if channel_id is None else channel_id
+        to_move = engine.to_move(state)
+        first = {seat: user_ids[seat] for seat in to_move if seat >= 0}
+        paused, due = await self.core.turn_start(challenge.guild_id, first, now)
+        new_clocks = plan_start(
+            ClockSpec.parse(challenge.clock), len(user_ids), first, now, paused_until=paused
+        )
+
+        def first_timers(game_id: int) -> ClockChanges | None:
+            reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
+            return merge_changes(start_timers(game_id, new_clocks), reminders)
+
+        try:
+            row = await self.core.database.games.create(
+                guild_id=challenge.guild_id,
+                channel_id=target,
+                parent_channel_id=parent_channel_id,
+                game=engine.info.id,
+                options_json=_codec.dump_options(options),
+                rules_version=engine.info.rules_version,
+                seed=seed,
+                state_json=engine.dumps(state),
+                ply=0,
+                to_move=to_move,
+                user_ids=user_ids,
+                now=now,
+                challenge_id=challenge.id,
+                challenge_version=challenge.version,
+                challenge_entry=entry,
+                clock=challenge.clock,
+                clocks=new_clocks,
+                clock_changes=first_timers,
+            )
+        except DbChannelBusyError as exc:
+            raise ChannelBusyError() from exc
+        log.info(
+            "game %d: %s started in channel %d from challenge %d, seats %s",
+            row.id,
+            row.game,
+            target,
+            challenge.id,
+            user_ids,
+        )
+        async with self.core.game_lock(row.id):
+            loaded = await self.core.load_row(row)
+            return self.core.snapshot(await self.core.settle(loaded))
+
+    async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
+        row = await self.core.database.challenges.get(challenge_id)
+        if row is None:
+            raise ChallengeNotFoundError()
+        if not row.is_open:
+            raise ChallengeClosedError(str(row.status))
+        if row.expires_at <= now:
+            raise ChallengeClosedError("expired")
+        return row
+
+    async def _closed(self, challenge_id: int) -> ChallengeClosedError:
+        """The error for a challenge a compare-and-set found no longer open."""
+        row = await self.core.database.challenges.get(challenge_id)
+        return ChallengeClosedError("expired" if row is None or row.is_open else str(row.status))
+
+    def challenge_info(self, row: ChallengeRow) -> ChallengeInfo:
+        engine = get_engine(row.game)
+        options = _codec.load_options(row.options_json)
+        return ChallengeInfo(
+            challenge_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            challenger_id=row.challenger_id,
+            game=row.game,
+            game_name=engine.info.name,
+            players=row.players,
+            min_players=engine.info.min_players,
+            lobby=tuple(
+                ChallengePlayer(p.user_id, p.role.value, p.status.value) for p in row.lobby
+            ),
+            options=options,
+            options_text=format_options(engine.info, options),
+            status=str(row.status),
+            game_id=row.game_id,
+            created_at=row.created_at,
+            expires_at=row.expires_at,
+            clock=row.clock,
+            clock_text=ClockSpec.parse(row.clock).describe(),
+            seating=row.seating,
+            rematch_of=row.rematch_of,
+        )
+
+
+# ---- lobby decisions: what one press changes, or the user's mistake ---------------------
+
+_SEATED = ChallengePlayerStatus.SEATED
+_INVITED = ChallengePlayerStatus.INVITED
+_DECLINED = ChallengePlayerStatus.DECLINED
+_LEFT = ChallengePlayerStatus.LEFT
+
+
+@dataclass(frozen=True, slots=True)
+class _Press:
+    """What one lobby press does: write ``entry`` (the presser's new place), and either
+    start the game (``starts``) or close the challenge with ``closes_as`` — or neither."""
+
+    entry: ChallengeEntry | None
+    starts: bool = False
+    closes_as: str | None = None
+
+
+def _seated_after(challenge: ChallengeRow, entry: ChallengeEntry | None) -> list[int]:
+    """The users seated once ``entry`` is written, in listing order (a newcomer last)."""
+    seated = []
+    for player in challenge.lobby:
+        changes = entry is not None and entry.user_id == player.user_id
+        status = entry.status if entry is not None and changes else player.status
+        if status is _SEATED:
+            seated.append(player.user_id)
+    if entry is not None and entry.status is _SEATED and challenge.entry_of(entry.user_id) is None:
+        seated.append(entry.user_id)
+    return seated
+
+
+def _take_seat(challenge: ChallengeRow, entry: ChallengeEntry) -> _Press:
+    """Seat ``entry``'s user; the game starts if that fills the last seat."""
+    return _Press(entry, starts=len(_seated_after(challenge, entry)) == challenge.players)
+
+
+def _accept_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Accept: only for a pending invitation (the seat reserved for the user)."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise NotChallengedError("You cannot accept your own challenge.")
+    if mine is not None and mine.status is _SEATED:
+        raise LobbyError("You already have a seat in this challenge.")
+    if (
+        mine is not None
+        and mine.role is ChallengePlayerRole.INVITED
+        and mine.status is not _INVITED
+    ):
+        raise LobbyError("You gave your seat up; press Join if one is still open.")
+    if mine is None or mine.status is not _INVITED:
+        invited = any(e.role is ChallengePlayerRole.INVITED for e in challenge.lobby)
+        if mine is None and not invited and challenge.open_seats:
+            # An open challenge posted before the lobby existed shows Accept, not Join.
+            return _join_press(challenge, user_id)
+        if challenge.open_seats:
+            raise NotChallengedError(
+                "That invitation is for someone else; press Join to take an open seat."
+            )
+        raise NotChallengedError("This challenge is for someone else.")
+    return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
+
+
+def _join_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Join: an open seat for anyone not seated; an invited user's Join is an Accept."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise LobbyError("You made this challenge, so you already have a seat.")
+    if mine is not None and mine.status is _SEATED:
+        raise LobbyError("You already have a seat in this challenge.")
+    if mine is not None and mine.status is _INVITED:
+        return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
+    if challenge.open_seats < 1:
+        raise LobbyError("Every seat is taken or reserved for an invited player.")
+    role = mine.role if mine is not None else ChallengePlayerRole.JOINED
+    return _take_seat(challenge, ChallengeEntry(user_id, role, _SEATED))
+
+
+def _decline_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Decline: a pending invitation only. A two-seat challenge closes as declined (its
+    only invitation is refused); with more seats the user's seat opens for anyone."""
+    mine = challenge.entry_of(user_id)
+    if mine is None or mine.status is not _INVITED:
+        if user_id == challenge.challenger_id:
+            raise NotChallengedError("You made this challenge: press Cancel to call it off.")
+        if mine is not None and mine.status is _SEATED:
+            raise NotChallengedError("You have already accepted; press Leave to give up your seat.")
+        raise NotChallengedError("Only an invited player can decline this challenge.")
+    entry = ChallengeEntry(user_id, mine.role, _DECLINED)
+    return _Press(entry, closes_as="declined" if challenge.players == 2 else None)
+
+
+def _leave_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Leave: a seated user other than the challenger gives the seat up."""
+    mine = challenge.entry_of(user_id)
+    if user_id == challenge.challenger_id:
+        raise NotChallengedError("You made this challenge: press Cancel to call it off.")
+    if mine is None or mine.status is not _SEATED:
+        if mine is not None and mine.status is _INVITED:
+            raise NotChallengedError(
+                "You have not accepted yet; press Decline to turn the invitation down."
+            )
+        raise NotChallengedError("You do not have a seat in this challenge.")
+    return _Press(ChallengeEntry(user_id, mine.role, _LEFT))
+
+
+def _start_press(challenge: ChallengeRow, user_id: int) -> _Press:
+    """Start: the challenger, for a game that allows fewer players than seats, once at
+    least its ``min_players`` are seated."""
+    if user_id != challenge.challenger_id:
+        raise NotChallengedError("Only the challenger can start the game.")
+    info = get_engine(challenge.game).info
+    if info.min_players >= challenge.players:
+        raise LobbyError(
+            f"{info.name} needs all {challenge.players} seats filled; "
+            "the game starts by itself once they are."
+        )
+    seated = len(challenge.seated_ids)
+    if seated < info.min_players:
+        raise LobbyError(
+            f"{info.name} needs at least {info.min_players} players to start; "
+            f"{seated} {'has' if seated == 1 else 'have'} a seat so far."
+        )
+    return _Press(None, starts=True)

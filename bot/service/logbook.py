@@ -1,0 +1,76 @@
+"""The move log as the service writes and reads it: how its rows are named and filtered.
+
+Pure helpers shared by every use case (no database, no clock): the ``[k]resign`` meta move,
+the ``timeout`` notice, which events are public and which private, a logged row as a
+:class:`~bot.service.models.MoveRecord`, and the position string a spectator may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.service import _codec
+from bot.service.models import MoveRecord
+from db import MoveRow, NewMove
+from engines.base import Engine, Event
+
+__all__ = [
+    "HAS_PRIVATE_EVENTS",
+    "RECENT_MOVES",
+    "TIMEOUT_EVENT",
+    "move_record",
+    "private_events_of",
+    "public_events",
+    "public_position",
+    "resign_move_text",
+]
+
+#: How many of the last moves a snapshot carries (``/game info``).
+RECENT_MOVES = 8
+#: Event kind of the notice logged with every move the bot plays because a seat's time ran
+#: out. Unlike a forced pass's ``automatic`` notice it is the timed-out seat's turn: the
+#: opponent's last move cannot be taken back across it.
+TIMEOUT_EVENT = "timeout"
+#: How a private event looks in the move log's JSON (``_codec.dump_events``): a quick test
+#: before parsing a row, since most rows hold public events only.
+HAS_PRIVATE_EVENTS = '"visible_to":['
+
+
+def resign_move_text(seat: int) -> str:
+    """``[k]resign``: how the move log records that seat ``k`` resigned from a game that the
+    engine lets go on (the spec's meta move, e.g. Generator's ``[k]resign``)."""
+    return f"[{seat}]resign"
+
+
+def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The events everyone may see."""
+    return tuple(e for e in events if e.visible_to is None)
+
+
+def private_events_of(events: Sequence[Event], seats: Sequence[int]) -> tuple[Event, ...]:
+    """The events only some seats may see (``visible_to`` set) that one of ``seats`` may see."""
+    wanted = set(seats)
+    return tuple(e for e in events if e.visible_to is not None and e.visible_to & wanted)
+
+
+def move_record(move: MoveRow | NewMove, at: datetime) -> MoveRecord:
+    """A logged (or about to be logged) row as a :class:`MoveRecord` with its public events
+    only, stamped ``at``."""
+    events = _codec.load_events(move.events_json)
+    return MoveRecord(
+        ply=move.ply,
+        seat=move.seat,
+        text=move.text,
+        events=public_events(events),
+        at=at,
+    )
+
+
+def public_position(engine: Engine[Any, Any], state: Any, *, active: bool) -> str:
+    """The position string, or ``""`` while a game with hidden information goes on: its
+    position holds every secret (Generation Zero R14: never posted before the end)."""
+    if active and engine.info.has_hidden_information:
+        return ""
+    return engine.position(state)

@@ -1,0 +1,210 @@
+"""Playing a move: parse, apply, the automatic steps after it, commit.
+
+:meth:`Play.play` is ``/move`` and every move button: under the game's lock it maps the user
+to a seat, lets the engine parse and apply the move, plays the chance outcomes and forced
+passes that follow (:func:`~bot.service.automatic.automatic_steps`) and commits it all in one
+transaction with the compare-and-set (:meth:`~bot.service.core.GameCore.commit`). A move made
+too late on a hard clock becomes that seat's time-out (:class:`~bot.service.timeouts.Timeouts`).
+Autocomplete and ``/moves`` read the caller's legal moves from the cached position.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot.service import _codec
+from bot.service._cache import GameMeta, PositionEntry
+from bot.service.automatic import automatic_steps
+from bot.service.clocks import (
+    OutOfTimeError,
+)
+from bot.service.core import GameCore, Loaded
+from bot.service.errors import (
+    InvalidMoveError,
+    NotYourTurnError,
+    StaleActionError,
+    sentence,
+)
+from bot.service.logbook import (
+    private_events_of,
+    public_events,
+)
+from bot.service.matching import filter_moves
+from bot.service.models import (
+    TurnResult,
+)
+from bot.service.timeouts import Timeouts, late_move_sentence
+from db import (
+    NewMove,
+)
+from engines.base import (
+    AmbiguousMoveError,
+    GameOverError,
+    MoveError,
+)
+from engines.base import NotYourTurnError as EngineNotYourTurnError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["MAX_AUTOCOMPLETE", "Play"]
+
+#: Most autocomplete choices Discord shows.
+MAX_AUTOCOMPLETE = 25
+
+
+class Play:
+    """Moves in the active game of a channel; time-outs go through ``timeouts``."""
+
+    def __init__(self, core: GameCore, timeouts: Timeouts) -> None:
+        self.core = core
+        self.timeouts = timeouts
+
+    async def play(
+        self, channel_id: int, user_id: int, text: str, seen_version: int | None = None
+    ) -> TurnResult:
+        """Play ``text`` for ``user_id`` in the active game of ``channel_id``.
+
+        The move (and any chance outcomes it leads to) is committed with the new state in
+        one transaction before this returns, with the seats' clocks (the mover's increment,
+        the next seat's clock started) and the timers of the new turn (deadlines,
+        reminders). ``seen_version``, when given, must be the game's current version (a
+        button pressed on an old board is refused). A pending draw offer is declined by the
+        move.
+
+        The result carries the public events for everyone and, apart, the private events
+        the mover's seats may see (:attr:`TurnResult.private_events`); it says whether the
+        mover decides again next (:attr:`TurnResult.turn_goes_on`, for engines with
+        :attr:`~engines.base.Engine.many_decisions_per_turn`).
+
+        On a hard clock a move made after the mover's time ran out (before the deadline's
+        timer fired) is not played: the time-out is applied instead, as the timer would
+        have (:meth:`clock_timer_fired`), the clock listeners hear of it, and
+        :class:`~bot.service.clocks.OutOfTimeError` is raised with the
+        :class:`~bot.service.models.ClockEvent` and a sentence saying what happened.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError`,
+        :class:`InvalidMoveError` (notation, illegal with the engine's reason, or ambiguous
+        with candidates), :class:`StaleActionError` (``seen_version`` is old, or another
+        process committed a change to this game at the same moment) and
+        :class:`~bot.service.clocks.OutOfTimeError`.
+        """
+        row = await self.core.active_row(channel_id)
+        async with self.core.game_lock(row.id):
+            now = self.core.now()
+            loaded = await self.core.settle(await self.core.reload(row), now=now)
+            if seen_version is not None and seen_version != loaded.row.version:
+                raise StaleActionError()
+            seat = self.core.acting_seat(loaded, user_id)
+            if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
+                return await self._play_move(loaded, seat, user_id, text, now)
+            event = await self.timeouts.apply_timeout(loaded, seat, now)
+        await self.timeouts.announce(event)
+        raise OutOfTimeError(late_move_sentence(event), event=event)
+
+    async def _play_move(
+        self, loaded: Loaded, seat: int, user_id: int, text: str, now: datetime
+    ) -> TurnResult:
+        """:meth:`play` once the mover's seat is known and has time: parse, apply, commit."""
+        engine = loaded.meta.engine
+        try:
+            state, canonical, events = engine.play(loaded.position.state, seat, text)
+        except EngineNotYourTurnError as exc:
+            raise NotYourTurnError(self.core.waiting_for(loaded)) from exc
+        except GameOverError as exc:
+            raise StaleActionError("This game has already ended.") from exc
+        except MoveError as exc:
+            candidates = exc.candidates if isinstance(exc, AmbiguousMoveError) else ()
+            raise InvalidMoveError(
+                sentence(exc.message), kind=exc.kind, text=text, candidates=candidates
+            ) from exc
+        if canonical in engine.bot_decided_moves:
+            how = (
+                f"use /{canonical} to offer it to your opponent"
+                if len(loaded.meta.players) == 2
+                else "the bot offers draws by agreement only in two-player games so far"
+            )
+            raise InvalidMoveError(
+                f"`{canonical}` is not a move you can make alone: {how}.",
+                kind="illegal",
+                text=text,
+            )
+        ply = loaded.row.ply + 1
+        new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
+        state, automatic_moves, automatic_events = automatic_steps(loaded.meta, state, ply + 1)
+        updated = await self.core.commit(
+            loaded, state, [*new_moves, *automatic_moves], movers=(seat,), now=now
+        )
+        all_events = (*events, *automatic_events)
+        turn_goes_on = (
+            engine.many_decisions_per_turn
+            and updated.row.is_active
+            and updated.row.to_move == (seat,)
+        )
+        log.debug(
+            "game %d: ply %d %s by seat %d%s",
+            loaded.row.id,
+            ply,
+            canonical,
+            seat,
+            " (the seat decides again)" if turn_goes_on else "",
+        )
+        return TurnResult(
+            snapshot=self.core.snapshot(updated),
+            seat=seat,
+            user_id=user_id,
+            move=canonical,
+            events=public_events(all_events),
+            automatic=tuple(m.text for m in automatic_moves),
+            declined_draw_offer=loaded.row.draw_offer_seat is not None,
+            private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
+            turn_goes_on=turn_goes_on,
+        )
+
+    async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
+        """Up to 25 of the caller's legal moves (canonical) matching what they typed.
+
+        Moves that start with the typed text come first, then moves that start with it once
+        separators are ignored (``a1a3`` finds ``a1-a3``), then moves that contain it. Empty
+        when there is no game here or it is not the caller's turn: only the seats that may
+        act now are answered, and only with their own moves (the engine's
+        :meth:`~engines.base.Engine.suggest_moves` or legal moves for that seat), so in a
+        game with hidden information nobody is offered what another seat knows. Legal moves
+        are cached per game version, so each keystroke costs one indexed read.
+        """
+        row = await self.core.database.games.active_in_channel(channel_id)
+        if row is None:
+            return []
+        meta = await self.core.game_meta(row)
+        seats = [s for s in meta.seats_of(user_id) if s in row.to_move]
+        if not seats:
+            return []
+        position = await self.core.position(row, meta)
+        moves: list[str] = []
+        for seat in seats:
+            suggested = meta.engine.suggest_moves(position.state, seat, typed, MAX_AUTOCOMPLETE)
+            if suggested is not None:
+                moves.extend(suggested)  # the game completes moves itself (Arbos)
+            else:
+                legal = self._legal_texts(meta, position, seat)
+                moves.extend(filter_moves(legal, typed, limit=MAX_AUTOCOMPLETE))
+        return moves[:MAX_AUTOCOMPLETE]
+
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
+        """Every legal move of the caller, canonical and sorted; empty if not their turn."""
+        row = await self.core.active_row(channel_id)
+        meta = await self.core.game_meta(row)
+        position = await self.core.position(row, meta)
+        moves: list[str] = []
+        for seat in meta.seats_of(user_id):
+            if seat in row.to_move:
+                moves.extend(self._legal_texts(meta, position, seat))
+        return sorted(set(moves))
+
+    @staticmethod
+    def _legal_texts(meta: GameMeta, position: PositionEntry, seat: int) -> tuple[str, ...]:
+        texts = position.legal.get(seat)
+        if texts is None:
+            texts = tuple(meta.engine.legal_move_texts(position.state, seat))
+            position.legal[seat] = texts
+        return texts

@@ -1,0 +1,79 @@
+"""Rematches: the Rematch button opens a new challenge with the same game, options and
+clock, seats rotated by one (:func:`bot.service.social.plan_rematch`).
+
+A rematch is a challenge, so it is opened through :class:`~bot.service.lobby.Lobby` (the one
+use case this module depends on, handed in by the facade).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.service import social
+from bot.service.core import GameCore
+from bot.service.errors import (
+    NoGameHereError,
+)
+from bot.service.lobby import Lobby
+from bot.service.models import (
+    ChallengeInfo,
+)
+from bot.service.options import format_options
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Rematches"]
+
+
+class Rematches:
+    """The Rematch button of a finished game in ``core``; challenges go through ``lobby``."""
+
+    def __init__(self, core: GameCore, lobby: Lobby) -> None:
+        self.core = core
+        self.lobby = lobby
+
+    async def rematch(
+        self, game_id: int, user_id: int, *, in_parent: bool = False
+    ) -> ChallengeInfo:
+        """The Rematch button: a new challenge to play game ``game_id`` again.
+
+        Same game, options and clock; ``user_id`` is the challenger, every other player is
+        invited, and the seats are fixed, rotated by one
+        (:func:`bot.service.social.rotated_seating`). The challenge goes in the game's
+        channel, or in the parent channel of its thread when ``in_parent`` (the bot passes it
+        when the thread is archived). Returns the challenge for the bot to post.
+
+        Raises :class:`NoGameHereError` (unknown game), :class:`NotAPlayerError` ("Only the
+        players can ask for a rematch"), :class:`~bot.service.social.RematchError` (the game
+        goes on, was aborted, or a user held several seats) and
+        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open
+        (a second press).
+        """
+        row = await self.core.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        meta = await self.core.game_meta(row)
+        plan = social.plan_rematch(str(row.status), [p.user_id for p in meta.players], user_id)
+        channel_id = row.channel_id
+        if in_parent and row.parent_channel_id is not None:
+            channel_id = row.parent_channel_id
+        # The lock makes a double press in this process wait, then find the first one's
+        # challenge; two processes pressing at the same instant could both open one.
+        async with self.core.game_lock(game_id):
+            existing = await self.core.database.challenges.open_rematch(game_id)
+            if existing is not None and existing.expires_at > self.core.now():
+                raise social.RematchOpenError(self.lobby.challenge_info(existing))
+            info = await self.lobby.create_challenge(
+                guild_id=row.guild_id,
+                channel_id=channel_id,
+                challenger_id=user_id,
+                game=row.game,
+                opponent_ids=plan.invited_ids,
+                players=len(meta.players),
+                options_text=format_options(meta.engine.info, meta.options),
+                clock=row.clock,
+                seating=plan.seating,
+                rematch_of=game_id,
+            )
+        log.info("game %d: rematch asked by %d (challenge %d)", game_id, user_id, info.challenge_id)
+        return info

@@ -1,0 +1,212 @@
+"""Vacations: a user's yearly allowance, and the clocks it pauses in every game at once.
+
+:class:`Vacations` is the use case (``/vacation start|end|status``); the functions below it
+read, decide (:class:`~bot.service.clocks.VacationBook`) and write with a compare-and-set,
+retried when a move lands first, so the pause of every running clock and the move of its
+timers are one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Final
+
+from bot.service.clock_plans import (
+    plan_pause,
+    plan_resume,
+)
+from bot.service.clocks import (
+    VacationBook,
+    VacationError,
+    format_duration,
+    to_ms,
+)
+from bot.service.core import GameCore
+from bot.service.errors import (
+    StaleActionError,
+)
+from bot.service.models import (
+    VacationGame,
+    VacationInfo,
+)
+from db import (
+    Database,
+)
+from db.clocks import ClockChangedError, VacationChangedError
+from db.rows import ClockChanges, VacationRow
+from engines import get_engine
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "DEFAULT_VACATION_ALLOWANCE",
+    "VACATION_ATTEMPTS",
+    "Vacations",
+    "end_vacation",
+    "start_vacation",
+    "vacation_ends",
+]
+
+#: Vacation each user may take per calendar year.
+DEFAULT_VACATION_ALLOWANCE = timedelta(days=30)
+#: How often a vacation change reads and decides again when a move or another change lands
+#: first.
+VACATION_ATTEMPTS: Final = 5
+
+
+class Vacations:
+    """``/vacation``: ``allowance`` is the vacation each user may take per calendar year.
+    Raises :class:`ValueError` for a negative allowance."""
+
+    def __init__(
+        self, core: GameCore, *, allowance: timedelta = DEFAULT_VACATION_ALLOWANCE
+    ) -> None:
+        if allowance < timedelta(0):
+            raise ValueError("the vacation allowance cannot be negative")
+        self.core = core
+        self.allowance = allowance
+
+    async def start(self, user_id: int, duration: timedelta) -> VacationInfo:
+        """``/vacation start``: ``user_id`` goes on vacation for ``duration`` (or what is left
+        of this year's allowance, if less; a vacation under way is extended). Their running
+        clocks in every active game pause until it ends, and those clocks' timers move with
+        them, atomically; a turn that reaches them meanwhile starts paused too.
+
+        Raises :class:`~bot.service.clocks.VacationError` (a duration that is not positive, or
+        nothing left this year) and :class:`StaleActionError` if moves kept landing while
+        the vacation was written.
+        """
+        now = self.core.now()
+        try:
+            await start_vacation(
+                self.core.database, user_id, duration, allowance=self.allowance, now=now
+            )
+        except ValueError as exc:
+            raise VacationError(str(exc)) from exc
+        except (ClockChangedError, VacationChangedError) as exc:
+            raise StaleActionError("Your games kept changing; please try again.") from exc
+        log.info("user %d is on vacation for up to %s", user_id, format_duration(duration))
+        return await self.status(user_id)
+
+    async def end(self, user_id: int) -> VacationInfo:
+        """``/vacation end``: end ``user_id``'s vacation now. Their paused clocks run again
+        from now and the unused part goes back to this year's allowance.
+
+        Raises :class:`~bot.service.clocks.VacationError` ("You are not on vacation.") and
+        :class:`StaleActionError` as :meth:`start` does.
+        """
+        now = self.core.now()
+        try:
+            await end_vacation(self.core.database, user_id, now=now)
+        except ValueError as exc:
+            raise VacationError(str(exc)) from exc
+        except (ClockChangedError, VacationChangedError) as exc:
+            raise StaleActionError("Your games kept changing; please try again.") from exc
+        log.info("user %d ended their vacation", user_id)
+        return await self.status(user_id)
+
+    async def status(self, user_id: int) -> VacationInfo:
+        """``/vacation status``: until when ``user_id`` is on vacation, how much of this
+        year's allowance is used and left, and their active games with a clock."""
+        now = self.core.now()
+        book = VacationBook.from_row(await self.core.database.vacations.get(user_id), now)
+        games = []
+        for row in await self.core.database.games.list_active(user_id=user_id):
+            if row.clock != "none":
+                name = get_engine(row.game).info.name
+                games.append(VacationGame(row.id, name, row.guild_id, row.channel_id))
+        return VacationInfo(
+            user_id=user_id,
+            until=book.until if book.on_vacation(now) else None,
+            used=book.used_in(now.year),
+            left=book.left(now, self.allowance),
+            allowance=self.allowance,
+            games=tuple(games),
+            as_of=now,
+        )
+
+
+async def start_vacation(
+    database: Database,
+    user_id: int,
+    requested: timedelta,
+    *,
+    allowance: timedelta,
+    now: datetime,
+) -> VacationRow:
+    """Put ``user_id`` on vacation for up to ``requested`` (within ``allowance`` per year),
+    pausing their clocks in every active game and moving those clocks' timers, atomically.
+
+    Raises :class:`ValueError` (one friendly sentence) as :meth:`VacationBook.start` does,
+    and :class:`db.clocks.ClockChangedError` or :class:`db.clocks.VacationChangedError` if
+    other changes keep landing first.
+    """
+    for attempt in range(VACATION_ATTEMPTS):
+        row = await database.vacations.get(user_id)
+        book = VacationBook.from_row(row, now).start(now, requested, allowance)
+        until = book.until if book.until is not None else now  # start() always sets it
+        running = await database.clocks.running_for_user(user_id)
+        changes = plan_pause(running, now, until)
+        try:
+            return await _write_book(database, user_id, row, book, now, changes)
+        except (ClockChangedError, VacationChangedError):
+            if attempt == VACATION_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def end_vacation(
+    database: Database,
+    user_id: int,
+    *,
+    now: datetime,
+) -> VacationRow:
+    """End ``user_id``'s vacation at ``now``: their paused clocks run again from ``now`` and
+    the unused days go back to this year's allowance. Raises :class:`ValueError` ("You are
+    not on vacation.") and the errors of :func:`start_vacation`."""
+    for attempt in range(VACATION_ATTEMPTS):
+        row = await database.vacations.get(user_id)
+        book = VacationBook.from_row(row, now).end(now)
+        running = await database.clocks.running_for_user(user_id)
+        changes = plan_resume(running, now)
+        try:
+            return await _write_book(database, user_id, row, book, now, changes)
+        except (ClockChangedError, VacationChangedError):
+            if attempt == VACATION_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def vacation_ends(
+    database: Database, user_ids: Mapping[int, int], now: datetime
+) -> dict[int, datetime]:
+    """For :func:`plan_turn`: seat → end of its player's vacation, for the seats in
+    ``user_ids`` (seat → user id) whose player is on vacation at ``now``."""
+    found: dict[int, datetime] = {}
+    for seat, user_id in user_ids.items():
+        row = await database.vacations.get(user_id)
+        if row is not None and row.until is not None and row.until > now:
+            found[seat] = row.until
+    return found
+
+
+async def _write_book(
+    database: Database,
+    user_id: int,
+    row: VacationRow | None,
+    book: VacationBook,
+    now: datetime,
+    changes: ClockChanges,
+) -> VacationRow:
+    return await database.vacations.write(
+        user_id,
+        None if row is None else row.version,
+        year=book.year,
+        used_ms=to_ms(book.used),
+        started_at=book.started_at,
+        until=book.until,
+        now=now,
+        changes=changes,
+    )

@@ -1,0 +1,171 @@
+"""What players and spectators look at: snapshots, the move list, private views, pictures.
+
+Reading never takes a game's lock: a snapshot is built from the row as stored (and the cached
+position of its version). Pictures are drawn from engine *views* only, in a worker thread
+(:func:`asyncio.to_thread`), never on the event loop; a seat's private view (``/hand``, My
+view) is built only for that seat's player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from bot.service import _codec
+from bot.service.core import GameCore
+from bot.service.errors import (
+    NoGameHereError,
+    NotAPlayerError,
+    ServiceError,
+)
+from bot.service.logbook import (
+    HAS_PRIVATE_EVENTS,
+    move_record,
+    private_events_of,
+)
+from bot.service.models import (
+    PRIVATE_EVENTS,
+    GameSnapshot,
+    MoveRecord,
+    PrivateEvent,
+    PrivateView,
+)
+from db import (
+    GameRow,
+)
+from engines import get_engine
+from render import render_png
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Views"]
+
+
+class Views:
+    """Snapshots, move lists, private views and board pictures of the games in ``core``."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+
+    async def snapshot(self, channel_id: int) -> GameSnapshot:
+        """The game of ``channel_id`` (``/board``, ``/game info``): the active one, else the
+        one that ended last, so its final board and result can still be looked at.
+
+        Raises :class:`NoGameHereError` when the channel never had a game.
+        """
+        row = await self.core.shown_row(channel_id)
+        return self.core.snapshot(await self.core.load_row(row))
+
+    async def game_snapshot(self, game_id: int) -> GameSnapshot:
+        """Any game by id, active or ended. Raises :class:`NoGameHereError` if unknown."""
+        row = await self.core.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        return self.core.snapshot(await self.core.load_row(row))
+
+    async def move_list(self, channel_id: int) -> list[MoveRecord]:
+        """The move log of the game :meth:`snapshot` shows, oldest first (public events only)."""
+        row = await self.core.shown_row(channel_id)
+        return [move_record(m, m.created_at) for m in await self.core.database.games.moves(row.id)]
+
+    async def private_view(self, channel_id: int, user_id: int) -> PrivateView:
+        """``/hand``: the caller's private view of the game :meth:`snapshot` shows here.
+
+        Raises :class:`NoGameHereError`, :class:`NotAPlayerError` (a spectator: one
+        sentence pointing at ``/board``) and :class:`ServiceError` for a game without hidden
+        information (everything is on the board).
+        """
+        return await self.private_view_of(await self.core.shown_row(channel_id), user_id)
+
+    async def game_private_view(self, game_id: int, user_id: int) -> PrivateView:
+        """ "My view": the caller's private view of game ``game_id`` as it is *now* (a press
+        on an old board still shows the current view). Raises what :meth:`private_view`
+        raises, and :class:`NoGameHereError` for an unknown game."""
+        row = await self.core.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        return await self.private_view_of(row, user_id)
+
+    async def private_view_of(self, row: GameRow, user_id: int) -> PrivateView:
+        meta = await self.core.game_meta(row)
+        engine = meta.engine
+        if not engine.info.has_hidden_information:
+            raise ServiceError(
+                f"{engine.info.name} has no hidden cards: everything is on the board (`/board`)."
+            )
+        seats = meta.seats_of(user_id)
+        if not seats:
+            raise NotAPlayerError(
+                "Only the players have a private view of this game; `/board` shows what "
+                "everyone may see."
+            )
+        position = await self.core.position(row, meta)
+        acting = [s for s in seats if row.is_active and s in row.to_move]
+        seat = acting[0] if acting else seats[0]
+        prompt = engine.prompt(position.state, seat) if acting else None
+        log_rows = await self.core.database.games.moves(row.id)
+        events = [
+            PrivateEvent(move.ply, event)
+            for move in log_rows
+            if move.ply <= row.ply and HAS_PRIVATE_EVENTS in move.events_json  # as of ``row``
+            for event in private_events_of(_codec.load_events(move.events_json), (seat,))
+        ]
+        log.info("game %d: private view of seat %d for user %d", row.id, seat, user_id)
+        return PrivateView(
+            game_id=row.id,
+            game=row.game,
+            game_name=engine.info.name,
+            status=str(row.status),
+            version=row.version,
+            ply=row.ply,
+            seat=seat,
+            seat_name=meta.players[seat].seat_name,
+            user_id=user_id,
+            players=meta.players,
+            to_move=bool(acting),
+            prompt=prompt,
+            view=engine.view(position.state, seat),
+            events=tuple(events[-PRIVATE_EVENTS:]),
+        )
+
+    async def render_private(
+        self, private: PrivateView, *, seat_labels: Sequence[str] | None = None
+    ) -> bytes:
+        """The PNG of a :class:`PrivateView` (drawn from its seat's view, in a worker thread)."""
+        labels = None if seat_labels is None else tuple(seat_labels)
+        return await asyncio.to_thread(render_png, private.game, private.view, seat_labels=labels)
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the last board message posted for a game."""
+        await self.core.database.games.set_board_message(game_id, message_id)
+
+    async def render(
+        self,
+        snapshot: GameSnapshot,
+        viewer: int | None = None,
+        *,
+        seat_labels: Sequence[str] | None = None,
+        flip: bool = False,
+    ) -> bytes:
+        """The PNG of ``snapshot`` as ``viewer`` (a seat, or ``None`` for everyone) sees it.
+
+        Drawn in a worker thread, never on the event loop. ``seat_labels`` are the players'
+        display names in seat order.
+        """
+        view = snapshot.view
+        engine = get_engine(snapshot.game)
+        if viewer is not None and engine.info.has_hidden_information:
+            view = await self.seat_view(snapshot, viewer)
+        labels = None if seat_labels is None else tuple(seat_labels)
+        return await asyncio.to_thread(
+            render_png, snapshot.game, view, seat_labels=labels, flip=flip
+        )
+
+    async def seat_view(self, snapshot: GameSnapshot, viewer: int) -> Any:
+        row = await self.core.database.games.get(snapshot.game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        loaded = await self.core.load_row(row)
+        return loaded.meta.engine.view(loaded.position.state, viewer)

@@ -1,0 +1,83 @@
+"""``BotHost``: what the ui modules and the cogs need from the bot, and nothing more.
+
+The ui modules and the cogs are typed against this :class:`~typing.Protocol`, never against
+:class:`bot.client.GameroomBot`, so the dependencies run one way: ``bot.client`` imports the
+ui (and loads the cogs), never the reverse. ``bot/client.py`` checks statically that
+``GameroomBot`` satisfies the protocol; the import-linter contracts in ``pyproject.toml``
+keep ``bot.client`` out of ``bot.ui`` and ``bot.cogs``, TYPE_CHECKING imports included.
+
+The discord.py members are declared with the signatures discord.py gives them (fewer
+optional keywords where we pass none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, TypeAlias
+
+import discord
+from discord.ext import commands
+
+from bot.service import GameService, GameSnapshot
+from bot.settings import Settings
+from db import Database
+
+__all__ = ["BotHost", "Interaction"]
+
+#: An interaction as the cogs and buttons receive it. discord.py bounds an interaction's
+#: client type by :class:`discord.Client`, which a protocol cannot meet, so this names the
+#: base class; handlers reach the bot through their cog's ``bot`` (a :class:`BotHost`).
+Interaction: TypeAlias = discord.Interaction[commands.Bot]
+
+
+class BotHost(Protocol):
+    """The bot as the ui and the cogs see it (implemented by ``bot.client.GameroomBot``)."""
+
+    # ---- Gameroom's own -------------------------------------------------------------------
+
+    #: The game service (built in ``setup_hook``).
+    service: GameService
+    #: The database, for the repositories the service does not wrap (settings, timers).
+    database: Database
+    settings: Settings
+
+    def remember_name(self, user: discord.abc.User) -> None:
+        """Note a user's display name (from an interaction) for later board labels."""
+        ...
+
+    async def display_name(self, user_id: int) -> str:
+        """A user's display name: remembered, cached by discord.py, or fetched once."""
+        ...
+
+    async def seat_labels(self, snapshot: GameSnapshot) -> tuple[str, ...] | None:
+        """The players' names in seat order for the board, or ``None`` if one is unknown."""
+        ...
+
+    # ---- discord.py's ---------------------------------------------------------------------
+
+    @property
+    def cogs(self) -> Mapping[str, commands.Cog]: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+    async def add_cog(self, cog: commands.Cog, /, *, override: bool = ...) -> None: ...
+
+    async def wait_until_ready(self) -> None: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    def get_channel(
+        self, id: int, /
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None: ...
+
+    async def fetch_channel(
+        self, channel_id: int, /
+    ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = ...
+    ) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
