@@ -137,11 +137,17 @@ def _from_flags(args: argparse.Namespace) -> _Setup:
     if not args.game:
         raise UsageError("name a game: " + ", ".join(ENGINES))
     engine = get_engine(args.game)
-    players = engine.info.default_players if args.players is None else args.players
+    position = None if args.position is None else _read_text(args.position)
+    players = args.players
+    if players is None and position is not None:
+        # engine-cli.md: without --players a position plays with the count it carries.
+        players = engine.position_players(position)
+    if players is None:
+        players = engine.info.default_players
     engine.check_players(players)
     options = engine.options_for(_parse_options(engine, args.option), players)
-    if args.position is not None:
-        state = engine.from_position(_read_text(args.position), options)
+    if position is not None:
+        state = engine.from_position(position, options)
         engine.check_position_players(state, players, explicit=args.players is not None)
     else:
         state = engine.new_game(players, options, 0 if args.seed is None else args.seed)

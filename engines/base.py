@@ -438,6 +438,30 @@ class Engine(ABC, Generic[S, M]):
     def view(self, state: S, viewer: int | None) -> Any:
         """What ``viewer`` (a seat, or ``None`` for a spectator) may see of ``state``."""
 
+    def determinize(self, view: Any, seat: int, seed: int) -> S:
+        """A full state consistent with ``view`` (what ``seat`` sees, i.e. ``self.view(state,
+        seat)``): hidden cards the seat cannot know are dealt at random (from ``seed``) out of
+        the cards unaccounted for.
+
+        For the AI opponents (architecture.md, "Bots"): an AI of a hidden-information game never
+        receives the full state, only its seat's view; it samples determinizations and searches
+        them with :meth:`legal_moves` / :meth:`apply`. Contract, for every engine that
+        implements it: the result is legal to play on; ``self.view(result, seat) == view``; it
+        is a function of ``(view, seat, seed)`` only (deterministic, drawn through
+        :mod:`engines.rng`), so two states that differ only in what ``seat`` cannot see give
+        the same determinization for the same seed.
+
+        Engines with hidden information (:attr:`GameInfo.has_hidden_information`) override it
+        (Generation Zero: spec ``generation_zero`` R14). Perfect-information engines do not: a
+        seat may know the whole state, so their AI is given the state itself, and their views
+        (drawn for the renderer) need not carry everything a state holds (the chance
+        generator's seed, say). The default raises :class:`NotImplementedError`; it also
+        raises :class:`ValueError` for a view that is not ``seat``'s.
+        """
+        raise NotImplementedError(
+            f"{self.info.name} has no hidden information: give the AI the state itself"
+        )
+
     @abstractmethod
     def position(self, state: S) -> str:
         """The canonical position string (the spec's position notation)."""
@@ -445,6 +469,16 @@ class Engine(ABC, Generic[S, M]):
     @abstractmethod
     def from_position(self, text: str, options: Mapping[str, OptionValue]) -> S:
         """A state from position notation; raises :class:`UsageError` if malformed."""
+
+    def position_players(self, text: str) -> int | None:
+        """The number of seats the position notation ``text`` carries, if it carries one.
+
+        The CLI plays ``--position`` without ``--players`` with this count (engine-cli.md: a
+        position is malformed only when its count differs from an *explicit* ``--players``).
+        ``None`` (the default) when the notation has no count (two-player games) or the text
+        cannot be read that far; :meth:`from_position` then judges the text. Never raises.
+        """
+        return None
 
     def check_position_players(self, state: S, players: int, *, explicit: bool) -> None:
         """Raise :class:`UsageError` if a position read by :meth:`from_position` does not fit

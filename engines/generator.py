@@ -1051,6 +1051,11 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
     def position(self, state: GeneratorState) -> str:
         return position_text(state)
 
+    def position_players(self, text: str) -> int | None:
+        """The number of STASHES entries (one per player, resigned ones included)."""
+        fields = text.split()
+        return fields[1].count(",") + 1 if len(fields) >= 2 else None
+
     def from_position(self, text: str, options: Mapping[str, OptionValue]) -> GeneratorState:
         """A state from position notation, checked against all seven reading rules.
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engines.base import (
@@ -428,15 +428,23 @@ def clash(mover: int, target: int) -> str:
     return "win" if BEATS[x] == y else "lose"
 
 
-def _orbs_of(board: Sequence[int], seat: int) -> list[int]:
+def _orbs_of(board: Sequence[int], seat: int, playable: frozenset[int]) -> list[int]:
+    """The cells of ``seat``'s orbs, ascending (orbs stand only on ``playable`` cells)."""
     low = seat * 5
-    return [cell for cell, value in enumerate(board) if low <= value < low + 5]
+    high = low + 5
+    return [cell for cell in _ascending(playable) if low <= board[cell] < high]
+
+
+@lru_cache(maxsize=64)
+def _ascending(cells: frozenset[int]) -> tuple[int, ...]:
+    """``cells`` in ascending order, computed once per board shape."""
+    return tuple(sorted(cells))
 
 
 def _seats_in(board: Sequence[int], players: int) -> list[bool]:
-    """Per seat: whether it still has an orb."""
+    """Per seat: whether it still has an orb (one pass over the distinct cell values)."""
     present = [False] * players
-    for value in board:
+    for value in set(board):
         if value >= 0:
             present[value // 5] = True
     return present
@@ -447,7 +455,7 @@ def _moves(board: Sequence[int], rules: Rules, seat: int) -> list[OrbsMove]:
     moves: list[OrbsMove] = []
     side = rules.side
     my_side = side[seat]
-    for origin in _orbs_of(board, seat):
+    for origin in _orbs_of(board, seat, rules.playable):
         mover = board[origin]
         for target in rules.adjacent[origin]:
             value = board[target]
@@ -477,7 +485,7 @@ def _ending(board: Sequence[int], rules: Rules, quiet: int, before: Sequence[boo
         return "annihilation"
     if len(sides_in) == 1:
         return "last_standing"
-    elements = {value % 5 for value in board if value >= 0}
+    elements = {value % 5 for value in set(board) if value >= 0}
     if len(elements) == 1 and VOID not in elements:
         return "same_element"
     # An orb next to an empty cell can always step there, and the options keep the board
@@ -1041,6 +1049,11 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         """
         players = text.split(" ", 1)[0].count("/") + 1
         return read_position(text, self.rules(players, options))
+
+    def position_players(self, text: str) -> int | None:
+        """The number of groups of GROUPS (one per seat, *Position notation*)."""
+        fields = text.split()
+        return fields[0].count("/") + 1 if fields else None
 
     def check_position_players(self, state: OrbsState, players: int, *, explicit: bool) -> None:
         """Reading rule 2: exactly ``players`` groups (the call's count, 2 by default)."""

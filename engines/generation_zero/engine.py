@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from engines.base import (
@@ -28,6 +27,7 @@ from engines.base import (
     UsageError,
 )
 from engines.generation_zero.content import load_content
+from engines.generation_zero.determinize import determinize_position
 from engines.generation_zero.notation import SEAT_PREFIX, read_move
 from engines.generation_zero.position import (
     finish_setup,
@@ -51,39 +51,158 @@ FROM_PRESET = -1
 class GenerationZeroState:
     """One moment of a game: rules, canonical position, last decision, combat log.
 
-    Equal states print the same position under the same rules and remember the same last
-    decision and log. The parsed position (:attr:`doc`) is cached and must not be mutated.
+    ``GenerationZeroState(rules, text, last, log)``; :attr:`text` is the canonical position
+    string (spec section 7) and :attr:`doc` the same position as a parsed object (do not
+    mutate it). A state made by :meth:`GenerationZeroEngine.apply` keeps the object the rules
+    produced (:meth:`of_doc`) and prints :attr:`text` only when asked (positions, storage,
+    equality), so random playouts never print or parse JSON. Equal states print the same
+    position under the same rules and remember the same last decision and log.
     """
 
     rules: Rules
     text: str
     last: LastDecision | None = None
     log: tuple[str, ...] = ()
-    _key: tuple[Any, ...] = field(init=False, repr=False)
+    _doc: Doc | None = field(default=None, init=False, repr=False)
+    _game: Game | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_key", (self.rules, self.text, self.last, self.log))
+    @classmethod
+    def of_doc(
+        cls,
+        rules: Rules,
+        doc: Doc,
+        last: LastDecision | None = None,
+        log: tuple[str, ...] = (),
+    ) -> GenerationZeroState:
+        """A state over a position object that nothing else will mutate (owned from now on).
+
+        ``doc`` must hold what ``json.loads`` of its canonical text would give (lists, not
+        tuples); :func:`canonical_order` puts its id tables in that order.
+        """
+        state = cls.__new__(cls)
+        fields = state.__dict__
+        fields["rules"] = rules
+        fields["_text"] = None
+        fields["last"] = last
+        fields["log"] = log
+        fields["_doc"] = canonical_order(doc)
+        fields["_game"] = None
+        return state
+
+    @property
+    def doc(self) -> Doc:
+        """The position object (spec section 7), parsed once; read-only."""
+        doc = self._doc
+        if doc is None:
+            doc = json.loads(self.text)
+            self.__dict__["_doc"] = doc
+        return doc
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.rules, self.text, self.last, self.log)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GenerationZeroState):
             return NotImplemented
-        return self._key == other._key
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self._key())
 
-    @cached_property
-    def doc(self) -> Doc:
-        parsed: Doc = json.loads(self.text)
-        return parsed
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (self.rules, self.text, self.last, self.log)
+
+    def __setstate__(self, data: tuple[Any, ...]) -> None:
+        rules, text, last, log = data
+        self.__dict__.update(rules=rules, _text=text, last=last, log=log, _doc=None, _game=None)
 
     def game(self) -> Game:
         """A read-only game over the cached position (do not play moves on it)."""
-        return Game(self.rules, self.doc)
+        game = self._game
+        if game is None:
+            game = Game(self.rules, self.doc)
+            self.__dict__["_game"] = game
+        return game
 
     def working(self) -> Game:
         """A game over a fresh copy of the position, free to mutate."""
-        return Game(self.rules, json.loads(self.text))
+        return Game(self.rules, copy_position(self.doc))
+
+
+def _get_text(state: GenerationZeroState) -> str:
+    """The canonical position string (spec section 7), printed once when first asked."""
+    text: str | None = state.__dict__["_text"]
+    if text is None:
+        text = print_position(state.__dict__["_doc"])
+        state.__dict__["_text"] = text
+    return text
+
+
+def _set_text(state: GenerationZeroState, text: str) -> None:
+    state.__dict__["_text"] = text  # the dataclass __init__ only
+
+
+# ``text`` is a dataclass field (``dataclasses.replace(state, text=…)`` works) read lazily.
+GenerationZeroState.text = property(_get_text, _set_text)  # type: ignore[assignment]
+
+
+def copy_position(doc: Doc) -> Doc:
+    """A deep copy of a position object, as ``json.loads(print_position(doc))`` would give
+    but without printing: the id tables keep their order, every list and dict is new.
+
+    It follows the schema of spec section 7 (which :func:`read_position` enforces and the
+    rules keep): characters, Canons, Monsters, seats and queue items are flat objects whose
+    only lists are ``arts``/``canons``/``up``/``known``/``brought`` (of scalars) and ``fx``
+    (of flat effect objects); the frames (``act``…``battle``) are copied generically.
+    """
+    out = dict(doc)
+    out["chars"] = {
+        cid: {
+            **ch,
+            "arts": ch["arts"][:],
+            "canons": ch["canons"][:],
+            "fx": [dict(e) for e in ch["fx"]],
+            "up": ch["up"][:],
+        }
+        for cid, ch in doc["chars"].items()
+    }
+    out["canons"] = {t: {**c, "known": c["known"][:]} for t, c in doc["canons"].items()}
+    out["monsters"] = {
+        t: {**m, "known": m["known"][:], "fx": [dict(e) for e in m["fx"]]}
+        for t, m in doc["monsters"].items()
+    }
+    out["seats"] = [{**seat, "brought": seat["brought"][:]} for seat in doc["seats"]]
+    out["queue"] = [dict(item) for item in doc["queue"]]
+    out["pending"] = doc["pending"][:]
+    out["map"] = doc["map"][:]
+    for key in ("act", "walk", "fight", "battle"):
+        frame = doc[key]
+        if frame is not None:
+            out[key] = _copy_json(frame)
+    return out
+
+
+def _copy_json(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: (_copy_json(v) if type(v) in _CONTAINERS else v) for k, v in value.items()}
+    if type(value) in _CONTAINERS:
+        return [(_copy_json(v) if type(v) in _CONTAINERS else v) for v in value]
+    return value
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def canonical_order(doc: Doc) -> Doc:
+    """``doc`` with its id tables (``chars``, ``canons``, ``monsters``) in code-point order of
+    their keys, the order ``json.loads`` of the canonical text gives (rules iterate them)."""
+    for key in ("chars", "canons", "monsters"):
+        table = doc[key]
+        keys = list(table)
+        ordered = sorted(keys)
+        if keys != ordered:
+            doc[key] = {k: table[k] for k in ordered}
+    return doc
 
 
 OPTIONS = (
@@ -369,7 +488,7 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
         if game.log is not None:
             log = (state.log if fighting else ()) + tuple(game.log)
             log = log[-LOG_LINES:]
-        new = GenerationZeroState(state.rules, print_position(game.d), last, log)
+        new = GenerationZeroState.of_doc(state.rules, game.d, last, log)
         return Transition(new, tuple(game.events))
 
     def outcome(self, state: GenerationZeroState) -> Outcome | None:
@@ -400,8 +519,34 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
             options=state.rules.flags,
         )
 
+    def determinize(self, view: Any, seat: int, seed: int) -> GenerationZeroState:
+        """A full state consistent with ``view``, the :class:`GenerationZeroView` of ``seat``
+        (R14): hidden Canon and Monster cards, other seats' ``brought`` lists and, during the
+        draft, the seed are dealt at random from ``seed`` out of the cards not accounted for
+        (:mod:`engines.generation_zero.determinize` gives the exact rule).
+
+        The state keeps the view's last decision and combat log, is legal to play on, and
+        ``self.view(result, seat) == view``. Raises :class:`ValueError` when ``view`` is not
+        a Generation Zero view of ``seat``.
+        """
+        if not isinstance(view, GenerationZeroView) or view.viewer != seat or seat is None:
+            raise ValueError(f"determinize needs the view of seat {seat}")
+        doc = determinize_position(view.data, view.content, view.options, seed)
+        rules = Rules(view.content, tuple(view.options.items()))
+        return GenerationZeroState(rules, print_position(doc), view.last, view.combat_log)
+
     def position(self, state: GenerationZeroState) -> str:
         return state.text
+
+    def position_players(self, text: str) -> int | None:
+        """The position's ``players`` key (7.1), when the text is a JSON object with an
+        integer there."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        found = data.get("players") if isinstance(data, dict) else None
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
 
     def check_position_players(
         self, state: GenerationZeroState, players: int, *, explicit: bool
@@ -436,7 +581,8 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
             preset = content.presets[doc["players"]]
             if picks >= (preset.agents_per_player + preset.sues_per_player) * doc["players"]:
                 finish_setup(rules, doc)
-        game.settle()
+                game = Game(rules, doc)
+        _settle_loaded(game)
         return GenerationZeroState(rules, print_position(doc))
 
     def dump_state(self, state: GenerationZeroState) -> dict[str, Any]:
@@ -475,7 +621,17 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
                 raw["target"],
                 raw["text"],
             )
-        return GenerationZeroState(rules, str(data["position"]), last, tuple(data.get("log", ())))
+        text = str(data["position"])
+        doc = json.loads(text)
+        if doc.get("part") not in ("over", "draft"):
+            # 7.4 / R12.2: a stored position with no fight left is over when loaded. The
+            # engine never stores one, but a position from elsewhere (or an older engine)
+            # may; rerun the automatic steps so ``outcome`` says so at once.
+            game = Game(rules, doc)
+            if not game.fights_left():
+                _settle_loaded(game)
+                text = print_position(doc)
+        return GenerationZeroState(rules, text, last, tuple(data.get("log", ())))
 
     # ---- hooks ----------------------------------------------------------------------------
 
@@ -495,7 +651,7 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
         game = state.working()
         game.resign(seat)
         last = LastDecision("resign", seat, "", (), "", "", "resign")
-        new = GenerationZeroState(state.rules, print_position(game.d), last, state.log)
+        new = GenerationZeroState.of_doc(state.rules, game.d, last, state.log)
         return Transition(new, tuple(game.events))
 
     def timeout_moves(self, state: GenerationZeroState, seat: int, rng: Rng) -> list[str] | None:
@@ -535,6 +691,19 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
 
     def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
         return self.info.seat_names[:players]
+
+
+def _settle_loaded(game: Game) -> None:
+    """7.4: run the automatic steps of a position just read, as if it had just been reached.
+
+    E1 (R12.2, ``no_fights_left``) is checked first: a position where no living Agent shares
+    the board with a living 'Sue of another seat is over as loaded, whatever decision its
+    frames say is pending. Then :meth:`Game.settle` (parts with nothing to order end, a
+    finished turn passes on). Nothing happens during the draft (3.5).
+    """
+    if game.d["part"] not in ("over", "draft"):
+        game.check_e1()
+    game.settle()
 
 
 def _why_illegal(game: Game, verb: str, args: list[str], legal: list[str]) -> str:

@@ -75,6 +75,16 @@ def _slot(game: Game, word: str, text: str) -> str:
     raise _fail(text, f"{word!r} is not a slot (L1…) or a location id")
 
 
+def _is_card(game: Game, word: str) -> bool:
+    """Whether ``word`` is the id of a card of the content set (any kind: Agent, temp Agent,
+    'Sue, Canon, Monster or Location)."""
+    c = game.content
+    return any(
+        word in cards
+        for cards in (c.agents, c.sues, c.temp_agents, c.canons, c.all_monsters, c.locations)
+    )
+
+
 def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
     """``(verb, canonical argument words)`` of ``text`` (seat prefix already removed).
 
@@ -99,6 +109,10 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
     if verb == "pick":
         if len(args) != 1 or not WORD.match(args[0]) or ID_SHAPED.match(args[0]):
             raise _fail(text, "pick takes one card id")
+        if not _is_card(game, args[0]):
+            # 6.4 / engine-cli.md: a card the content set does not have is not a move of
+            # this game at all; a real card that may not be picked now is illegal (3.5).
+            raise _fail(text, f"{args[0]!r} is not a card of the content set")
         return verb, [args[0]]
     if verb in ("rest", "hold", "engage"):
         if len(args) != 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -82,6 +83,43 @@ def _num(token: str) -> int:
     return int(token[1:])
 
 
+@lru_cache(maxsize=64)
+def _settings(rules: Rules) -> tuple[bool, bool, bool, bool, bool, bool, int, int, int, int]:
+    """The options :class:`Game` reads, typed, once per :class:`Rules`."""
+    opts = rules.flags
+    return (
+        bool(opts["appendix_terrain"]),
+        bool(opts["appendix_weapons"]),
+        bool(opts["appendix_artefacts"]),
+        bool(opts["appendix_departments"]),
+        bool(opts["appendix_insanity"]),
+        bool(opts["min_move"]),
+        int(opts["kill_points"]),
+        int(opts["canon_points"]),
+        int(opts["max_battle_rounds"]),
+        int(opts["max_rounds"]),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _geometry(
+    content: Content, layout: str, locations: tuple[str, ...], terrain_on: bool
+) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, ...]], dict[str, int]]:
+    """Lookups of one map (the Location card in each slot of ``layout``), computed once:
+    location -> slot index, -> slot label (``L7``), -> neighbouring locations (in the
+    layout's order), -> movement cost of entering it (R6.1; 1 everywhere without
+    ``appendix_terrain``). Shared by every :class:`Game` on that map: never mutate them."""
+    slots = content.layouts[layout].neighbours
+    slot = {loc: i for i, loc in enumerate(locations)}
+    labels = {loc: f"L{i + 1}" for i, loc in enumerate(locations)}
+    nbrs = {loc: tuple(locations[j] for j in slots[i]) for i, loc in enumerate(locations)}
+    costs = {
+        loc: content.terrain[content.locations[loc].terrain].move_cost if terrain_on else 1
+        for loc in locations
+    }
+    return slot, labels, nbrs, costs
+
+
 class Game:
     """One working copy of a position plus the rules; see the module docstring."""
 
@@ -89,17 +127,18 @@ class Game:
         self.rules = rules
         self.content = rules.content
         self.d = doc
-        opts = rules.flags
-        self.terrain_on = bool(opts["appendix_terrain"])
-        self.weapons_on = bool(opts["appendix_weapons"])
-        self.artefacts_on = bool(opts["appendix_artefacts"])
-        self.departments_on = bool(opts["appendix_departments"])
-        self.insanity_on = bool(opts["appendix_insanity"])
-        self.min_move = bool(opts["min_move"])
-        self.kill_points = int(opts["kill_points"])
-        self.canon_points = int(opts["canon_points"])
-        self.max_battle_rounds = int(opts["max_battle_rounds"])
-        self.max_rounds = int(opts["max_rounds"])
+        (
+            self.terrain_on,
+            self.weapons_on,
+            self.artefacts_on,
+            self.departments_on,
+            self.insanity_on,
+            self.min_move,
+            self.kill_points,
+            self.canon_points,
+            self.max_battle_rounds,
+            self.max_rounds,
+        ) = _settings(rules)
         self.layout = self.content.layouts[doc["layout"]]
         self.events: list[Event] = []
         self.log: list[str] | None = None  # combat log lines of a fight/battle this decision
@@ -111,11 +150,14 @@ class Game:
     # ================================================================================
 
     def _index_map(self) -> None:
-        self.slot = {loc: i for i, loc in enumerate(self.d["map"])}
+        """(Re)build the lookups of the current map (after setup and Location swaps)."""
+        self.slot, self.labels, self.nbrs, self.costs = _geometry(
+            self.content, self.d["layout"], tuple(self.d["map"]), self.terrain_on
+        )
 
     def label(self, loc: str) -> str:
         """The slot label (``L7``) of a location id on the map."""
-        return f"L{self.slot[loc] + 1}"
+        return self.labels[loc]
 
     def loc_of_label(self, label: str) -> str:
         return str(self.d["map"][int(label[1:]) - 1])
@@ -182,13 +224,13 @@ class Game:
         return self.content.terrain[self.content.locations[loc].terrain]
 
     def cost(self, loc: str) -> int:
-        return self.terrain_at(loc).move_cost if self.terrain_on else 1
+        return self.costs[loc]
 
     def distance(self, a: str, b: str) -> int:
         return self.layout.distance[self.slot[a]][self.slot[b]]
 
     def neighbours(self, loc: str) -> list[str]:
-        return [self.d["map"][j] for j in self.layout.neighbours[self.slot[loc]]]
+        return list(self.nbrs[loc])
 
     def active_seats(self) -> list[int]:
         return [s for s, seat in enumerate(self.d["seats"]) if seat["out"] == 0]
@@ -517,21 +559,64 @@ class Game:
 
     def move_options(self, mover: str, kind: str) -> dict[str, list[str]]:
         """Canonical destination text (``L7`` / ``L8 L10``) -> one legal path, for a MOVE or
-        FLEE of ``mover`` (R6.3)."""
-        ch = self.chars[mover]
+        FLEE of ``mover`` (R6.3).
+
+        The paths of :meth:`paths` in the same order, filtered by :meth:`path_problem`; it is
+        written out here because the AI calls it constantly: what R6.2 forbids is worked out
+        once per call (the landings banned for the mover's seat, the Monster locations) and
+        a fleeing 'Sue's walk never enters a Monster location (every path through one is
+        refused, so its extensions need not be walked).
+        """
+        chars = self.chars
+        ch = chars[mover]
         origin = ch["at"]
         budget = self.stat(mover, "speed")
         out: dict[str, list[str]] = {}
-        for path in self.paths(origin, budget):
-            if self.path_problem(mover, kind, origin, path):
-                continue
-            if kind == "move" and self.is_sue(mover):
-                key = " ".join(self.label(loc) for loc in self.sue_waypoints(path))
-            else:
-                key = self.label(path[-1])
-            # Equivalent paths differ only in the picture's arrow: show the shortest one.
-            if key not in out or len(path) < len(out[key]):
-                out[key] = path
+        if budget < 1:
+            return out
+        seat = ch["seat"]
+        is_sue = mover[0] == "S"
+        banned_kinds = "AT" if is_sue else "S"  # R6.2: never land on one's own other side
+        banned = {
+            c["at"]
+            for cid, c in chars.items()
+            if c["at"] and cid[0] in banned_kinds and c["seat"] == seat
+        }
+        monsters = {m["at"] for m in self.d["monsters"].values() if m["at"]}
+        avoid: set[str] = monsters if is_sue and kind == "flee" else set()
+        waypoints = is_sue and kind == "move"
+        nbrs, costs, labels = self.nbrs, self.costs, self.labels
+        first_free = self.min_move
+        path: list[str] = []
+        seen = {origin}
+        crossed: list[str] = []
+
+        def walk(here: str, spent: int) -> None:
+            for there in nbrs[here]:
+                if there in seen or there in avoid:
+                    continue
+                cost = spent + costs[there]
+                if cost > budget and (path or not first_free):
+                    continue
+                path.append(there)
+                if there not in banned:
+                    key = " ".join([*crossed, labels[there]]) if waypoints else labels[there]
+                    # Equivalent paths differ only in the picture's arrow: keep the shortest.
+                    old = out.get(key)
+                    if old is None or len(path) < len(old):
+                        out[key] = path[:]
+                if cost <= budget:
+                    seen.add(there)
+                    if waypoints and there in monsters:
+                        crossed.append(labels[there])
+                        walk(there, cost)
+                        crossed.pop()
+                    else:
+                        walk(there, cost)
+                    seen.discard(there)
+                path.pop()
+
+        walk(origin, 0)
         return out
 
     def canon_options(self, token: str) -> dict[str, list[str]]:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engines.base import GameOverError, IllegalMoveError, UsageError
+from engines.__main__ import run
+from engines.base import GameOverError, IllegalMoveError, NotationError, UsageError
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from engines.generation_zero.content import load_content
 from engines.rng import Rng
@@ -325,3 +327,127 @@ def test_recharge_special_five_skips_one_turn() -> None:
     assert state.doc["chars"]["A1"]["cd"] == 3
     state = play(state, "rest S2")
     assert state.doc["chars"]["A1"]["cd"] == 2
+
+
+# ---- loading a finished position (7.4, R12.2 E1) ------------------------------------------
+
+#: Seat 1's Agent and 'Sue are dead: no Agent can ever fight an enemy 'Sue again (E1).
+NO_FIGHTS_LEFT = (
+    '{"chars":{"A1":{"at":"minas_tiresome","card":"inkwell","seat":0},'
+    '"A3":{"at":"","card":"kay_seven","hp":0,"seat":1},'
+    '"S1":{"at":"the_shyre","card":"glitterwen","seat":0},'
+    '"S2":{"at":"","card":"raven","hp":0,"seat":1}},"players":2,'
+    '"seats":[{"brought":[],"kills":1,"out":0},{"brought":[],"kills":0,"out":0}],'
+    '"set":"gz-lotr","version":1}'
+)
+
+
+def test_position_without_fights_is_over_when_loaded() -> None:
+    state = position(NO_FIGHTS_LEFT)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert outcome.termination == "no_fights_left"
+    assert outcome.winners == (0,)
+    assert outcome.scores == {0: 2, 1: 0}
+    assert ENGINE.to_move(state) == ()
+    assert ENGINE.legal_moves(state, 0) == []
+    assert state.doc["part"] == "over"
+    with pytest.raises(GameOverError):
+        ENGINE.parse_move(state, 0, "rest S1")
+    # Loading the canonical (finished) position again changes nothing.
+    assert ENGINE.position(position(ENGINE.position(state))) == ENGINE.position(state)
+
+
+def test_stored_state_without_fights_is_over_when_loaded() -> None:
+    """``load_state`` of a position that is over in fact but not yet marked (an older engine
+    or a hand-made record) reports the outcome at once."""
+    live = position(SMALL)
+    data = ENGINE.dump_state(live)
+    doc = json.loads(data["position"])
+    for cid in ("A3", "S2"):
+        doc["chars"][cid].update(at="", hp=0)
+    data["position"] = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    loaded = ENGINE.load_state(data)
+    outcome = ENGINE.outcome(loaded)
+    assert outcome is not None
+    assert outcome.termination == "no_fights_left"
+    assert ENGINE.to_move(loaded) == ()
+    # A running stored state is loaded unchanged.
+    assert ENGINE.load_state(ENGINE.dump_state(live)) == live
+
+
+def test_cli_position_without_fights_is_over() -> None:
+    status, out = run(["generation_zero", "--position", NO_FIGHTS_LEFT, "--legal", "rest S1"])
+    assert status == 1
+    assert out["error"]["kind"] == "game_over"
+    assert out["to_move"] == []
+    assert out["legal_moves"] == []
+    assert out["outcome"]["termination"] == "no_fights_left"
+
+
+# ---- pick notation (6.4, engine-cli.md error kinds) ----------------------------------------
+
+
+def test_picking_an_unknown_card_is_a_notation_error() -> None:
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"deal": "draft"}), 0)
+    for text in ("pick frodo_baggins", "pick human", "pick charge_list"):
+        with pytest.raises(NotationError, match="not a card"):
+            ENGINE.parse_move(state, 0, text)
+    # Real cards that may not be picked now stay illegal (3.5).
+    for text in ("pick raven", "pick temp_doga", "pick leggolas", "pick bree"):
+        with pytest.raises(IllegalMoveError):
+            ENGINE.parse_move(state, 0, text)
+    state = play(state, "pick inkwell")
+    with pytest.raises(IllegalMoveError):
+        ENGINE.parse_move(state, 1, "pick inkwell")
+
+
+@pytest.mark.parametrize(
+    ("token", "kind"),
+    [("pick frodo_baggins", "notation"), ("pick raven", "illegal"), ("pick glorp", None)],
+)
+def test_cli_pick_error_kinds(token: str, kind: str | None) -> None:
+    status, out = run(["generation_zero", "--option", "deal=draft", "pick inkwell", token])
+    if kind is None:
+        assert status == 0
+        assert out["error"] is None
+    else:
+        assert status == 1
+        assert out["error"]["kind"] == kind
+        assert out["error"]["index"] == 1
+        assert out["applied"] == ["pick inkwell"]
+
+
+# ---- fast states (the AI's hot path) -------------------------------------------------------
+
+
+def test_apply_keeps_the_parsed_position_exactly() -> None:
+    """States made by ``apply`` carry the rules' position object instead of reparsing text:
+    it must be what the canonical text parses to (types and table order) and share nothing
+    mutable with the state it came from."""
+    from engines.generation_zero.engine import copy_position
+
+    def containers(value: object) -> Iterator[object]:
+        if isinstance(value, dict):
+            yield value
+            for item in value.values():
+                yield from containers(item)
+        elif isinstance(value, list):
+            yield value
+            for item in value:
+                yield from containers(item)
+
+    state = ENGINE.new_game(3, ENGINE.resolve_options({}), 4)
+    rng = Rng(4)
+    while seats := ENGINE.to_move(state):
+        moves = ENGINE.legal_moves(state, seats[0])
+        after = ENGINE.apply(state, seats[0], moves[rng.below(len(moves))]).state
+        parsed = json.loads(ENGINE.position(after))
+        assert after.doc == parsed
+        for key in ("chars", "canons", "monsters"):
+            assert list(after.doc[key]) == list(parsed[key])
+        copied = copy_position(after.doc)
+        assert copied == after.doc
+        assert not {id(c) for c in containers(copied)} & {id(c) for c in containers(after.doc)}
+        assert not {id(c) for c in containers(after.doc)} & {id(c) for c in containers(state.doc)}
+        state = after
