@@ -1,0 +1,35 @@
+"""Gameroom's computer opponents: pure, seeded Monte Carlo tree search over the engines.
+
+The package imports only :mod:`engines` and the standard library (an import-linter contract
+checks it). The service calls two functions, normally in a worker process:
+
+* :func:`choose_move` ``(engine_id, options, seat, state_or_view, level, seed) -> str``: the
+  bot's move as canonical text;
+* :func:`assess` ``(engine_id, options, seat, state_or_view, seed, budget) -> float``: the
+  seat's expected reward in ``[0, 1]`` (for draw offers and takebacks).
+
+Modules: :mod:`ai.rewards` (reward vectors from outcomes), :mod:`ai.evaluation` (per-game
+cut-off evaluations), :mod:`ai.search` (UCT and SO-ISMCTS), :mod:`ai.levels` (levels 1–5 and
+the entry points), :mod:`ai.bots` (the :class:`Bot` protocol, a random bot and an MCTS bot).
+See ``docs/ai.md``.
+"""
+
+from __future__ import annotations
+
+from ai.bots import Bot, MctsBot, RandomBot
+from ai.levels import LEVELS, Level, assess, choose_move, level
+from ai.search import Budget, Mcts, SearchResult
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "Budget",
+    "Level",
+    "Mcts",
+    "MctsBot",
+    "RandomBot",
+    "SearchResult",
+    "assess",
+    "choose_move",
+    "level",
+]

@@ -1,0 +1,222 @@
+"""Bot levels 1–5 and the two entry points the service calls: :func:`choose_move`, :func:`assess`.
+
+A level is a search budget (iterations and a hard time limit) times a *deliberate-mistake*
+temperature: below the top level the bot does not always play the most visited move, it draws
+among the best few by visit count, biased toward the best (the trick lichess uses to weaken
+Stockfish for its low levels). A move that wins at once is always played.
+
+What the service passes (all picklable, so a worker process can receive them):
+
+* ``engine_id``: a key of :data:`engines.ENGINES`;
+* ``options``: the game's resolved options (``engine.options_for(...)``, as stored);
+* ``seat``: the bot's seat, which must be to move;
+* ``state_or_view``: for a game of perfect information (``GameInfo.has_hidden_information``
+  false) the state as ``engine.dumps(state)`` text, or the state object itself; for a game
+  with hidden information **only** the bot seat's view, ``engine.view(state, seat)``. A state
+  (or its JSON) is refused for such a game, so the bot cannot peek;
+* ``level``: 1–5 (or a :class:`Level`); ``seed``: any int, e.g. derived from the game's id and
+  ply, so a replay of the bot's decision is exact when the iteration budget binds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ai.rewards import rewards_from_outcome
+from ai.search import Budget, Mcts, SearchResult
+from engines import get_engine
+from engines.base import Engine, OptionValue, Outcome
+
+__all__ = [
+    "LEVELS",
+    "Level",
+    "assess",
+    "choose_move",
+    "level",
+    "pick_move",
+    "search",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One bot level.
+
+    ``number`` 1–5 and ``name`` (what a player reads); ``budget`` the search budget;
+    ``temperature`` 0 plays the most visited move, > 0 draws among the ``candidates`` most
+    visited moves with weight ``(visits / best visits) ** (1 / temperature)``.
+    """
+
+    number: int
+    name: str
+    budget: Budget
+    temperature: float
+    candidates: int
+
+
+#: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core.
+LEVELS: tuple[Level, ...] = (
+    Level(1, "beginner", Budget(200, 0.15), temperature=0.5, candidates=3),
+    Level(2, "casual", Budget(600, 0.4), temperature=0.3, candidates=2),
+    Level(3, "club", Budget(1500, 0.8), temperature=0.15, candidates=2),
+    Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
+    Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+)
+
+
+def level(which: int | str | Level) -> Level:
+    """The level for a number 1–5, a name (``"club"``) or a :class:`Level` itself.
+
+    Raises :class:`ValueError` for anything else.
+    """
+    if isinstance(which, Level):
+        return which
+    for candidate in LEVELS:
+        if which in (candidate.number, candidate.name):
+            return candidate
+    names = ", ".join(f"{lv.number} {lv.name}" for lv in LEVELS)
+    raise ValueError(f"unknown bot level {which!r}; levels are {names}")
+
+
+def _state_for(engine: Engine[Any, Any], seat: int, state_or_view: Any) -> tuple[Any, bool]:
+    """``(state or view, is_view)`` after the checks of the module docstring."""
+    if engine.info.has_hidden_information:
+        if isinstance(state_or_view, str | bytes | Mapping):
+            raise ValueError(
+                f"{engine.info.id} has hidden information: pass the seat's view "
+                "(engine.view(state, seat)), never the state"
+            )
+        viewer = getattr(state_or_view, "viewer", None)
+        if viewer != seat:
+            raise ValueError(
+                f"{engine.info.id} has hidden information: expected seat {seat}'s view, "
+                f"got {type(state_or_view).__name__} for viewer {viewer!r}"
+            )
+        return state_or_view, True
+    if isinstance(state_or_view, str):
+        return engine.loads(state_or_view), False
+    return state_or_view, False
+
+
+def search(
+    engine_id: str,
+    seat: int,
+    state_or_view: Any,
+    budget: Budget,
+    seed: int,
+) -> SearchResult:
+    """Run MCTS (or SO-ISMCTS for a view) for ``seat`` and return the root statistics.
+
+    Raises :class:`ValueError` when ``seat`` is not to move or a hidden-information game gets
+    anything but the seat's view, :class:`NotImplementedError` when such a game's engine has
+    no ``determinize``, and :class:`engines.base.UsageError` for an unknown game.
+    """
+    engine = get_engine(engine_id)
+    subject, is_view = _state_for(engine, seat, state_or_view)
+    mcts = Mcts(engine)
+    if is_view:
+        return mcts.search_view(subject, seat, budget, seed)
+    return mcts.search(subject, seat, budget, seed)
+
+
+def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
+    """Index into ``result.moves`` of the move a level plays (see :class:`Level`).
+
+    A proven win is always taken. Ties in visits go to the higher mean value, then to the
+    earlier child. Raises :class:`ValueError` if the search expanded no move.
+    """
+    if not result.moves:
+        raise ValueError("the search expanded no move")
+    if result.proven is not None:
+        return result.proven
+    order = sorted(
+        range(len(result.moves)),
+        key=lambda i: (-result.visits[i], -result.values[i], i),
+    )
+    if lvl.temperature <= 0 or lvl.candidates <= 1:
+        return order[0]
+    top = order[: lvl.candidates]
+    best = max(result.visits[top[0]], 1)
+    weights = [(max(result.visits[i], 0) / best) ** (1.0 / lvl.temperature) for i in top]
+    point = random.Random(seed ^ 0x5DEECE66D).random() * sum(weights)
+    for index, weight in zip(top, weights, strict=True):
+        point -= weight
+        if point < 0:
+            return index
+    return top[0]
+
+
+def choose_move(
+    engine_id: str,
+    options: Mapping[str, OptionValue],
+    seat: int,
+    state_or_view: Any,
+    level_: int | str | Level,
+    seed: int,
+) -> str:
+    """The bot's move for ``seat`` at a level, as the canonical text of ``engine.format_move``.
+
+    The single entry point the service calls (in a worker process); see the module docstring
+    for what to pass. ``options`` are accepted for symmetry with the engine contract (the
+    state carries its rules); ``level_`` is 1–5, a level name or a :class:`Level`. Deterministic
+    for a given seed when the iteration budget (not the clock) stops the search. A seat with a
+    single legal move gets it without a search. Raises :class:`ValueError` (seat not to move,
+    state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
+    (no ``determinize`` for a hidden-information game).
+    """
+    lvl = level(level_)
+    engine = get_engine(engine_id)
+    subject, is_view = _state_for(engine, seat, state_or_view)
+    if not is_view:
+        if seat not in engine.to_move(subject):
+            raise ValueError(f"seat {seat} is not to move")
+        moves = engine.legal_moves(subject, seat)
+        if len(moves) == 1:
+            return engine.format_move(subject, moves[0])
+    mcts = Mcts(engine)
+    if is_view:
+        result = mcts.search_view(subject, seat, lvl.budget, seed)
+    else:
+        result = mcts.search(subject, seat, lvl.budget, seed)
+    index = pick_move(result, lvl, seed)
+    return engine.format_move(result.state, result.moves[index])
+
+
+def assess(
+    engine_id: str,
+    options: Mapping[str, OptionValue],
+    seat: int,
+    state_or_view: Any,
+    seed: int,
+    budget: Budget,
+) -> float:
+    """The bot seat's expected reward in ``[0, 1]`` (1 = wins, ½ = draw or even, 0 = loses).
+
+    For draw offers and takebacks: accept a draw when this is at most about ½. Works whoever is
+    to move: when ``seat`` is not to move, the search runs for a seat that is and reports
+    ``seat``'s mean reward. A finished game gives its final reward. Same inputs and errors as
+    :func:`choose_move`.
+    """
+    engine = get_engine(engine_id)
+    subject, is_view = _state_for(engine, seat, state_or_view)
+    mcts = Mcts(engine)
+    if is_view:
+        outcome = getattr(subject, "outcome", None)
+        if outcome is not None or not getattr(subject, "to_move", True):
+            return _final(outcome, seat, len(getattr(subject, "scores", ())))
+        return mcts.search_view(subject, seat, budget, seed, to_move=False).value
+    if not engine.to_move(subject):
+        return _final(engine.outcome(subject), seat, mcts.profile.players(subject))
+    return mcts.search(subject, seat, budget, seed, to_move=False).value
+
+
+def _final(outcome: Outcome | None, seat: int, players: int) -> float:
+    """``seat``'s reward in a finished game (½ if the engine gives no outcome)."""
+    if outcome is None:
+        return 0.5
+    ranked = {s for group in outcome.ranking for s in group}
+    players = max(players, len(ranked), seat + 1, 2)
+    return rewards_from_outcome(outcome, players)[seat]

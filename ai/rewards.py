@@ -1,0 +1,69 @@
+"""Reward vectors: what a finished (or cut-off) game is worth to each seat.
+
+A reward vector has one float in ``[0, 1]`` per seat, seat order. The search maximises, at each
+node, the reward of the seat that moved into it (max^n, Luckhardt & Irani 1986), so the same
+code serves two to six players and teams.
+
+The reward of a seat is the fraction of the *other* seats it finished ahead of, counting a tie
+as half: 1 for a lone winner, 0 for a lone loser, linear in between, and a draw is shared. In a
+two-player game that is the usual 1 / ½ / 0. Teams need nothing special: the engines rank a
+team's seats in one group (Orbs), so teammates tie with one another and share the result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from engines.base import Outcome
+
+__all__ = ["Rewards", "rewards_from_outcome", "rewards_from_values"]
+
+#: One reward in ``[0, 1]`` per seat, in seat order.
+Rewards = tuple[float, ...]
+
+
+def rewards_from_outcome(outcome: Outcome, players: int) -> Rewards:
+    """The reward vector of a finished game from its ``ranking`` (groups of tied seats).
+
+    Seats missing from the ranking (none in the current engines) count as tied last.
+    ``players`` must be at least 2. Example: ranking ``((2,), (0, 1, 3))`` with 4 players gives
+    ``(1/3, 1/3, 1.0, 1/3)``: seat 2 beat three seats; the others beat nobody and tied with two.
+    """
+    place = [len(outcome.ranking)] * players
+    for index, group in enumerate(outcome.ranking):
+        for seat in group:
+            if 0 <= seat < players:
+                place[seat] = index
+    others = players - 1
+    result = []
+    for seat in range(players):
+        mine = place[seat]
+        below = sum(1 for p in place if p > mine)
+        tied = sum(1 for p in place if p == mine) - 1
+        result.append((below + 0.5 * tied) / others)
+    return tuple(result)
+
+
+def rewards_from_values(values: Sequence[float], spread: float) -> Rewards:
+    """A reward vector from per-seat heuristic values (higher is better for that seat).
+
+    Each seat's reward is the mean over the other seats of ``sigmoid((mine - theirs) /
+    spread)``: the chance of finishing ahead of each opponent if a value difference of
+    ``spread`` were worth odds of e : 1. Equal values give ½, matching the tie rule of
+    :func:`rewards_from_outcome`, so cut-off evaluations and true endings share one scale.
+    ``spread`` is in the units of ``values`` and must be positive.
+    """
+    players = len(values)
+    others = players - 1
+    result = []
+    for seat in range(players):
+        mine = values[seat]
+        total = 0.0
+        for other in range(players):
+            if other != seat:
+                diff = (mine - values[other]) / spread
+                diff = max(-30.0, min(30.0, diff))
+                total += 1.0 / (1.0 + math.exp(-diff))
+        result.append(total / others)
+    return tuple(result)

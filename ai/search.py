@@ -1,0 +1,494 @@
+"""Monte Carlo tree search over the engine contract: UCT and single-observer ISMCTS.
+
+Two searchers share one tree and one loop (:class:`Mcts`):
+
+* **UCT** (Kocsis & Szepesvári 2006, "Bandit based Monte-Carlo planning") for games of perfect
+  information. The tree is *closed loop*: each node keeps its state, so a path is never
+  replayed. Chance nodes (a die roll, a random setup seed) are sampled by the outcome
+  probabilities of :meth:`engines.base.Engine.chance_outcomes` ("expectimax by sampling").
+* **SO-ISMCTS** (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search")
+  for games with hidden information. The search is given only the bot seat's *view*. Every
+  iteration deals a fresh determinization, ``engine.determinize(view, seat, seed_i)``, and
+  walks the tree *open loop*: children are keyed by move and re-applied to that
+  determinization; UCB uses availability counts instead of parent visits.
+
+Rewards are vectors (:mod:`ai.rewards`); each node stores the total reward of the seat that
+moved into it (max^n, Luckhardt & Irani 1986), so any number of seats and teams works. When
+``to_move`` lists several seats (simultaneous decisions), the search lets the lowest listed
+seat act first and asks ``to_move`` again: decisions are sequentialised. Generation Zero's many
+decisions per turn need nothing special: the same seat simply moves again.
+
+Playouts are uniformly random and cut off after :attr:`ai.evaluation.GameProfile.playout_plies`
+plies, where the game's evaluation gives the reward vector. A cheap solver rides along
+(in the spirit of MCTS-Solver, Winands, Björnsson & Saito 2008): a child whose move ends the
+game with the best possible reward for its mover is a *proven win*; selection always takes it,
+the final choice returns it, and a perfect-information search stops as soon as the root has
+one.
+
+The search is deterministic for a given seed and iteration budget: all randomness comes from
+one ``random.Random(seed)`` (only ``random()`` is called, whose sequence Python keeps stable),
+dictionaries keep insertion order, and ties go to the earlier child. A wall-clock limit can
+stop it earlier; then the result depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ai.evaluation import GameProfile, profile_for
+from ai.rewards import Rewards, rewards_from_outcome
+from engines.base import CHANCE, Engine
+
+__all__ = [
+    "Budget",
+    "Mcts",
+    "Node",
+    "SearchResult",
+    "determinize_supported",
+]
+
+#: UCB1 exploration constant for rewards in [0, 1] (√2 is the textbook value for [0, 1]
+#: rewards; a smaller one exploits more, which suits short searches with evaluations).
+EXPLORATION = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long one decision may think.
+
+    ``iterations``: MCTS iterations (one selection, expansion, playout and backup each).
+    ``seconds``: a hard wall-clock limit, checked every iteration; the search stops at the
+    first limit reached. Both must be positive.
+    """
+
+    iterations: int
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1 or self.seconds <= 0:
+            raise ValueError(f"a budget needs iterations >= 1 and seconds > 0, not {self}")
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What a search found at the root, for the seat that searched.
+
+    ``moves``/``visits``/``values``: the root's children in the order they were expanded,
+    their visit counts and mean reward for the searching seat (0–1). ``iterations`` run,
+    ``seconds`` spent, ``value`` the searching seat's mean reward over all iterations, and
+    ``proven`` the index of a child proven to win at once (or ``None``). ``state`` is a state
+    in which the moves are legal (the root state, or one determinization), for
+    :meth:`engines.base.Engine.format_move`.
+    """
+
+    moves: list[Any]
+    visits: list[int]
+    values: list[float]
+    iterations: int
+    seconds: float
+    value: float
+    proven: int | None
+    state: Any
+    plies: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+class Node:
+    """One tree node. ``mover`` is the seat whose decision led here (``CHANCE`` for a chance
+    outcome, ``-2`` at the root); ``total`` sums that seat's rewards over ``visits``.
+
+    Closed loop (perfect information): ``state`` is the node's state, ``actor`` the seat to
+    act there (``CHANCE`` at a chance node, ``-1`` when the game is over), ``untried`` the
+    legal moves not expanded yet, ``terminal`` the reward vector of a finished game.
+    Open loop (ISMCTS): ``state`` stays ``None``; ``avail`` counts the iterations in which the
+    node's move was legal at its parent.
+    """
+
+    __slots__ = (
+        "actor",
+        "avail",
+        "chance",
+        "children",
+        "move",
+        "mover",
+        "proven",
+        "state",
+        "terminal",
+        "total",
+        "untried",
+        "visits",
+        "won",
+    )
+
+    def __init__(self, mover: int, move: Any, state: Any) -> None:
+        self.mover = mover
+        self.move = move
+        self.state = state
+        self.actor = -1
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.children: dict[Hashable, Node] = {}
+        self.untried: list[Any] | None = None
+        self.terminal: Rewards | None = None
+        self.chance: tuple[list[float], list[str]] | None = None
+        self.proven = False
+        self.won = False
+
+
+def determinize_supported(engine: Engine[Any, Any]) -> bool:
+    """Whether ``engine`` overrides :meth:`engines.base.Engine.determinize` (the hook ISMCTS
+    needs; the base version raises :class:`NotImplementedError`)."""
+    return type(engine).determinize is not Engine.determinize
+
+
+class Mcts:
+    """UCT / SO-ISMCTS for one engine (see the module docstring).
+
+    ``engine``: any :class:`engines.base.Engine`. ``profile``: the game's
+    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``).
+    ``exploration``: the UCB1 constant. One instance may serve many searches; it keeps no
+    state between them.
+    """
+
+    def __init__(
+        self,
+        engine: Engine[Any, Any],
+        profile: GameProfile | None = None,
+        *,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        self.engine = engine
+        self.profile = profile or profile_for(engine.info.id)
+        self.exploration = exploration
+        child = getattr(engine, "child", None)
+        self._step: Callable[[Any, int, Any], Any]
+        if callable(child):
+            self._step = child
+        else:
+            apply = engine.apply
+            self._step = lambda state, seat, move: apply(state, seat, move).state
+        self._to_move = engine.to_move
+        self._legal = engine.legal_moves
+        self._outcome = engine.outcome
+        self._apply_chance = engine.apply_chance
+        self._chance_outcomes = engine.chance_outcomes
+
+    # ---- public --------------------------------------------------------------------------
+
+    def search(
+        self, state: Any, seat: int, budget: Budget, seed: int, *, to_move: bool = True
+    ) -> SearchResult:
+        """UCT from the full ``state`` (perfect information); ``result.value`` is ``seat``'s
+        mean reward. With ``to_move`` (the default) ``seat`` must be among
+        ``to_move(state)``, else :class:`ValueError`; without, any seat may watch (for
+        :func:`ai.levels.assess`). ``state`` must not be finished."""
+        acting = self._to_move(state)
+        if not acting or (to_move and seat not in acting):
+            raise ValueError(f"seat {seat} is not to move in this state")
+        players = self.profile.players(state)
+        rng = random.Random(seed)
+        root = Node(-2, None, state)
+        self._prepare(root, players)
+        start = time.perf_counter()
+        deadline = start + budget.seconds
+        clock = time.perf_counter
+        done = 0
+        plies = 0
+        total = 0.0
+        while done < budget.iterations and clock() < deadline:
+            rewards, used = self._iterate_closed(root, players, rng)
+            total += rewards[seat]
+            plies += used
+            done += 1
+            if root.won:  # a move wins at once: nothing left to search
+                break
+        return self._result(root, seat, done, clock() - start, total, state, plies)
+
+    def search_view(
+        self, view: Any, seat: int, budget: Budget, seed: int, *, to_move: bool = True
+    ) -> SearchResult:
+        """SO-ISMCTS from ``seat``'s ``view``: each iteration searches a fresh
+        ``engine.determinize(view, seat, seed_i)``. Raises :class:`NotImplementedError` when
+        the engine has no determinization and :class:`ValueError` when ``seat`` is not to
+        move (``to_move`` as in :meth:`search`)."""
+        if not determinize_supported(self.engine):
+            raise NotImplementedError(f"{self.engine.info.id} cannot determinize a view")
+        determinize = self.engine.determinize
+        rng = random.Random(seed)
+        first = determinize(view, seat, _derive(seed, 0))
+        acting = self._to_move(first)
+        if not acting or (to_move and seat not in acting):
+            raise ValueError(f"seat {seat} is not to move in this view")
+        players = self.profile.players(first)
+        root = Node(-2, None, None)
+        start = time.perf_counter()
+        deadline = start + budget.seconds
+        clock = time.perf_counter
+        done = 0
+        plies = 0
+        total = 0.0
+        state = first
+        while done < budget.iterations and clock() < deadline:
+            if done:
+                state = determinize(view, seat, _derive(seed, done))
+            rewards, used = self._iterate_open(root, state, players, rng)
+            total += rewards[seat]
+            plies += used
+            done += 1
+        return self._result(root, seat, done, clock() - start, total, first, plies)
+
+    # ---- closed loop (perfect information) ----------------------------------------------
+
+    def _prepare(self, node: Node, players: int) -> None:
+        """Fill ``actor``, ``terminal`` and ``chance`` of a new closed-loop node."""
+        state = node.state
+        acting = self._to_move(state)
+        if not acting:
+            outcome = self._outcome(state)
+            node.terminal = (
+                rewards_from_outcome(outcome, players) if outcome is not None else (0.5,) * players
+            )
+            node.actor = -1
+        elif acting[0] == CHANCE:
+            node.actor = CHANCE
+            outcomes = self._chance_outcomes(state)
+            cumulative = []
+            running = 0.0
+            for chance in outcomes:
+                running += chance.probability
+                cumulative.append(running)
+            node.chance = (cumulative, [o.text for o in outcomes])
+        else:
+            node.actor = min(acting)
+
+    def _iterate_closed(self, root: Node, players: int, rng: random.Random) -> tuple[Rewards, int]:
+        node = root
+        path = [root]
+        exploration = self.exploration
+        while True:
+            if node.terminal is not None:
+                rewards = node.terminal
+                used = 0
+                break
+            if node.chance is not None:
+                text = _sample(node.chance, rng.random())
+                child = node.children.get(text)
+                if child is None:
+                    child = Node(CHANCE, text, self._apply_chance(node.state, text).state)
+                    self._prepare(child, players)
+                    node.children[text] = child
+                node = child
+                path.append(node)
+                continue
+            untried = node.untried
+            if untried is None:
+                untried = node.untried = list(self._legal(node.state, node.actor))
+            if untried:
+                index = int(rng.random() * len(untried))
+                move = untried[index]
+                untried[index] = untried[-1]
+                untried.pop()
+                actor = node.actor
+                child = Node(actor, move, self._step(node.state, actor, move))
+                self._prepare(child, players)
+                if child.terminal is not None and child.terminal[actor] >= 1.0:
+                    child.proven = node.won = True
+                node.children[move] = child
+                path.append(child)
+                if child.terminal is not None:
+                    rewards = child.terminal
+                    used = 0
+                else:
+                    rewards, used = self._playout(child.state, players, rng)
+                break
+            node = self._select(node, exploration)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.total += rewards[visited.mover]
+        return rewards, used
+
+    @staticmethod
+    def _select(node: Node, exploration: float) -> Node:
+        """UCB1 over a fully expanded node's children (a proven win first)."""
+        log_n = math.log(node.visits) if node.visits > 1 else 0.0
+        best: Node | None = None
+        best_score = -1.0
+        for child in node.children.values():
+            if child.proven:
+                return child
+            score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None
+        return best
+
+    # ---- open loop (ISMCTS) --------------------------------------------------------------
+
+    def _iterate_open(
+        self, root: Node, state: Any, players: int, rng: random.Random
+    ) -> tuple[Rewards, int]:
+        node = root
+        path = [root]
+        exploration = self.exploration
+        to_move = self._to_move
+        while True:
+            acting = to_move(state)
+            if not acting:
+                outcome = self._outcome(state)
+                rewards = (
+                    rewards_from_outcome(outcome, players)
+                    if outcome is not None
+                    else (0.5,) * players
+                )
+                used = 0
+                break
+            if acting[0] == CHANCE:
+                outcomes = self._chance_outcomes(state)
+                text = _pick_outcome(outcomes, rng.random())
+                child = node.children.get(text)
+                if child is None:
+                    child = node.children[text] = Node(CHANCE, text, None)
+                state = self._apply_chance(state, text).state
+                node = child
+                path.append(node)
+                continue
+            actor = min(acting)
+            moves = self._legal(state, actor)
+            children = node.children
+            fresh = []
+            best: Node | None = None
+            best_score = -1.0
+            for move in moves:
+                child = children.get(move)
+                if child is None:
+                    fresh.append(move)
+                    continue
+                child.avail += 1
+                if child.proven and child.mover == actor:
+                    best, best_score = child, 2.0
+                elif best_score < 2.0 and child.visits:
+                    score = child.total / child.visits + exploration * math.sqrt(
+                        math.log(child.avail) / child.visits
+                    )
+                    if score > best_score:
+                        best, best_score = child, score
+            if fresh and best_score < 2.0:
+                move = fresh[int(rng.random() * len(fresh))]
+                child = Node(actor, move, None)
+                child.avail = 1
+                children[move] = child
+                state = self._step(state, actor, move)
+                path.append(child)
+                outcome = self._outcome(state)
+                if outcome is not None:
+                    rewards = rewards_from_outcome(outcome, players)
+                    child.proven = rewards[actor] >= 1.0
+                    used = 0
+                else:
+                    rewards, used = self._playout(state, players, rng)
+                break
+            assert best is not None
+            node = best
+            state = self._step(state, actor, node.move)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.total += rewards[visited.mover]
+        return rewards, used
+
+    # ---- playouts and results ------------------------------------------------------------
+
+    def _playout(self, state: Any, players: int, rng: random.Random) -> tuple[Rewards, int]:
+        """Uniformly random play from ``state`` until the end or the profile's cut-off.
+
+        Returns the reward vector and the plies played (chance draws included).
+        """
+        to_move, legal, step = self._to_move, self._legal, self._step
+        limit = self.profile.playout_plies
+        plies = 0
+        while True:
+            acting = to_move(state)
+            if not acting:
+                outcome = self._outcome(state)
+                if outcome is None:
+                    return (0.5,) * players, plies
+                return rewards_from_outcome(outcome, players), plies
+            if plies >= limit:
+                evaluate = self.profile.evaluate
+                return (evaluate(state) if evaluate else (0.5,) * players), plies
+            if acting[0] == CHANCE:
+                text = _pick_outcome(self._chance_outcomes(state), rng.random())
+                state = self._apply_chance(state, text).state
+            else:
+                actor = min(acting)
+                moves = legal(state, actor)
+                state = step(state, actor, moves[int(rng.random() * len(moves))])
+            plies += 1
+
+    @staticmethod
+    def _result(
+        root: Node,
+        seat: int,
+        iterations: int,
+        seconds: float,
+        total: float,
+        state: Any,
+        plies: int,
+    ) -> SearchResult:
+        moves: list[Any] = []
+        visits: list[int] = []
+        values: list[float] = []
+        proven: int | None = None
+        for child in root.children.values():
+            if child.mover != seat:
+                continue
+            if child.proven and proven is None:
+                proven = len(moves)
+            moves.append(child.move)
+            visits.append(child.visits)
+            values.append(child.total / child.visits if child.visits else 0.0)
+        value = total / iterations if iterations else 0.5
+        return SearchResult(moves, visits, values, iterations, seconds, value, proven, state, plies)
+
+
+def _sample(chance: tuple[list[float], list[str]], point: float) -> str:
+    """The outcome whose cumulative probability first exceeds ``point`` (0 ≤ point < 1)."""
+    cumulative, texts = chance
+    total = cumulative[-1]
+    point *= total
+    for index, edge in enumerate(cumulative):
+        if point < edge:
+            return texts[index]
+    return texts[-1]
+
+
+def _pick_outcome(outcomes: Sequence[Any], point: float) -> str:
+    """Sample one :class:`~engines.base.ChanceOutcome` text by probability."""
+    total = 0.0
+    for outcome in outcomes:
+        total += outcome.probability
+    point *= total
+    running = 0.0
+    for outcome in outcomes:
+        running += outcome.probability
+        if point < running:
+            return str(outcome.text)
+    return str(outcomes[-1].text)
+
+
+def _derive(seed: int, index: int) -> int:
+    """Seed of the ``index``-th determinization: a SplitMix64 step of ``seed`` and ``index``,
+    so determinizations are independent of the search's own random stream."""
+    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (z ^ (z >> 31)) & 0x7FFFFFFFFFFFFFFF
