@@ -10,8 +10,9 @@ generators, the key) is drawn once per process and copied for each image; pieces
 small sprites drawn once and pasted; and the finished RGB drawing is mapped onto a fixed
 palette of the game's colours (plus the blends that anti-aliasing makes), because a palette PNG
 encodes several times faster than an RGB one. Adaptive ``quantize()`` is never used. Text uses
-Pillow's bundled font (``ImageFont.load_default(size=…)``), so pictures do not depend on the
-machine's fonts.
+Pillow's bundled font (``ImageFont.load_default(size=…)``) for Latin and the Noto faces bundled
+in ``render/fonts/`` for every other script (:mod:`render.kit`), so pictures do not depend on the
+machine's fonts. :func:`render.animate.render_gif` strings pictures into an animated replay.
 
 Adding a game: write ``render/<game>.py`` with a ``render`` function of the signature above,
 add one line to :data:`RENDERERS`, and add golden images under ``tests/render/golden/``.
@@ -24,8 +25,17 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from render import arbos, generation_zero, generator, generatorb, orbs
+from render.animate import Frame, Timing, render_gif
 
-__all__ = ["RENDERERS", "Renderer", "render_png"]
+__all__ = [
+    "PERSPECTIVE_GAMES",
+    "RENDERERS",
+    "Frame",
+    "Renderer",
+    "Timing",
+    "render_gif",
+    "render_png",
+]
 
 
 class Renderer(Protocol):
@@ -46,24 +56,69 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 
+class TurningRenderer(Protocol):
+    """A renderer that can draw the board from a seat's side (:data:`PERSPECTIVE_GAMES`)."""
+
+    def __call__(
+        self,
+        view: Any,
+        /,
+        *,
+        seat_labels: Sequence[str] | None = ...,
+        flip: bool = ...,
+        perspective: int | None = ...,
+    ) -> bytes: ...
+
+
+#: The renderers that take a ``perspective`` themselves (Generatorb's is its ``flip``).
+_TURNING: dict[str, TurningRenderer] = {"generator": generator.render, "orbs": orbs.render}
+
+#: The games whose board is drawn differently for a seat's ``perspective`` (``docs/pictures.md``):
+#: Generatorb turns the diamond 180° for North (seat 1), so each player's generator is at the
+#: bottom; Generator turns its GRYB board by quarter turns so the seat's start corner is at the
+#: bottom left; Orbs turns its star or hexagon by sixths so the seat's start point is at the
+#: bottom. Arbos has no side that belongs to a player and Generation Zero's map has no player
+#: sides: they draw one picture for everybody.
+PERSPECTIVE_GAMES: frozenset[str] = frozenset({"generatorb", "generator", "orbs"})
+
+
 def render_png(
     game_id: str,
     view: object,
     *,
     seat_labels: tuple[str, ...] | None = None,
     flip: bool = False,
+    perspective: int | None = None,
 ) -> bytes:
     """The PNG picture of ``view`` (a view from ``engines.get_engine(game_id).view``).
 
-    ``seat_labels`` are the players' display names in seat order (any Unicode; renderers fold
-    and shorten them to fit); ``flip`` turns the board for the second seat where the game
-    supports it. Raises ``KeyError`` for a game without a renderer, ``TypeError`` if ``view``
-    is not that game's view, and ``ValueError`` for a malformed view or the wrong number of
-    labels.
+    ``seat_labels`` are the players' display names in seat order (any Unicode: Latin in the
+    house face, other scripts, right-to-left names and emoji in the bundled Noto fallbacks;
+    renderers shorten them to fit). ``perspective`` is the seat (0-based) whose side of the
+    board is drawn at the bottom, in the games of :data:`PERSPECTIVE_GAMES`; ``None`` (and any
+    seat in the other games) gives the fixed picture. Coordinate labels move with their cells
+    and stay upright. ``flip`` is the older spelling of ``perspective=1`` for Generatorb and is
+    ignored when ``perspective`` is given.
+
+    Raises ``KeyError`` for a game without a renderer, ``TypeError`` if ``view`` is not that
+    game's view, and ``ValueError`` for a malformed view, the wrong number of labels or a
+    negative ``perspective`` (or one that is not a seat of the view, in Generator and Orbs; in
+    Generatorb, one other than 0 or 1).
     """
     try:
         renderer = RENDERERS[game_id]
     except KeyError:
         known = ", ".join(sorted(RENDERERS))
         raise KeyError(f"no renderer for game {game_id!r}; renderers exist for: {known}") from None
+    if perspective is not None:
+        if isinstance(perspective, bool) or not isinstance(perspective, int) or perspective < 0:
+            raise ValueError(f"perspective must be a seat number (0, 1, …), not {perspective!r}")
+        if game_id == "generatorb":
+            if perspective > 1:
+                raise ValueError(f"Generatorb has seats 0 and 1, not {perspective}")
+            flip = perspective == 1
+        elif game_id in _TURNING:
+            return _TURNING[game_id](
+                view, seat_labels=seat_labels, flip=flip, perspective=perspective
+            )
     return renderer(view, seat_labels=seat_labels, flip=flip)

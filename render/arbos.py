@@ -70,7 +70,9 @@ from render.kit import (
     build_palette,
     bundled_font,
     displayable_label,
+    is_plain,
     palette_image,
+    text_stamp,
 )
 
 __all__ = ["CELL", "HEIGHT", "PALETTE", "WIDTH", "cell_centre", "describe_turn", "render"]
@@ -212,6 +214,9 @@ def _text(
 def _text_mask(text: str, size: int, anchor: str, bold: bool) -> Sprite:
     """``text`` as an anti-aliased mask anchored at its ``anchor`` point (cached: most panel
     texts, such as ``"Supply 69"``, come back image after image)."""
+    if not is_plain(text):  # a name in another script: fallback faces (render.kit)
+        mask, x, y = text_stamp(text, size, anchor, bold)
+        return mask, -x, -y
     font, stroke = bundled_font(size), 1 if bold else 0
     left, top, right, bottom = (
         round(v) for v in font.getbbox(text, anchor=anchor, stroke_width=stroke)

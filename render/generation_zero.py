@@ -81,6 +81,7 @@ from render.kit import (
     displayable_label,
     draw_text,
     palette_image,
+    text_width,
 )
 
 __all__ = [
@@ -282,7 +283,7 @@ def _text(
 @lru_cache(maxsize=4096)
 def _width(text: str, size: int, bold: bool = False) -> float:
     """The advance width of ``text`` at ``size`` px (a little more when drawn bold)."""
-    return bundled_font(size).getlength(text) + (2 if bold else 0)
+    return text_width(text, size) + (2 if bold else 0)
 
 
 @lru_cache(maxsize=1024)

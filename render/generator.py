@@ -31,8 +31,12 @@ in the rolled colour with its letter, or "?" and "rolling..." while the roll is 
 "EXTRA TURN" after a capture (GEN-11); the turns played (COUNT) and the limit; the last action
 in the spec's notation; and a key to the symbols.
 
-``flip`` is accepted for the common renderer signature and ignored: the spec gives every player
-the same layout (G top-left, R top-right, Y bottom-right, B bottom-left).
+The spec's layout (G top-left, R top-right, Y bottom-right, B bottom-left) is the fixed
+picture. With ``perspective`` (a seat) the board is turned by quarter turns so that the seat's
+start corner is at the bottom left, where B is in the fixed picture: every node, its name, the
+links and quadrangles turn with it, while text (node names, tags, the head node's ``GRYB``)
+stays upright and the panel does not change. ``flip`` is accepted for the common renderer
+signature and ignored.
 
 Speed (``python bench/render_generator.py``) comes from the habits of :mod:`render.generatorb`:
 the board without pieces (lines, 341 discs and their names, the key) is drawn once per process,
@@ -90,7 +94,9 @@ __all__ = [
     "describe_action",
     "headline",
     "node_centre",
+    "node_points",
     "render",
+    "turns_for",
 ]
 
 Point = tuple[float, float]
@@ -220,9 +226,45 @@ NODE_XY: tuple[Point, ...] = tuple(
 )
 
 
-def node_centre(node: int) -> Point:
-    """The pixel centre of node ``node`` (0–339); ``IndexError`` for any other number."""
-    return NODE_XY[node]
+#: Where each colour's start corner is, in clockwise order from the top left of the fixed
+#: picture; a seat's perspective turns its corner to :data:`HOME_CORNER` (bottom left).
+HOME_CORNER = 3
+
+
+def turns_for(colours: Sequence[int], perspective: int | None) -> int:
+    """Clockwise quarter turns that bring seat ``perspective``'s start corner (its colour in
+    ``colours``) to the bottom left: 0 for ``None`` and for Blue. ``ValueError`` for a seat the
+    view does not have."""
+    if perspective is None:
+        return 0
+    if not 0 <= perspective < len(colours):
+        raise ValueError(f"this Generator game has seats 0–{len(colours) - 1}, not {perspective}")
+    return (HOME_CORNER - colours[perspective]) % 4
+
+
+def _turn(turns: int, u: float, v: float) -> Point:
+    """``(u, v)`` (y pointing down) turned ``turns`` quarter turns clockwise."""
+    for _ in range(turns % 4):
+        u, v = -v, u
+    return (u, v)
+
+
+@cache
+def node_points(turns: int = 0) -> tuple[Point, ...]:
+    """Pixel centre of every node, in node order, on the board turned ``turns`` quarter turns
+    clockwise (0: :data:`NODE_XY` itself)."""
+    if turns % 4 == 0:
+        return NODE_XY
+    return tuple(
+        (CENTRE[0] + u * UNIT, CENTRE[1] + v * UNIT)
+        for u, v in (_turn(turns, pu, pv) for pu, pv in POSITION)
+    )
+
+
+def node_centre(node: int, turns: int = 0) -> Point:
+    """The pixel centre of node ``node`` (0–339) on the board turned ``turns`` quarter turns
+    clockwise; ``IndexError`` for any other number."""
+    return node_points(turns)[node]
 
 
 def _radius(node: int) -> float:
@@ -260,7 +302,7 @@ def _side_reach(node: int, sizes: str) -> float:
     return max(_radius(node), PYRAMID[sizes[0]][1] if sizes else 0.0)
 
 
-def _beside(node: int, reach: float, side: int) -> Point:
+def _beside(node: int, reach: float, side: int, turns: int = 0) -> Point:
     """A spot beside ``node`` that no other node's disc covers, for a badge.
 
     Every node above the leaves has leaves on its four diagonals but free room straight to its
@@ -268,17 +310,20 @@ def _beside(node: int, reach: float, side: int) -> Point:
     leaf's parent lies on one diagonal and another node may lie on the opposite one, but the
     diagonals towards the leaf's neighbours in the colour cycle are free; the spot is half a
     leaf spacing away on one of those, the upper one (clear of the name tag under the leaf)
-    unless that runs off the board. ``reach`` and ``side`` do not matter for a leaf.
+    unless that runs off the board. ``reach`` and ``side`` do not matter for a leaf. ``turns``:
+    the board's quarter turns (the diagonals turn with it).
     """
-    x, y = NODE_XY[node]
+    x, y = node_points(turns)[node]
     if LEVEL[node] < 4:
         return (x + side * reach, y)
     step = UNIT * 0.125
+    diagonals = [
+        _turn(turns, *DIRECTIONS[c]) for c in ((COLOUR[node] + 1) % 4, (COLOUR[node] + 3) % 4)
+    ]
     spots = sorted(
-        ((x + DIRECTIONS[c][0] * step, y + DIRECTIONS[c][1] * step)
-         for c in ((COLOUR[node] + 1) % 4, (COLOUR[node] + 3) % 4)),
+        ((x + dx * step, y + dy * step) for dx, dy in diagonals),
         key=lambda spot: spot[1],
-    )  # fmt: skip
+    )
     low, high = BADGE_MARGIN, BOARD_SIZE - BADGE_MARGIN
     for sx, sy in spots:
         if low <= sx <= high and low <= sy <= high:
@@ -473,10 +518,11 @@ def _die_sprite(colour: int | None) -> Sprite:
 
 
 @cache
-def _board_layer() -> Image.Image:
+def _board_layer(turns: int = 0) -> Image.Image:
     """Everything that never depends on the view: quadrangles, links, discs and their names, the
-    head node, the panel's background and the key (RGB, cached; the board is drawn
-    supersampled, then shrunk)."""
+    head node, the panel's background and the key (RGB, cached per quarter turn of the board;
+    the board is drawn supersampled, then shrunk)."""
+    points = node_points(turns)
     s = BOARD_SUPERSAMPLE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -490,21 +536,21 @@ def _board_layer() -> Image.Image:
         draw.ellipse(box, fill=fill, outline=rim, width=round(rim_width * s))
 
     for node in range(NODE_COUNT):
-        parent = CENTRE if PARENT[node] < 0 else NODE_XY[PARENT[node]]
-        draw.line((xy(NODE_XY[node]), xy(parent)), fill=LINK, width=round(1.5 * s))
-    for prefix, nodes in QUADRANGLES.items():
-        corners = [xy(NODE_XY[node]) for node in nodes]
+        parent = CENTRE if PARENT[node] < 0 else points[PARENT[node]]
+        draw.line((xy(points[node]), xy(parent)), fill=LINK, width=round(1.5 * s))
+    for prefix, quad in QUADRANGLES.items():
+        corners = [xy(points[node]) for node in quad]
         width = (3.5, 2.5, 1.75, 1.25)[len(prefix)]
         draw.line([*corners, corners[0]], fill=LINE, width=round(width * s), joint="curve")
     disc(CENTRE, DISC_RADIUS[0], HEAD, LINE, 2)
     draw.text(xy(CENTRE), "GRYB", font=bundled_font(DISC_FONT[0] * s), fill=INK, anchor="mm")
     for node in range(NODE_COUNT):
         level, colour = LEVEL[node], COLOUR[node]
-        disc(NODE_XY[node], DISC_RADIUS[level], TINT[colour], DARK[colour], 2 if level < 4 else 1.5)
+        disc(points[node], DISC_RADIUS[level], TINT[colour], DARK[colour], 2 if level < 4 else 1.5)
         name = NAMES[node] if level <= 2 else NAMES[node][-1]
         bold = s // 2 if level <= 2 else 0
         face = bundled_font(DISC_FONT[level] * s)
-        draw.text(xy(NODE_XY[node]), name, font=face, fill=DARK[colour],
+        draw.text(xy(points[node]), name, font=face, fill=DARK[colour],
                   anchor="mm", stroke_width=bold, stroke_fill=DARK[colour])  # fmt: skip
     draw.rectangle((BOARD_SIZE * s, 0, WIDTH * s, HEIGHT * s), fill=PANEL_BACKGROUND)
     draw.line(((BOARD_SIZE * s, 0), (BOARD_SIZE * s, HEIGHT * s)), fill=LINE, width=2 * s)
@@ -540,20 +586,25 @@ def _draw_key(image: Image.Image) -> None:
 
 
 def render(
-    view: GeneratorView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: GeneratorView,
+    *,
+    seat_labels: Sequence[str] | None = None,
+    flip: bool = False,
+    perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as a 1340 × 1000 palette PNG and return its bytes.
 
     ``seat_labels`` are the players' display names in seat order, one per seat
     (``len(view.colours)``), shown beside each colour in the panel and folded to the bundled
-    font (:func:`~render.generatorb.displayable_label`). ``flip`` is ignored: the spec gives
-    every player the same layout. The same arguments always give the same bytes.
+    font (:func:`~render.generatorb.displayable_label`). ``perspective`` (a seat) turns the
+    board by quarter turns so that seat's start corner is at the bottom left (``None``: the
+    spec's fixed layout); ``flip`` is ignored. The same arguments always give the same bytes.
 
     Raises ``TypeError`` if ``view`` is not a :class:`GeneratorView` or ``seat_labels`` is a
     single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
-    ``seat_labels`` does not hold one name per seat.
+    ``seat_labels`` does not hold one name per seat, or ``perspective`` is not one of its seats.
     """
-    del flip  # one layout for everybody (see the module's docstring)
+    del flip  # the older spelling of a perspective belongs to Generatorb
     if not isinstance(view, GeneratorView):
         raise TypeError(f"expected a GeneratorView, not {type(view).__name__}")
     if isinstance(seat_labels, str):
@@ -565,20 +616,22 @@ def render(
         )
     _check(view)
 
-    image = _board_layer().copy()
+    turns = turns_for(view.colours, perspective)
+    xy = node_points(turns)
+    image = _board_layer(turns).copy()
     draw = ImageDraw.Draw(image)
     stacks = {node: sizes for node, _, sizes in view.stacks}
-    _draw_start_labels(image, view)
+    _draw_start_labels(image, view, xy)
     if view.last is not None:
-        _draw_last_action_under(image, draw, view.last, stacks)
+        _draw_last_action_under(image, draw, view.last, stacks, xy)
     for node in view.reachable:
-        _paste(image, _ring_sprite(LEVEL[node]), *NODE_XY[node])
+        _paste(image, _ring_sprite(LEVEL[node]), *xy[node])
     for node, owner, sizes in view.stacks:
-        _paste(image, _plate_sprite(LEVEL[node], COLOUR[node]), *NODE_XY[node])
-        _paste(image, _stack_sprite(view.colours[owner], sizes), *NODE_XY[node])
-    _draw_tags(image, view, stacks)
+        _paste(image, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
+        _paste(image, _stack_sprite(view.colours[owner], sizes), *xy[node])
+    _draw_tags(image, view, stacks, xy)
     if view.last is not None:
-        _draw_last_action_over(image, view, view.last, stacks)
+        _draw_last_action_over(image, view, view.last, stacks, turns)
     _draw_panel(image, draw, view, seat_labels)
     return _encode(image)
 
@@ -660,16 +713,23 @@ def _check_last(last: LastAction, players: int) -> None:
 # ---- the board's marks -------------------------------------------------------------------------
 
 
-def _draw_start_labels(image: Image.Image, view: GeneratorView) -> None:
+def _draw_start_labels(
+    image: Image.Image, view: GeneratorView, xy: Sequence[Point] = NODE_XY
+) -> None:
     """Under each start node in play, its seat's name (``G  GREEN``); greyed once resigned."""
     for seat, colour in enumerate(view.colours):
-        x, y = NODE_XY[LEVEL_START[1] + colour]
+        x, y = xy[LEVEL_START[1] + colour]
         ink = MUTED if view.stashes[seat] is None else DARK[colour]
         text = f"{COLOURS[colour]}  {COLOUR_NAMES[colour].upper()}"
         _paste(image, _tag_sprite(text, ink, ink), x, y + START_LABEL_DROP)
 
 
-def _draw_tags(image: Image.Image, view: GeneratorView, stacks: dict[int, str]) -> None:
+def _draw_tags(
+    image: Image.Image,
+    view: GeneratorView,
+    stacks: dict[int, str],
+    xy: Sequence[Point] = NODE_XY,
+) -> None:
     """Full-name tags under the nodes a player has to type: occupied or reachable nodes whose
     disc does not show the full name (levels 3–4) or whose name a stack hides (level 2; start
     nodes have their label), and the last action's origin."""
@@ -680,22 +740,26 @@ def _draw_tags(image: Image.Image, view: GeneratorView, stacks: dict[int, str]) 
         level = LEVEL[node]
         if level == 1 or (level == 2 and node not in stacks):
             continue
-        x, y = NODE_XY[node]
+        x, y = xy[node]
         drop = _reach(node, stacks.get(node, "")) + TAG_HEIGHT / 2 + 1
         _paste(image, _tag_sprite(NAMES[node]), x, y + drop)
 
 
 def _draw_last_action_under(
-    image: Image.Image, draw: ImageDraw.ImageDraw, last: LastAction, stacks: dict[int, str]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    last: LastAction,
+    stacks: dict[int, str],
+    xy: Sequence[Point] = NODE_XY,
 ) -> None:
     """Under the pieces: frames on the last action's origin and destination, and an arrow from
     the origin's rim to the edge of the destination's stack."""
     for node in (last.origin, last.destination):
         if node is not None:
-            _paste(image, _frame_sprite(_reach(node, stacks.get(node, ""))), *NODE_XY[node])
+            _paste(image, _frame_sprite(_reach(node, stacks.get(node, ""))), *xy[node])
     if last.origin is None or last.destination is None:
         return
-    (x0, y0), (x1, y1) = NODE_XY[last.origin], NODE_XY[last.destination]
+    (x0, y0), (x1, y1) = xy[last.origin], xy[last.destination]
     length = math.hypot(x1 - x0, y1 - y0)
     if length == 0:
         return
@@ -715,7 +779,11 @@ def _draw_last_action_under(
 
 
 def _draw_last_action_over(
-    image: Image.Image, view: GeneratorView, last: LastAction, stacks: dict[int, str]
+    image: Image.Image,
+    view: GeneratorView,
+    last: LastAction,
+    stacks: dict[int, str],
+    turns: int = 0,
 ) -> None:
     """Over the pieces, beside the destination: a "+" badge on its left for an entry, and for a
     capture a card on its right with a black "x" and the stack that went home."""
@@ -724,11 +792,11 @@ def _draw_last_action_over(
         return
     reach = _side_reach(node, stacks.get(node, ""))
     if last.kind == "entry":
-        _paste(image, _badge_sprite("entry"), *_beside(node, reach + 12, -1))
+        _paste(image, _badge_sprite("entry"), *_beside(node, reach + 12, -1, turns))
     if last.captured is not None:
         owner, captured = last.captured
         card = _captured_sprite(view.colours[owner], captured)
-        _paste(image, card, *_beside(node, reach + 4 + card[1], 1))
+        _paste(image, card, *_beside(node, reach + 4 + card[1], 1, turns))
 
 
 # ---- the panel ---------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ from render.kit import (
     build_palette,
     bundled_font,
     displayable_label,
+    draw_text,
+    is_plain,
     palette_image,
 )
 
@@ -552,7 +554,10 @@ def _draw_panel(
     if seat_labels is not None:
         x = left + 54 + name_font.getlength(name) + 10
         label = displayable_label(seat_labels[seat], left + PANEL_WIDTH - 10 - x, 17)
-        draw.text((x, top + 28), label, font=small_font, fill=INK, anchor="lm")
+        if is_plain(label):
+            draw.text((x, top + 28), label, font=small_font, fill=INK, anchor="lm")
+        else:  # other scripts: fallback faces (render.kit)
+            draw_text(image, x, top + 28, label, 17, INK)
     draw.text((left + 54, top + 60), f"Supply {view.supply[seat]}", font=small_font, fill=INK,
               anchor="lm")  # fmt: skip
     tag = "TO MOVE" if active else "WINNER" if won else ""

@@ -26,8 +26,11 @@ The panel shows the headline (whose turn, or the result and how the game ended),
 seat in turn order (ring sample with the seat number, point, display name, team, orbs per
 element; a seat without orbs greyed out and marked "out"), the quiet counter against its limit,
 the last move in words (passes and resignations appear only here), the options in use and a
-key to the symbols. ``flip`` is accepted for the common renderer signature and ignored: the
-spec draws one star for everybody.
+key to the symbols. The spec's star, point N up, is the fixed picture; with ``perspective`` (a
+seat) the board turns by sixths so that the seat's start point is at the bottom (where S is):
+cells, lines, zones, holes, seam ghosts, row letters and the last move's arrows turn with it,
+while every name, letter and glyph stays upright and the panel does not change. ``flip`` is
+accepted for the common renderer signature and ignored.
 
 Speed (``python bench/render_orbs.py``): everything fixed for a game (cells, lines, names, row
 letters, holes, zone tints, seam ghosts, the key) is drawn once per board shape, holes and zones
@@ -88,6 +91,7 @@ __all__ = [
     "headline",
     "quiet_text",
     "render",
+    "turns_for",
 ]
 
 Point = tuple[float, float]
@@ -261,15 +265,54 @@ def _scale(board: str, wrap: str) -> _Scale:
     return SCALES[(board, wrap)]
 
 
-def _pixel(scale: _Scale, unit_xy: Point) -> Point:
-    return (BOARD_CENTRE[0] + unit_xy[0] * scale.k, BOARD_CENTRE[1] + unit_xy[1] * scale.k)
+#: The point a seat's perspective brings to the bottom of the picture.
+BOTTOM_POINT = "S"
 
 
-def cell_centre(board: str, wrap: str, cell: str) -> Point:
+def turns_for(points: Sequence[str], perspective: int | None) -> int:
+    """Clockwise sixths of a turn that bring seat ``perspective``'s point (its entry in the
+    view's ``points``) to the bottom: 0 for ``None`` and for a seat at S. ``ValueError`` for a
+    seat the view does not have."""
+    if perspective is None:
+        return 0
+    if not 0 <= perspective < len(points):
+        raise ValueError(f"this Orbs game has seats 0–{len(points) - 1}, not {perspective}")
+    bottom = POINT_ORDER.index(BOTTOM_POINT)
+    return (bottom - POINT_ORDER.index(points[perspective])) % 6
+
+
+def _turn(turns: int, unit_xy: Point) -> Point:
+    """``unit_xy`` (y pointing down) turned ``turns`` sixths of a turn clockwise about I5."""
+    if turns % 6 == 0:
+        return unit_xy
+    angle = math.radians(60 * (turns % 6))
+    cos, sin = math.cos(angle), math.sin(angle)
+    x, y = unit_xy
+    return (x * cos - y * sin, x * sin + y * cos)
+
+
+def _turned_direction(direction: int, turns: int) -> int:
+    """The index in ``DIRECTIONS`` of ``direction`` turned ``turns`` sixths clockwise."""
+    if turns % 6 == 0:
+        return direction
+    tx, ty = _turn(turns, _step(direction))
+    return min(
+        range(len(DIRECTIONS)),
+        key=lambda d: math.hypot(_step(d)[0] - tx, _step(d)[1] - ty),
+    )
+
+
+def _pixel(scale: _Scale, unit_xy: Point, turns: int = 0) -> Point:
+    x, y = _turn(turns, unit_xy)
+    return (BOARD_CENTRE[0] + x * scale.k, BOARD_CENTRE[1] + y * scale.k)
+
+
+def cell_centre(board: str, wrap: str, cell: str, turns: int = 0) -> Point:
     """The pixel centre of the cell named ``cell`` (upper case, e.g. ``"I5"``) in the picture of
-    ``board`` (``"star"``/``"hexagon"``) under ``wrap`` (``"none"``/``"torus"``). Raises
-    ``KeyError`` for an unknown name or a board/wrap pair that does not exist."""
-    return _pixel(_scale(board, wrap), centre(INDEX[cell]))
+    ``board`` (``"star"``/``"hexagon"``) under ``wrap`` (``"none"``/``"torus"``), the board
+    turned ``turns`` sixths clockwise. Raises ``KeyError`` for an unknown name or a board/wrap
+    pair that does not exist."""
+    return _pixel(_scale(board, wrap), centre(INDEX[cell]), turns)
 
 
 def _step(direction: int) -> Point:
@@ -551,11 +594,16 @@ def _badge_sprite(scale: _Scale, kind: str) -> Sprite:
 
 @lru_cache(maxsize=16)
 def _board_layer(
-    board: str, wrap: str, holes: tuple[str, ...], zones: tuple[tuple[str, ...], ...]
+    board: str,
+    wrap: str,
+    holes: tuple[str, ...],
+    zones: tuple[tuple[str, ...], ...],
+    turns: int = 0,
 ) -> Image.Image:
     """Everything fixed for a game: the panel's ground and key, and the board without orbs
     (lines, cells with their names, zone tints, holes, row letters, seam ghosts). Cached per
-    board shape, holes and zones: a running game draws it once."""
+    board shape, holes, zones and turn (``turns`` sixths clockwise): a running game draws it
+    once per perspective."""
     scale = _scale(board, wrap)
     s = BOARD_SUPERSAMPLE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
@@ -563,7 +611,7 @@ def _board_layer(
     cells = sorted(cells_of(board))
     hole_set = {INDEX[name] for name in holes}
     tint = {INDEX[name]: ZONE_TINTS[seat] for seat, zone in enumerate(zones) for name in zone}
-    xy = {cell: _pixel(scale, centre(cell)) for cell in cells}
+    xy = {cell: _pixel(scale, centre(cell), turns) for cell in cells}
 
     def big(point: Point) -> Point:
         return (point[0] * s, point[1] * s)
@@ -580,13 +628,13 @@ def _board_layer(
         for other in plain[cell]:
             if cell < other and not {cell, other} & hole_set:
                 draw.line((big(xy[cell]), big(xy[other])), fill=LINE, width=round(2.5 * s))
-    ghosts = [(_pixel(scale, spot), name) for spot, name in GHOST_SPOTS.items()]
+    ghosts = [(_pixel(scale, spot, turns), name) for spot, name in GHOST_SPOTS.items()]
     if wrap == "torus":  # short lines from the edge cells towards their ghosts, then the ghosts
         for cell, seam in SEAM_GHOSTS.items():
             if cell in hole_set:
                 continue
             for direction, _ in seam:
-                dx, dy = _step(direction)
+                dx, dy = _turn(turns, _step(direction))
                 end = (xy[cell][0] + dx * scale.k * 0.55, xy[cell][1] + dy * scale.k * 0.55)
                 draw.line((big(xy[cell]), big(end)), fill=LINE, width=round(2.5 * s))
         for point, _ in ghosts:
@@ -615,8 +663,20 @@ def _board_layer(
         rows.setdefault(AXIAL[cell][1], []).append(cell)
     for r, row in rows.items():
         letter = chr(ord("A") + r + 8)
-        (x0, y), (x1, _) = xy[row[0]], xy[row[-1]]
-        for x in (x0 - reach * scale.unit, x1 + reach * scale.unit):
+        if turns % 6 == 0:
+            (x0, y), (x1, _) = xy[row[0]], xy[row[-1]]
+            ends = [(x0 - reach * scale.unit, y), (x1 + reach * scale.unit, y)]
+        else:  # the letters stay at the rows' ends, in unit space, and turn with them
+            (u0, v), (u1, _) = centre(row[0]), centre(row[-1])
+            off = reach * scale.unit / scale.k
+            ends = [_pixel(scale, (u0 - off, v), turns), _pixel(scale, (u1 + off, v), turns)]
+            # Turned, some rows end towards a star point: keep their letters in the picture.
+            margin = scale.letter_size * 0.7 + 2
+            ends = [
+                (min(max(x, margin), BOARD_WIDTH - margin), min(max(y, margin), HEIGHT - margin))
+                for x, y in ends
+            ]
+        for x, y in ends:
             draw_text(layer, x, y, letter, scale.letter_size, INK, "mm", bold=True)
     _draw_key(layer, wrap, bool(holes))
     return layer
@@ -826,38 +886,47 @@ def _option_pieces(view: OrbsView) -> list[str]:
 
 
 def render(
-    view: OrbsView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: OrbsView,
+    *,
+    seat_labels: Sequence[str] | None = None,
+    flip: bool = False,
+    perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as a 1080 × 780 palette PNG and return its bytes.
 
     ``seat_labels`` are the players' display names in seat order, one per seat
     (``view.players``), shown in the panel folded to the bundled font
-    (:func:`render.kit.displayable_label`). ``flip`` is ignored: every player sees the same
-    star, point N at the top. The same arguments always give the same bytes.
+    (:func:`render.kit.displayable_label`). ``perspective`` (a seat) turns the board by sixths
+    so that seat's start point is at the bottom; ``None`` draws the spec's star, point N at the
+    top. ``flip`` is ignored. The same arguments always give the same bytes.
 
     Raises ``TypeError`` if ``view`` is not an :class:`OrbsView` or ``seat_labels`` is a single
     string, and ``ValueError`` if the view is malformed (unknown cell name or element, a seat
-    out of range…; see :func:`_check`) or ``seat_labels`` does not hold one name per seat.
+    out of range…; see :func:`_check`), ``seat_labels`` does not hold one name per seat or
+    ``perspective`` is not one of its seats.
     """
-    del flip  # one picture for everybody (see the module's docstring)
+    del flip  # the older spelling of a perspective belongs to Generatorb
     if not isinstance(view, OrbsView):
         raise TypeError(f"expected an OrbsView, not {type(view).__name__}")
     if isinstance(seat_labels, str):
         raise TypeError("seat_labels must be a sequence of names, not one string")
     _check(view, seat_labels)
 
+    turns = turns_for(view.points, perspective)
     scale = _scale(view.board, view.wrap)
     image = _board_layer(
-        view.board, view.wrap, tuple(view.holes), tuple(map(tuple, view.zones))
+        view.board, view.wrap, tuple(view.holes), tuple(map(tuple, view.zones)), turns
     ).copy()
     last = view.last
     moved = last is not None and last.kind not in ("pass", "resign")
     if last is not None and moved:
-        _paste(image, _origin_sprite(scale), *cell_centre(view.board, view.wrap, last.origin))
+        origin = cell_centre(view.board, view.wrap, last.origin, turns)
+        _paste(image, _origin_sprite(scale), *origin)
     for name, seat, element in view.orbs:
-        _paste(image, _orb_sprite(scale, seat, element), *cell_centre(view.board, view.wrap, name))
+        at = cell_centre(view.board, view.wrap, name, turns)
+        _paste(image, _orb_sprite(scale, seat, element), *at)
     if last is not None and moved:
-        _draw_last_move(image, view, last, scale)
+        _draw_last_move(image, view, last, scale, turns)
     _draw_panel(image, view, seat_labels)
     return _encode(image)
 
@@ -877,21 +946,23 @@ def _arrows(view: OrbsView, last: OrbsLastMove) -> list[tuple[Point, int]]:
     return [(centre(origin), leave), ((tx + gx, ty + gy), DIRECTIONS.index((-dq, -dr)))]
 
 
-def _draw_last_move(image: Image.Image, view: OrbsView, last: OrbsLastMove, scale: _Scale) -> None:
+def _draw_last_move(
+    image: Image.Image, view: OrbsView, last: OrbsLastMove, scale: _Scale, turns: int = 0
+) -> None:
     """The arrow(s) of the last move and, after a clash, the badge beside the target on the
     diagonal farthest from where the mover came (never the lower right, where the seat number
     sits)."""
-    arrows = _arrows(view, last)
+    arrows = [(start, _turned_direction(d, turns)) for start, d in _arrows(view, last)]
     for leg, (start, direction) in enumerate(arrows, start=1):
         blocked = last.kind == "lost" and leg == len(arrows)
-        _paste(image, _arrow_sprite(scale, direction, blocked), *_pixel(scale, start))
+        _paste(image, _arrow_sprite(scale, direction, blocked), *_pixel(scale, start, turns))
     arrival = _step(arrows[-1][1])
     if last.kind == "move":
         return
     diagonals = ((1, -1), (-1, -1), (-1, 1))
     dx, dy = max(diagonals, key=lambda d: d[0] * arrival[0] + d[1] * arrival[1])
     reach = scale.orb_radius * 0.8
-    x, y = cell_centre(view.board, view.wrap, last.target)
+    x, y = cell_centre(view.board, view.wrap, last.target, turns)
     _paste(image, _badge_sprite(scale, last.kind), x + dx * reach, y + dy * reach)
 
 

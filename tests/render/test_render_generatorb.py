@@ -266,12 +266,16 @@ def test_describe_move_uses_canonical_notation(last: LastMove, text: str) -> Non
         ("Zoë Ångström", "Zoe Angstrom"),
         ("Søren Łukasz", "Soren Lukasz"),
         ("ｆｕｌｌｗｉｄｔｈ", "fullwidth"),
-        ("🐉 dragon  🐉", "dragon"),
-        ("北の王", ""),
+        ("🐉 dragon  🐉", "🐉 dragon 🐉"),
+        ("北の王", "北の王"),
+        ("Владимир Йо", "Владимир Йо"),
+        ("محمد", "محمد"),
+        ("👨\u200d👩\u200d👧\ufe0f", "👨👩👧"),
+        ("\U000e0001", ""),
         ("tab\tand\nnewline\x00", "tab and newline"),
     ],
 )
-def test_displayable_label_folds_to_the_font(raw: str, shown: str) -> None:
+def test_displayable_label_folds_latin_and_keeps_other_scripts(raw: str, shown: str) -> None:
     assert gb.displayable_label(raw, 1000, 17) == shown
 
 
