@@ -6,6 +6,12 @@ SQLite (the default, ``sqlite+aiosqlite:///data/gameroom.db``) gets, on every ne
   connection or process) instead of failing at once with "database is locked";
 * ``PRAGMA foreign_keys = ON``: SQLite ignores foreign keys otherwise;
 * ``PRAGMA journal_mode = WAL``: readers never block the writer and vice versa;
+* ``PRAGMA synchronous = NORMAL``: in WAL mode a commit is written to the WAL before it
+  returns and fsynced at checkpoints, not on every commit. A confirmed move survives the
+  process being killed (``kill -9``: the written WAL is in the operating system's hands);
+  only a power loss or an operating-system crash may roll back the last commits. This is
+  SQLite's documented setting for WAL, and halves the cost of a move's commit (measured with
+  ``bench/turn.py``: docs/scale.md); ``FULL`` would fsync every move;
 
 and the pysqlite/aiosqlite driver's own transaction handling is switched off
 (``isolation_level = None``) so that SQLAlchemy's ``begin`` event emits the ``BEGIN`` itself:
@@ -15,9 +21,15 @@ writers queue on ``busy_timeout`` rather than deadlock on a lock upgrade, and a 
 SQLAlchemy documents under "Serializable isolation / Savepoints / Transactional DDL"; it also
 makes DDL transactional, so a migration is all-or-nothing.
 
-PostgreSQL (``postgresql+asyncpg://...``) needs no hook: its default READ COMMITTED isolation
-re-checks an ``UPDATE ... WHERE version = :expected`` after a concurrent commit, which is all
-the repositories' compare-and-set relies on.
+PostgreSQL (``postgresql+asyncpg://...``) needs no hook. Writes run at its default READ
+COMMITTED isolation, which re-checks an ``UPDATE ... WHERE version = :expected`` after a
+concurrent commit: that is what the repositories' compare-and-set relies on. Where a write
+reads before it writes (settings, a timer's key) the repositories lock the row
+(``FOR UPDATE``, a no-op on SQLite where ``BEGIN IMMEDIATE`` already serialises writers) or use
+``INSERT ... ON CONFLICT`` (:func:`dialect_insert`), so two processes never lose an update or
+fail on a duplicate key. Reads run as ``REPEATABLE READ READ ONLY`` transactions, so a read of
+several statements (a challenge and its lobby) sees one snapshot, as on SQLite; asyncpg puts
+both in the ``BEGIN`` itself, so this costs no round trip.
 """
 
 from __future__ import annotations
@@ -27,7 +39,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import URL, Connection, Engine, event, make_url
+from sqlalchemy import URL, Connection, Engine, Table, event, make_url
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 __all__ = [
@@ -35,6 +48,7 @@ __all__ = [
     "SQLITE_BUSY_TIMEOUT_MS",
     "Transactions",
     "create_engine",
+    "dialect_insert",
 ]
 
 #: Where the bot keeps its data unless configured otherwise (relative to the working directory).
@@ -81,6 +95,7 @@ def _install_sqlite_hooks(engine: Engine) -> None:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys = ON")
             cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
         finally:
             cursor.close()
 
@@ -101,7 +116,12 @@ class Transactions:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._reader = engine.execution_options(**{_READ_ONLY: True})
+        if engine.dialect.name == "postgresql":
+            self._reader = engine.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True, **{_READ_ONLY: True}
+            )
+        else:
+            self._reader = engine.execution_options(**{_READ_ONLY: True})
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
@@ -114,3 +134,16 @@ class Transactions:
         """A connection in a read transaction: one consistent snapshot, no write lock."""
         async with self._reader.connect() as connection:
             yield connection
+
+
+def dialect_insert(conn: AsyncConnection, table: Table) -> Any:
+    """``INSERT INTO table`` in the connection's dialect, with ``on_conflict_do_nothing`` and
+    ``on_conflict_do_update`` (``INSERT ... ON CONFLICT``, which SQLite and PostgreSQL share
+    but SQLAlchemy spells per dialect). Any other database raises :class:`NotImplementedError`.
+    """
+    name = conn.dialect.name
+    if name == "postgresql":
+        return postgresql.insert(table)
+    if name == "sqlite":
+        return sqlite.insert(table)
+    raise NotImplementedError(f"INSERT ... ON CONFLICT on {name}")  # pragma: no cover

@@ -40,7 +40,7 @@ from typing import Any, Final
 from sqlalchemy import Row, and_, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.engine import Transactions
+from db.engine import Transactions, dialect_insert
 from db.rows import NewTimer, TimerRow, require_aware
 from db.schema import TimerStatus, timers
 
@@ -318,37 +318,79 @@ class TimersRepo:
 async def schedule_timer(
     conn: AsyncConnection, timer: NewTimer, *, now: datetime, replace: bool = True
 ) -> TimerRow:
-    """:meth:`TimersRepo.schedule` inside the caller's write transaction ``conn``."""
+    """:meth:`TimersRepo.schedule` inside the caller's write transaction ``conn``.
+
+    A timer of a game is inserted with ``ON CONFLICT`` on its key's partial unique index: on
+    PostgreSQL another transaction may insert a pending timer of the same key between our
+    ``DELETE`` (or look-up) and our ``INSERT`` (a worker's follow-up reminder racing a move's
+    new one). Then ``replace`` overwrites that timer (it becomes this one, unclaimed) and
+    ``replace=False`` keeps it, as if it had been there first; nobody gets a duplicate-key error.
+    """
     require_aware("now", now)
-    if timer.game_id is not None:
+    values = {
+        "kind": timer.kind,
+        "game_id": timer.game_id,
+        "seat": timer.seat,
+        "due_at": timer.due_at,
+        "payload": timer.payload_json,
+        "status": _PENDING,
+        "attempts": 0,
+        "created_at": now,
+        "updated_at": now,
+    }
+    if timer.game_id is None:  # no key: timers without a game never replace one another
+        result = await conn.execute(insert(timers).values(values).returning(*timers.c))
+        return _timer_row(result.one())
+    pending = timers.c.status == _PENDING
+    if timer.seat is None:
         same_key = and_(
-            timers.c.status == _PENDING,
+            pending,
             timers.c.game_id == timer.game_id,
             timers.c.kind == timer.kind,
-            timers.c.seat.is_(None) if timer.seat is None else timers.c.seat == timer.seat,
+            timers.c.seat.is_(None),
         )
-        if replace:
-            await conn.execute(delete(timers).where(same_key))
-        else:
-            existing = (await conn.execute(select(timers).where(same_key))).one_or_none()
-            if existing is not None:
-                return _timer_row(existing)
-    result = await conn.execute(
-        insert(timers)
-        .values(
-            kind=timer.kind,
-            game_id=timer.game_id,
-            seat=timer.seat,
-            due_at=timer.due_at,
-            payload=timer.payload_json,
-            status=_PENDING,
-            attempts=0,
-            created_at=now,
-            updated_at=now,
+        target = [timers.c.game_id, timers.c.kind]
+        target_where = and_(pending, timers.c.seat.is_(None))
+    else:
+        same_key = and_(
+            pending,
+            timers.c.game_id == timer.game_id,
+            timers.c.kind == timer.kind,
+            timers.c.seat == timer.seat,
         )
-        .returning(*timers.c)
-    )
-    return _timer_row(result.one())
+        target = [timers.c.game_id, timers.c.seat, timers.c.kind]
+        target_where = pending
+    if not replace:
+        existing = (await conn.execute(select(timers).where(same_key))).one_or_none()
+        if existing is not None:
+            return _timer_row(existing)
+    else:
+        await conn.execute(delete(timers).where(same_key))
+    statement = dialect_insert(conn, timers).values(values)
+    if replace:
+        statement = statement.on_conflict_do_update(
+            index_elements=target,
+            index_where=target_where,
+            set_={
+                "due_at": statement.excluded.due_at,
+                "payload": statement.excluded.payload,
+                "attempts": 0,
+                "last_error": None,
+                "claimed_by": None,
+                "claimed_at": None,
+                "fired_at": None,
+                "created_at": statement.excluded.created_at,
+                "updated_at": statement.excluded.updated_at,
+            },
+        )
+    else:
+        statement = statement.on_conflict_do_nothing(
+            index_elements=target, index_where=target_where
+        )
+    row = (await conn.execute(statement.returning(*timers.c))).one_or_none()
+    if row is None:  # replace=False lost the race: the other transaction's timer stays
+        row = (await conn.execute(select(timers).where(same_key))).one()
+    return _timer_row(row)
 
 
 async def cancel_timers(

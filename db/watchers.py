@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, select
 
-from db.engine import Transactions
+from db.engine import Transactions, dialect_insert
 from db.rows import WatcherRow, require_aware
 from db.schema import GameStatus, games, watchers
 
@@ -28,15 +28,16 @@ class WatchersRepo:
         require_aware("now", now)
         where = (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
         async with self._tx.write() as conn:
-            updated = await conn.execute(
-                update(watchers).where(where).values(every_move=every_move)
+            # ON CONFLICT: a second watch (even a concurrent first one) updates the row.
+            statement = dialect_insert(conn, watchers).values(
+                game_id=game_id, user_id=user_id, every_move=every_move, created_at=now
             )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    insert(watchers).values(
-                        game_id=game_id, user_id=user_id, every_move=every_move, created_at=now
-                    )
+            await conn.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[watchers.c.game_id, watchers.c.user_id],
+                    set_={"every_move": statement.excluded.every_move},
                 )
+            )
             row = (await conn.execute(select(watchers).where(where))).one()
         return WatcherRow(row.game_id, row.user_id, row.every_move, row.created_at)
 

@@ -1,4 +1,10 @@
-"""Fixtures for the persistence tests: real SQLite files in ``tmp_path``, a fixed clock."""
+"""Fixtures for the persistence tests: every test on a real SQLite file *and* on PostgreSQL.
+
+``db_url`` is parametrized over both backends (test ids end in ``[sqlite]`` / ``[postgresql]``):
+a SQLite file in ``tmp_path``, or a fresh database on the session's PostgreSQL server
+(``tests/pg``), skipped with the reason when PostgreSQL cannot start. A module pins one backend
+by overriding ``db_url`` (see ``test_db_sqlite.py``). A fixed clock: ``T0``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,9 @@ from pathlib import Path
 import pytest
 
 from db import Database, GameRow
+from tests.pg.fixtures import db_backend_url, pg_migrated_url, pg_server, pg_url
+
+__all__ = ["db_backend_url", "pg_migrated_url", "pg_server", "pg_url"]
 
 #: The tests' clock: every timestamp is this instant plus an explicit offset.
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
@@ -21,8 +30,13 @@ def sqlite_url(path: Path) -> str:
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return sqlite_url(tmp_path / "gameroom.db")
+def db_url(db_backend_url: str) -> str:
+    """An empty database: SQLite, then PostgreSQL (``db`` migrates it)."""
+    return db_backend_url
+
+
+def is_postgresql(url: str) -> bool:
+    return url.startswith("postgresql")
 
 
 @pytest.fixture

@@ -1,4 +1,7 @@
-"""The SQLite set-up: WAL, busy timeout, foreign keys, BEGIN IMMEDIATE for writes."""
+"""The SQLite set-up: WAL, busy timeout, foreign keys, BEGIN IMMEDIATE for writes.
+
+SQLite only: ``db_url`` is pinned to a file here (the conftest's runs on both backends).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,11 @@ from sqlalchemy.exc import IntegrityError
 from db import Database
 from db.engine import SQLITE_BUSY_TIMEOUT_MS, Transactions
 from db.schema import seats
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'gameroom.db'}"
 
 
 def _file(db: Database) -> str:

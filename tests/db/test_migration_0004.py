@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -11,6 +10,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
 
 from db import Database, alembic_config
+from tests.db.backends import advance_sequences, raw_timestamp
 
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
 NEW_TABLES = {"guild_settings", "user_settings", "watchers"}
@@ -19,8 +19,8 @@ NEW_TABLES = {"guild_settings", "user_settings", "watchers"}
 def _fill_0003(connection: Connection) -> None:
     """Migrate to 0003 and store a game and an accepted two-seat lobby, in 0003's columns."""
     command.upgrade(alembic_config(connection), "0003")
-    stamp = T0.replace(tzinfo=None).isoformat(sep=" ")
-    expires = (T0 + timedelta(days=1)).replace(tzinfo=None).isoformat(sep=" ")
+    stamp = raw_timestamp(connection, T0)
+    expires = raw_timestamp(connection, T0 + timedelta(days=1))
     connection.execute(
         text(
             "INSERT INTO games (id, guild_id, channel_id, game, options, rules_version, seed, "
@@ -45,6 +45,7 @@ def _fill_0003(connection: Connection) -> None:
         ),
         {"t": stamp},
     )
+    advance_sequences(connection, ["games", "challenges"])
 
 
 def _tables(connection: Connection) -> set[str]:
@@ -59,9 +60,9 @@ def _drift(connection: Connection) -> list[object]:
 
 
 async def test_upgrade_from_0003_gives_old_rows_no_clock_and_matches_the_schema(
-    tmp_path: Path,
+    db_url: str,
 ) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0003)
         await db.migrate()
@@ -77,8 +78,8 @@ async def test_upgrade_from_0003_gives_old_rows_no_clock_and_matches_the_schema(
         assert [p.user_id for p in challenge.lobby] == [11, 22]
 
 
-async def test_downgrade_to_0003_keeps_every_lobby_row(tmp_path: Path) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+async def test_downgrade_to_0003_keeps_every_lobby_row(db_url: str) -> None:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0003)
         await db.migrate()

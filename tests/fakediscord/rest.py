@@ -33,6 +33,7 @@ from .interactions import (
 )
 from .messages import Message, MessageFlags, UploadedFile, read_body
 from .models import Channel, ChannelType, Guild, User
+from .ratelimits import Decision
 
 if TYPE_CHECKING:
     from .state import DiscordState
@@ -83,9 +84,20 @@ class _RestApi:
         needs_auth = request.path.startswith(f"{API}/") and not request.path.startswith(
             _NO_AUTH_PREFIXES
         )
+        limit_headers: dict[str, str] = {}
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {state.bot_token}":
                 raise DiscordHTTPError(401, 0, "401: Unauthorized")
+            if state.rate_limiter is not None:
+                channel_id = request.match_info.get("channel_id")
+                decision = state.rate_limiter.check(
+                    request.method,
+                    request.path,
+                    int(channel_id) if channel_id and channel_id.isdigit() else None,
+                )
+                if decision.retry_after > 0:
+                    return self._rate_limited(line, decision)
+                limit_headers = decision.headers
             response = await handler(request)
         except DiscordHTTPError as exc:
             state.requests.append(f"{line} -> {exc.status}")
@@ -96,7 +108,29 @@ class _RestApi:
         state.requests.append(f"{line} -> {response.status}")
         state.notify()
         _log.debug("fakediscord REST %s -> %s", line, response.status)
+        if limit_headers:
+            response.headers.update(limit_headers)
         return response
+
+    def _rate_limited(self, line: str, decision: Decision) -> web.Response:
+        """Discord's 429: JSON body with ``retry_after``, the headers discord.py reads."""
+        state = self.state
+        state.requests.append(f"{line} -> 429")
+        state.rate_limited.append(f"{line} -> 429 {'global' if decision.is_global else 'route'}")
+        _log.info("fakediscord REST %s -> 429 (retry after %.3fs)", line, decision.retry_after)
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(decision.retry_after, 3),
+            "global": decision.is_global,
+        }
+        headers = {
+            "Content-Type": "application/json",
+            "Retry-After": str(max(1, round(decision.retry_after))),
+            "X-RateLimit-Scope": "global" if decision.is_global else "user",
+            "Via": "1.1 google",
+            **decision.headers,
+        }
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
 
     async def unknown_route(self, request: web.Request) -> web.StreamResponse:
         line = f"{request.method} {request.path}"

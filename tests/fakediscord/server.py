@@ -64,6 +64,10 @@ class FakeDiscord:
     - ``privileged_intents``: privileged intent bits the application may use (default none;
       an IDENTIFY asking for others is closed with 4014, as Discord does).
     - ``max_upload_bytes``: the per-file upload limit (Discord's default: 10 MiB).
+    - ``rate_limits``: enforce Discord's REST rate limits (``ratelimits.py``: 50 requests/s
+      globally, 5 messages per 5 s per channel, interaction responses exempt) with 429s that
+      discord.py honours. Off by default, so end-to-end tests never wait; the load bench
+      turns it on.
     """
 
     def __init__(
@@ -75,6 +79,7 @@ class FakeDiscord:
         heartbeat_interval: float = 41.25,
         privileged_intents: int = 0,
         max_upload_bytes: int = 10 * 1024 * 1024,
+        rate_limits: bool = False,
     ) -> None:
         self.state = DiscordState(
             bot_name=bot_name,
@@ -82,6 +87,7 @@ class FakeDiscord:
             heartbeat_interval=heartbeat_interval,
             privileged_intents=privileged_intents,
             max_upload_bytes=max_upload_bytes,
+            rate_limits=rate_limits,
         )
         """Everything the fake knows; REST and gateway handlers work on it."""
         self.answer_timeout = answer_timeout
@@ -99,6 +105,9 @@ class FakeDiscord:
         self.requests = self.state.requests
         """``"METHOD /path -> status"`` of every REST request the bot made, in order."""
         self.rejections = self.state.rejections
+        self.rate_limited = self.state.rate_limited
+        """Every request answered 429 (only with ``rate_limits=True``), as
+        ``"METHOD /path -> 429 global|route"``."""
         """Every 4xx the fake answered the bot with, as ``"METHOD /path -> status message"``."""
         self._bot_roles: dict[int, Role] = {}
         self._member_roles: dict[tuple[int, int], Role] = {}
@@ -367,6 +376,14 @@ class FakeDiscord:
             return True if done else None
 
         await self.state.wait_for(check, timeout, f"IDENTIFY #{identifies} of the bot")
+
+    def on_message(self, listener: Callable[[Message], None]) -> None:
+        """Call ``listener(message)`` with every new public message, as it is stored.
+
+        For load benchmarks, where hundreds of concurrent :meth:`wait_for_message` calls would
+        each re-scan their channel on every change of the fake.
+        """
+        self.state.message_listeners.append(listener)
 
     async def wait_until(
         self, check: Callable[[], object], *, timeout: float = 10.0, what: str = "a condition"

@@ -32,6 +32,7 @@ from .messages import (
     validate_message_fields,
 )
 from .models import Channel, ChannelType, Guild, Snowflakes, User, iso_timestamp
+from .ratelimits import RateLimiter
 
 __all__ = ["Changes", "DiscordState"]
 
@@ -81,6 +82,7 @@ class DiscordState:
         heartbeat_interval: float,
         privileged_intents: int,
         max_upload_bytes: int,
+        rate_limits: bool = False,
     ) -> None:
         self.snowflakes = Snowflakes()
         self.ack_timeout = ack_timeout
@@ -107,6 +109,12 @@ class DiscordState:
         self.requests: list[str] = []
         self.rejections: list[str] = []
         self.changes = Changes()
+        self.rate_limiter: RateLimiter | None = RateLimiter() if rate_limits else None
+        """Discord's REST rate limits (``ratelimits.py``), or ``None``: no 429s (the default)."""
+        self.rate_limited: list[str] = []
+        self.message_listeners: list[Callable[[Message], None]] = []
+        """Called with every new public message (``FakeDiscord.on_message``)."""
+        """``"METHOD /path -> 429 global|route"`` of every request answered 429."""
 
     @property
     def gateway_url(self) -> str:
@@ -271,6 +279,8 @@ class DiscordState:
             if channel.is_thread:
                 channel.message_count += 1
             self.dispatch_message("MESSAGE_CREATE", message, channel)
+            for listener in self.message_listeners:
+                listener(message)
         self.notify()
         return message
 

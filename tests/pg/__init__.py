@@ -1,0 +1,1 @@
+"""PostgreSQL for tests: one server per session (``server.py``), fixtures (``fixtures.py``)."""
