@@ -81,6 +81,7 @@ from db.errors import (
     GameNotActiveError,
     GameNotFoundError,
     PersistenceError,
+    RematchAlreadyOpenError,
     StaleVersionError,
 )
 from db.games import GamesRepo
@@ -119,6 +120,7 @@ __all__ = [
     "MoveRow",
     "NewMove",
     "PersistenceError",
+    "RematchAlreadyOpenError",
     "SeatRow",
     "StaleVersionError",
     "alembic_config",

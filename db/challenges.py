@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Row, exists, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions
@@ -28,9 +29,11 @@ from db.errors import (
     ChallengeClosedError,
     ChallengeFullError,
     ChallengeNotFoundError,
+    RematchAlreadyOpenError,
 )
 from db.rows import ChallengeEntry, ChallengePlayerRow, ChallengeRow, require_aware
 from db.schema import (
+    OPEN_REMATCH_INDEX,
     ChallengePlayerRole,
     ChallengePlayerStatus,
     ChallengeStatus,
@@ -69,19 +72,23 @@ class ChallengesRepo:
         clock: str = "none",
         seating: Sequence[int] | None = None,
         rematch_of: int | None = None,
+        start_position: str | None = None,
     ) -> ChallengeRow:
         """Record an open challenge for ``players`` seats, at version 1.
 
         ``clock`` is the clock's canonical text; ``seating`` fixes the seat order (user ids,
         one per seat; a rematch) instead of drawing it at the start; ``rematch_of`` names the
-        game this challenge is a rematch of.
+        game this challenge is a rematch of; ``start_position`` a custom start position (the
+        game's position notation, stored as given; ``None``: the standard start).
 
         The challenger is seated; each of ``invited_ids`` (in that order) gets a reserved
         seat; the remaining ``players - 1 - len(invited_ids)`` seats are open to anyone.
 
         Raises :class:`ValueError` if ``expires_at`` is not after ``now``, if a user is named
         twice (the challenger among the invited included), or if the seats cannot hold the
-        challenger and every invited user.
+        challenger and every invited user (a ``seating`` may name others too: the bot's
+        seats, which join later), and :class:`RematchAlreadyOpenError` when another rematch
+        of ``rematch_of`` is open.
         """
         require_aware("now", now)
         require_aware("expires_at", expires_at)
@@ -92,8 +99,51 @@ class ChallengesRepo:
             raise ValueError(f"a user is listed twice in {users}")
         if players < len(users):
             raise ValueError(f"{players} seats cannot hold {len(users)} listed users")
-        if seating is not None and (len(seating) != players or set(seating) != set(users)):
-            raise ValueError(f"seating {list(seating)} must seat exactly {users} once each")
+        if seating is not None and (
+            len(seating) != players
+            or len(set(seating)) != len(seating)
+            or not set(users) <= set(seating)
+        ):
+            raise ValueError(f"seating {list(seating)} must seat {users} and others once each")
+        try:
+            return await self._insert(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                invited_ids=invited_ids,
+                players=players,
+                game=game,
+                options_json=options_json,
+                now=now,
+                expires_at=expires_at,
+                clock=clock,
+                seating=seating,
+                rematch_of=rematch_of,
+                start_position=start_position,
+            )
+        except IntegrityError as exc:
+            if rematch_of is not None and _is_open_rematch_conflict(exc):
+                raise RematchAlreadyOpenError(rematch_of) from exc
+            raise
+
+    async def _insert(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        invited_ids: Sequence[int],
+        players: int,
+        game: str,
+        options_json: str,
+        now: datetime,
+        expires_at: datetime,
+        clock: str,
+        seating: Sequence[int] | None,
+        rematch_of: int | None,
+        start_position: str | None,
+    ) -> ChallengeRow:
+        """:meth:`create` once its arguments are checked: one write transaction."""
         async with self._tx.write() as conn:
             result = await conn.execute(
                 insert(challenges)
@@ -107,6 +157,7 @@ class ChallengesRepo:
                     clock=clock,
                     seating=None if seating is None else json.dumps(list(seating)),
                     rematch_of=rematch_of,
+                    start_position=start_position,
                     status=ChallengeStatus.OPEN.value,
                     version=1,
                     created_at=now,
@@ -461,4 +512,16 @@ def _challenge_row(row: Row[Any], lobby: Sequence[ChallengePlayerRow]) -> Challe
         clock=row.clock,
         seating=None if row.seating is None else tuple(int(u) for u in json.loads(row.seating)),
         rematch_of=row.rematch_of,
+        start_position=row.start_position,
+    )
+
+
+def _is_open_rematch_conflict(exc: IntegrityError) -> bool:
+    """Whether ``exc`` is the one-open-rematch-per-game index refusing an insert.
+
+    PostgreSQL names the index in its message; SQLite names the indexed column.
+    """
+    message = str(exc.orig)
+    return OPEN_REMATCH_INDEX in message or (
+        "UNIQUE constraint failed" in message and "challenges.rematch_of" in message
     )

@@ -61,14 +61,21 @@ __all__ = [
 class ClockChangedError(PersistenceError):
     """Compare-and-set on ``clocks.version`` failed: the seat's clock changed (or is gone).
 
-    ``actual_version`` is ``None`` when the row does not exist. Read the clocks again.
+    ``actual_version`` is ``None`` when the row does not exist; ``expected_version`` is
+    ``None`` for a clock that started running although the change did not plan for it (a
+    vacation racing a move). Read the clocks again.
     """
 
     def __init__(
-        self, game_id: int, seat: int, expected_version: int, actual_version: int | None
+        self, game_id: int, seat: int, expected_version: int | None, actual_version: int | None
     ) -> None:
         found = "has no clock" if actual_version is None else f"is at version {actual_version}"
-        super().__init__(f"game {game_id} seat {seat} {found}, not version {expected_version}")
+        wanted = (
+            "a clock nobody planned for"
+            if expected_version is None
+            else f"not version {expected_version}"
+        )
+        super().__init__(f"game {game_id} seat {seat} {found}, {wanted}")
         self.game_id = game_id
         self.seat = seat
         self.expected_version = expected_version
@@ -178,21 +185,23 @@ class ClocksRepo:
         """Clocks running or paused (``running_since`` set) for seats ``user_id`` holds in
         active games, by game and seat: the clocks a vacation pauses."""
         async with self._tx.read() as conn:
-            result = await conn.execute(
-                select(clocks)
-                .join(
-                    seats,
-                    and_(seats.c.game_id == clocks.c.game_id, seats.c.seat == clocks.c.seat),
-                )
-                .join(games, games.c.id == clocks.c.game_id)
-                .where(
-                    seats.c.user_id == user_id,
-                    games.c.status == GameStatus.ACTIVE.value,
-                    clocks.c.running_since.is_not(None),
-                )
-                .order_by(clocks.c.game_id, clocks.c.seat)
-            )
-            return [_clock_row(row) for row in result]
+            return await running_clocks_of(conn, user_id)
+
+
+async def running_clocks_of(conn: AsyncConnection, user_id: int) -> list[ClockRow]:
+    """:meth:`ClocksRepo.running_for_user` inside the caller's transaction ``conn``."""
+    result = await conn.execute(
+        select(clocks)
+        .join(seats, and_(seats.c.game_id == clocks.c.game_id, seats.c.seat == clocks.c.seat))
+        .join(games, games.c.id == clocks.c.game_id)
+        .where(
+            seats.c.user_id == user_id,
+            games.c.status == GameStatus.ACTIVE.value,
+            clocks.c.running_since.is_not(None),
+        )
+        .order_by(clocks.c.game_id, clocks.c.seat)
+    )
+    return [_clock_row(row) for row in result]
 
 
 class VacationsRepo:
@@ -225,8 +234,10 @@ class VacationsRepo:
         clocks it pauses or resumes and their rescheduled timers).
 
         Compare-and-set: ``expected_version`` is the version read (``None``: the user had no
-        row; one is created at version 1). Raises :class:`VacationChangedError` if the row
-        moved on, :class:`ClockChangedError` if a clock did, :class:`ValueError` for a
+        row; one is created at version 1). ``changes`` must cover every clock of the user
+        that is running when the row is written. Raises :class:`VacationChangedError` if the
+        row moved on, :class:`ClockChangedError` if a clock did or one started running that
+        ``changes`` does not cover, :class:`ValueError` for a
         negative ``used_ms`` or naive datetimes. Nothing is written when it raises.
         """
         require_aware("now", now)
@@ -263,7 +274,14 @@ class VacationsRepo:
                 row = result.one_or_none()
                 if row is None:
                     raise VacationChangedError(user_id, expected_version)
-                if changes:
+                if changes is not None:
+                    # With the vacation row written (and locked), a move that starts one of
+                    # the user's clocks either committed before — then it is running now and
+                    # must be among the planned writes — or waits and then sees the new row.
+                    planned = {(w.game_id, w.seat) for w in changes.writes}
+                    for clock in await running_clocks_of(conn, user_id):
+                        if (clock.game_id, clock.seat) not in planned:
+                            raise ClockChangedError(clock.game_id, clock.seat, None, clock.version)
                     await apply_clock_changes(conn, changes, now=now)
         except IntegrityError as exc:
             if expected_version is None and "vacations" in str(exc.orig):
@@ -307,12 +325,22 @@ async def apply_clock_changes(
 ) -> list[ClockRow]:
     """Apply ``changes`` inside the caller's write transaction ``conn``.
 
-    Order: cancel timers, write clocks (each a compare-and-set on its ``version``, which
-    becomes ``expected_version + 1``), schedule timers (replacing the pending one of the same
-    game, seat and kind). Returns the written clocks in the order of ``changes.writes``.
-    Raises :class:`ClockChangedError` on the first clock that moved on; the caller's
+    Order: check the vacation rows the plan was made with (``changes.vacations_seen``,
+    locked until the transaction ends), cancel timers, write clocks (each a compare-and-set
+    on its ``version``, which becomes ``expected_version + 1``), schedule timers (replacing
+    the pending one of the same game, seat and kind). Returns the written clocks in the order
+    of ``changes.writes``. Raises :class:`VacationChangedError` when a vacation changed since
+    the plan and :class:`ClockChangedError` on the first clock that moved on; the caller's
     transaction must then roll back (``Transactions.write`` does when the error leaves it).
     """
+    for user_id, seen in changes.vacations_seen:
+        version = (
+            await conn.execute(
+                select(vacations.c.version).where(vacations.c.user_id == user_id).with_for_update()
+            )
+        ).scalar_one_or_none()
+        if version != seen:
+            raise VacationChangedError(user_id, seen)
     for cancel in changes.cancel:
         await cancel_timers(conn, cancel.game_id, seat=cancel.seat, kinds=cancel.kinds)
     written: list[ClockRow] = []

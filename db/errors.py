@@ -11,6 +11,7 @@ __all__ = [
     "GameNotActiveError",
     "GameNotFoundError",
     "PersistenceError",
+    "RematchAlreadyOpenError",
     "StaleVersionError",
 ]
 
@@ -106,3 +107,13 @@ class ChallengeFullError(PersistenceError):
         super().__init__(f"challenge {challenge_id} has only {players} seats")
         self.challenge_id = challenge_id
         self.players = players
+
+
+class RematchAlreadyOpenError(PersistenceError):
+    """A rematch of game ``game_id`` is already open: the partial unique index
+    ``uq_challenges_rematch_of_open`` allows one open rematch challenge per game, so two
+    presses of Rematch at the same instant (even in two processes) open one challenge."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"a rematch of game {game_id} is already open")
+        self.game_id = game_id

@@ -25,6 +25,7 @@ from db.errors import (
     GameNotFoundError,
     StaleVersionError,
 )
+from db.ratings import apply_rating_hook
 from db.rows import (
     ChallengeEntry,
     ClockChanges,
@@ -32,6 +33,7 @@ from db.rows import (
     MoveRow,
     NewClock,
     NewMove,
+    RatingHook,
     SeatRow,
     decode_seats,
     encode_seats,
@@ -85,10 +87,16 @@ class GamesRepo:
         clock: str = "none",
         clocks: Sequence[NewClock] = (),
         clock_changes: Callable[[int], ClockChanges | None] | None = None,
+        start_position: str | None = None,
+        rated: bool | None = None,
     ) -> GameRow:
         """Start an active game at version 1 with seats ``0..len(user_ids)-1``.
 
         ``clock`` is the clock's canonical text, stored as given (``none``: no clock).
+        ``start_position`` is the custom position the game started from (the game's position
+        notation, stored as given; ``None``: the standard start).
+        ``rated``: whether the game counts for ratings; ``None`` (the default) copies the
+        challenge's ``rated`` option (rated without a challenge).
         ``clocks`` are the seats' time banks, inserted at version 1 once the seats exist.
         ``clock_changes``, if given, is called with the new game's id inside the transaction
         and what it returns is applied there too (:func:`db.clocks.apply_clock_changes`:
@@ -135,6 +143,8 @@ class GamesRepo:
             "to_move": encode_seats(to_move),
             "state": state_json,
             "clock": clock,
+            "start_position": start_position,
+            "rated": _rated(rated, challenge_id),
             "created_at": now,
             "updated_at": now,
         }
@@ -192,6 +202,7 @@ class GamesRepo:
         termination: str | None,
         now: datetime,
         clock_changes: ClockChanges | None = None,
+        rating: RatingHook | None = None,
     ) -> GameRow:
         """Append ``moves`` to the log and store the position they lead to, atomically.
 
@@ -200,8 +211,9 @@ class GamesRepo:
         ``termination``, any pending draw offer cleared, ``finished_at = now`` if ``status``
         is ``"finished"`` or ``"aborted"``, then one log row per move, then ``clock_changes``
         (the seats' clocks after the move and their timers;
-        :func:`db.clocks.apply_clock_changes`). Readers see all of it or none of it.
-        Returns the updated game.
+        :func:`db.clocks.apply_clock_changes`), then the ``rating`` update if given
+        (:func:`db.ratings.apply_rating_hook`: a game that ends rated). Readers see all of it
+        or none of it. Returns the updated game.
 
         Raises :class:`StaleVersionError` if the game is no longer at ``expected_version``,
         :class:`GameNotActiveError` if it has ended, :class:`GameNotFoundError` if there is
@@ -244,6 +256,8 @@ class GamesRepo:
             )
             if clock_changes:
                 await apply_clock_changes(conn, clock_changes, now=now)
+            if rating is not None:
+                await apply_rating_hook(conn, rating)
         return row
 
     async def finish(
@@ -256,6 +270,7 @@ class GamesRepo:
         termination: str | None,
         now: datetime,
         clock_changes: ClockChanges | None = None,
+        rating: RatingHook | None = None,
     ) -> GameRow:
         """End an active game without a move: resignation, agreed draw, timeout or abort.
 
@@ -263,7 +278,8 @@ class GamesRepo:
         draw offer, stamps ``finished_at`` and applies ``clock_changes`` (every clock
         stopped, the game's timers cancelled) in the same transaction; compare-and-set on
         ``version`` as in :meth:`commit_moves`, with the same errors (and
-        :class:`ValueError` for a status that does not end the game).
+        :class:`ValueError` for a status that does not end the game). ``rating`` as in
+        :meth:`commit_moves`.
         """
         require_aware("now", now)
         new_status = GameStatus(status)
@@ -283,6 +299,8 @@ class GamesRepo:
             row = await _compare_and_set(conn, game_id, expected_version, values)
             if clock_changes:
                 await apply_clock_changes(conn, clock_changes, now=now)
+            if rating is not None:
+                await apply_rating_hook(conn, rating)
             return row
 
     async def set_draw_offer(
@@ -537,4 +555,16 @@ def _game_row(row: Row[Any]) -> GameRow:
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+        start_position=row.start_position,
+        rated=row.rated,
     )
+
+
+def _rated(rated: bool | None, challenge_id: int | None) -> Any:
+    """The ``games.rated`` value of a new game: as given, else the challenge's option (a
+    scalar subquery, read in the creating transaction), else rated."""
+    if rated is not None:
+        return rated
+    if challenge_id is None:
+        return True
+    return select(challenges.c.rated).where(challenges.c.id == challenge_id).scalar_subquery()

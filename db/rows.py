@@ -6,11 +6,12 @@ database stores without parsing: the service and the engines own their shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from db.schema import (
+    BoardPerspective,
     ChallengePlayerRole,
     ChallengePlayerStatus,
     ChallengeStatus,
@@ -90,6 +91,10 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    #: The custom position the game started from (position notation), ``None``: the standard one.
+    start_position: str | None = None
+    #: Whether the game counts for ratings (the challenge's ``rated`` option).
+    rated: bool = False
 
     @property
     def is_active(self) -> bool:
@@ -199,6 +204,8 @@ class ChallengeRow:
     clock: str = "none"
     seating: tuple[int, ...] | None = None
     rematch_of: int | None = None
+    #: The custom start position (the game's position notation), ``None``: the standard one.
+    start_position: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -388,9 +395,13 @@ class ClockChanges:
     writes: tuple[ClockWrite, ...] = ()
     schedule: tuple[NewTimer, ...] = ()
     cancel: tuple[TimerCancel, ...] = ()
+    #: ``(user_id, version)`` of each vacation row the plan was made with (``None``: the user
+    #: had none): checked first, so a clock started for a player is never left running by a
+    #: vacation booked at the same moment (raises :class:`db.clocks.VacationChangedError`).
+    vacations_seen: tuple[tuple[int, int | None], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.writes or self.schedule or self.cancel)
+        return bool(self.writes or self.schedule or self.cancel or self.vacations_seen)
 
 
 __all__ += ["ClockChanges", "TimerCancel"]
@@ -423,6 +434,10 @@ class UserSettingsRow:
     reminders: ReminderDelivery = ReminderDelivery.CHANNEL
     reminder_quiet_s: int | None = None
     updated_at: datetime | None = None
+    #: Whose side the user's own pictures are drawn from; ``None``: the default (``mine``).
+    board_perspective: BoardPerspective | None = None
+    #: Left out of global leaderboards (``/settings privacy``).
+    leaderboard_hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,3 +449,76 @@ class WatcherRow:
     user_id: int
     every_move: bool
     created_at: datetime
+
+
+# ------------------------------------------------------------------------------------------
+# Ratings (migration 0006)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["RatedGame", "RatingChangeRow", "RatingHook", "RatingRow", "RatingUpdate"]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One row of ``ratings``: rating identity ``user_id``'s rating in ``game``."""
+
+    user_id: int
+    game: str
+    mu: float
+    sigma: float
+    rating: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_game_id: int
+    last_played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChangeRow:
+    """One row of ``rating_changes``: what rated game ``game_id`` did to ``user_id``."""
+
+    game_id: int
+    user_id: int
+    game: str
+    guild_id: int | None
+    seat: int
+    place: int
+    result: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    rating_before: float
+    rating_after: float
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A finished rated game as the rating rebuild reads it: the row and its seats' user
+    ids (seat order) and teams."""
+
+    row: GameRow
+    user_ids: tuple[int, ...]
+
+
+#: A rating update: given the current ``ratings`` rows of the identities it names (absent:
+#: never rated), the rows to write and one history row per identity.
+RatingUpdate = Callable[
+    [Mapping[int, RatingRow]], tuple[Sequence[RatingRow], Sequence[RatingChangeRow]]
+]
+
+
+@dataclass(slots=True)
+class RatingHook:
+    """Passed to :meth:`db.GamesRepo.commit_moves` / :meth:`~db.GamesRepo.finish` for a
+    write that ends a rated game: inside the write transaction, after the compare-and-set,
+    the ``ratings`` rows of ``user_ids`` in ``game`` are read (locked), ``update`` computes
+    the new rows, and both are written. ``written`` holds the history rows once it ran."""
+
+    game: str
+    user_ids: tuple[int, ...]
+    update: RatingUpdate
+    written: tuple[RatingChangeRow, ...] = ()

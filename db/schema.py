@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -30,10 +31,12 @@ from sqlalchemy import (
     Text,
 )
 from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.expression import false, true
 from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "ACTIVE_GAME_PER_CHANNEL_INDEX",
+    "OPEN_REMATCH_INDEX",
     "ChallengePlayerRole",
     "ChallengePlayerStatus",
     "ChallengeStatus",
@@ -85,6 +88,9 @@ class ChallengePlayerRole(StrEnum):
     """Named by the challenger; a seat was reserved for them."""
     JOINED = "joined"
     """Took an open seat."""
+    BOT = "bot"
+    """A seat the challenger gave the bot (its user id is a reserved bot id, see
+    ``bot/service/bot_seats.py``); seated at once."""
 
 
 class ChallengePlayerStatus(StrEnum):
@@ -189,6 +195,12 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # The position the game started from in the game's position notation, or NULL for the
+    # standard start (migration 0005; custom start positions).
+    Column("start_position", Text, nullable=True),
+    # Whether the game counts for ratings (migration 0006; the challenge's ``rated`` option).
+    # Games from before ratings existed are casual.
+    Column("rated", Boolean, nullable=False, server_default=false()),
     # AUTOINCREMENT: SQLite never reuses the id of a deleted game, so a stale button
     # ("gr:<game_id>:...") can never reach a different game. PostgreSQL sequences never reuse.
     sqlite_autoincrement=True,
@@ -272,9 +284,26 @@ challenges = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("expires_at", UTCDateTime, nullable=False),
     Column("resolved_at", UTCDateTime, nullable=True),
+    # The position the game will start from (the game's position notation), or NULL for the
+    # standard start (migration 0005).
+    Column("start_position", Text, nullable=True),
+    # Rated (the default) or casual; the game started from the challenge copies it
+    # (migration 0006).
+    Column("rated", Boolean, nullable=False, server_default=true()),
     sqlite_autoincrement=True,
 )
 
+#: Name of the partial unique index that allows one open rematch challenge per game (two
+#: Rematch presses at the same instant, even in two processes, open one challenge).
+OPEN_REMATCH_INDEX = "uq_challenges_rematch_of_open"
+
+Index(
+    OPEN_REMATCH_INDEX,
+    challenges.c.rematch_of,
+    unique=True,
+    sqlite_where=challenges.c.status == ChallengeStatus.OPEN.value,
+    postgresql_where=challenges.c.status == ChallengeStatus.OPEN.value,
+)
 Index(None, challenges.c.status, challenges.c.expires_at)
 Index(None, challenges.c.channel_id)
 
@@ -427,6 +456,7 @@ vacations = Table(
 # ------------------------------------------------------------------------------------------
 
 __all__ += [
+    "BoardPerspective",
     "ReminderDelivery",
     "ThreadPolicy",
     "guild_settings",
@@ -457,6 +487,16 @@ class ReminderDelivery(StrEnum):
     """No reminders (a hard clock's final warning still comes, in the channel)."""
 
 
+class BoardPerspective(StrEnum):
+    """From whose side a user's own pictures are drawn (``user_settings.board_perspective``,
+    migration 0005; NULL is :attr:`MINE`)."""
+
+    MINE = "mine"
+    """``/board``, My view and the ephemeral acknowledgements from the user's own seat."""
+    FIXED = "fixed"
+    """Always the game's one fixed orientation."""
+
+
 #: Per-guild settings; a guild without a row uses the defaults (``when_busy``, the bot's
 #: default quiet time). ``reminder_quiet_s``: seconds without a move before the player to move
 #: is first reminded (NULL: the bot's setting ``GAMEROOM_REMINDER_QUIET``).
@@ -478,6 +518,11 @@ user_settings = Table(
     Column("reminders", String(16), nullable=False),
     Column("reminder_quiet_s", Integer, nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
+    # Whose side a user's own pictures are drawn from: ``mine`` or ``fixed``
+    # (:class:`BoardPerspective`); NULL: the default, ``mine`` (migration 0005).
+    Column("board_perspective", String(8), nullable=True),
+    # True: left out of global leaderboards (``/settings privacy``; migration 0006). NULL: shown.
+    Column("leaderboard_hidden", Boolean, nullable=True),
 )
 
 #: Who follows which game (``/watch``, the Watch button). ``every_move``: notified after every
@@ -497,3 +542,80 @@ watchers = Table(
 )
 
 Index(None, watchers.c.user_id)
+
+
+# ------------------------------------------------------------------------------------------
+# Ratings (migration 0006; docs/ratings.md)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["ANONYMOUS_ID_BASE", "anonymous_ids", "rating_changes", "ratings"]
+
+#: Forgotten users (``/forget-me``) get the user id ``-ANONYMOUS_ID_BASE - n`` for the ``n``
+#: of their row in :data:`anonymous_ids`: negative (never a Discord id) and far below the
+#: bot's seats (``bot/service/bot_seats.py``).
+ANONYMOUS_ID_BASE = 10**12
+
+#: One rating per rating identity and game: a person's user id, the bot's one id per level,
+#: or a forgotten user's anonymous id. Derived data: ``python -m bot ratings rebuild``
+#: recomputes every row from the finished rated games. ``rating`` is the number shown
+#: (kept so that leaderboards are one indexed scan); ``last_played_at`` the end of the last
+#: rated game (idle time makes sigma grow back at the next one).
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("last_game_id", Integer, nullable=False),
+    Column("last_played_at", UTCDateTime, nullable=False),
+)
+
+# Leaderboards: the best ratings of one game first.
+Index(None, ratings.c.game, ratings.c.rating)
+
+#: What one rated game did to each rating identity in it, written in the transaction that
+#: ended the game (one row per identity; ``seat`` is its first seat). ``place`` is 0 for the
+#: first group of the final ranking, 1 for the next …; ``result`` ``win``/``draw``/``loss``.
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game", String(32), nullable=False),
+    Column("guild_id", BigInteger, nullable=True),
+    Column("seat", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("result", String(8), nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+)
+
+# A player's history in one game, oldest first; a server's players of one game.
+Index(None, rating_changes.c.user_id, rating_changes.c.game, rating_changes.c.at)
+Index(None, rating_changes.c.guild_id, rating_changes.c.game, rating_changes.c.user_id)
+
+#: One row per forgotten user, numbering their anonymous ids (see :data:`ANONYMOUS_ID_BASE`);
+#: nothing here says who they were.
+anonymous_ids = Table(
+    "anonymous_ids",
+    metadata,
+    Column("n", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    sqlite_autoincrement=True,
+)

@@ -28,7 +28,7 @@ from sqlalchemy import (
     table,
     text,
 )
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from db import (
     MIGRATIONS_DIR,
@@ -40,6 +40,7 @@ from db import (
     alembic_config,
 )
 from db.schema import UTCDateTime, games, metadata, seats
+from tests.db.backends import advance_sequences, index_where
 
 NewGame = Callable[..., Awaitable[GameRow]]
 
@@ -56,6 +57,9 @@ EXPECTED_TABLES = {
     "guild_settings",
     "user_settings",
     "watchers",
+    "ratings",
+    "rating_changes",
+    "anonymous_ids",
 }
 
 
@@ -82,9 +86,9 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     active = next(index for index in indexes if index["name"] == "uq_games_channel_id_active")
     assert active["unique"]
     assert active["column_names"] == ["channel_id"]
-    assert str(active["dialect_options"]["sqlite_where"]) == "status = 'active'"
+    assert index_where(active) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0004"
+    assert _head() == "0007"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
@@ -144,7 +148,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0099"
-down_revision = "0004"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -171,7 +175,8 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         config.set_main_option("script_location", str(scripts))
         command.upgrade(config, "head")
 
-    with pytest.raises(OperationalError, match="no_such_table"):
+    # SQLite raises OperationalError, PostgreSQL ProgrammingError: both are DBAPIErrors.
+    with pytest.raises(DBAPIError, match="no_such_table"):
         async with db.engine.begin() as conn:
             await conn.run_sync(upgrade)
     async with db.engine.connect() as conn:
@@ -180,7 +185,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
     assert tables == EXPECTED_TABLES
     assert "clock_ms" not in {column["name"] for column in columns}
-    assert version == [("0004",)]
+    assert version == [("0007",)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -279,14 +284,15 @@ def _fill_0001(connection: Connection) -> None:
             _legacy_challenge(8, "cancelled", 22),
         ],
     )
+    advance_sequences(connection, ["games", "challenges"])
     # A challenge that no longer exists: its id must never be handed out again.
     connection.execute(text("DELETE FROM challenges WHERE id = 8"))
 
 
 async def test_upgrade_from_0001_turns_every_challenge_into_a_two_seat_lobby(
-    tmp_path: Path,
+    db_url: str,
 ) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0001)
         await db.migrate()
@@ -336,8 +342,8 @@ async def test_upgrade_from_0001_turns_every_challenge_into_a_two_seat_lobby(
         assert drift == []
 
 
-async def test_downgrade_from_0002_gives_back_the_opponents(tmp_path: Path) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+async def test_downgrade_from_0002_gives_back_the_opponents(db_url: str) -> None:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0001)
         await db.migrate()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -13,6 +12,7 @@ from sqlalchemy import Connection, insert, inspect, text
 from db import Database, NewMove, alembic_config
 from db.rows import NewClock, NewTimer
 from db.schema import challenge_players, challenges, games, metadata, moves, seats
+from tests.db.backends import advance_sequences, index_where
 
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
 NEW_TABLES = {"timers", "clocks", "vacations"}
@@ -73,6 +73,7 @@ def _fill_0002(connection: Connection) -> None:
             updated_at=T0,
         )
     )
+    advance_sequences(connection, ["games", "challenges"])
 
 
 def _tables(connection: Connection) -> set[str]:
@@ -83,8 +84,8 @@ def _version(connection: Connection) -> str:
     return str(connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one())
 
 
-async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(tmp_path: Path) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(db_url: str) -> None:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0002)
             assert not NEW_TABLES & await conn.run_sync(_tables)
@@ -92,7 +93,7 @@ async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(tmp_path
 
         async with db.engine.connect() as conn:
             assert await conn.run_sync(_tables) >= NEW_TABLES
-            assert await conn.run_sync(_version) == "0004"  # head
+            assert await conn.run_sync(_version) == "0007"  # head
             indexes = await conn.run_sync(lambda c: inspect(c).get_indexes("timers"))
             drift = await conn.run_sync(
                 lambda c: list(
@@ -102,7 +103,7 @@ async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(tmp_path
                 )
             )
         assert drift == []
-        where = {i["name"]: str(i["dialect_options"].get("sqlite_where")) for i in indexes}
+        where = {i["name"]: index_where(i) for i in indexes}
         assert where["uq_timers_game_id_seat_kind_pending"] == "status = 'pending'"
         assert where["uq_timers_game_id_kind_pending_game_wide"] == (
             "status = 'pending' AND seat IS NULL"
@@ -135,8 +136,8 @@ async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(tmp_path
         )
 
 
-async def test_downgrade_to_0002_drops_the_new_tables_and_keeps_the_rest(tmp_path: Path) -> None:
-    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}") as db:
+async def test_downgrade_to_0002_drops_the_new_tables_and_keeps_the_rest(db_url: str) -> None:
+    async with Database(db_url) as db:
         async with db.engine.begin() as conn:
             await conn.run_sync(_fill_0002)
         await db.migrate()
