@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -36,7 +37,35 @@ def _parser() -> argparse.ArgumentParser:
         description="Start the bot. Settings come from the environment and ./.env "
         "(DISCORD_TOKEN, GAMEROOM_DB_URL, GAMEROOM_DEV_GUILD, GAMEROOM_LOG_LEVEL, ...).",
     )
+    ratings = commands.add_parser(
+        "ratings", help="ratings maintenance", description="Ratings maintenance (docs/ratings.md)."
+    )
+    ratings_commands = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_commands.add_parser(
+        "rebuild",
+        help="recompute every rating from the finished games",
+        description="Recompute every rating and its history from the games table, in order, "
+        "and replace the stored ones (one transaction). Safe while the bot runs.",
+    )
+    rebuild.add_argument(
+        "--db-url", help="SQLAlchemy URL (default: GAMEROOM_DB_URL, else the default file)"
+    )
     return parser
+
+
+async def rebuild_ratings(db_url: str) -> int:
+    """``gameroom ratings rebuild``: migrate, recompute, report; exit status 0."""
+    from bot.service import GameService
+    from db import Database
+
+    async with Database(db_url) as database:
+        await database.migrate()
+        report = await GameService(database).rebuild_ratings()
+    print(
+        f"rebuilt {report.ratings} ratings from {report.games} rated games "
+        f"({report.changes} rating changes)"
+    )
+    return 0
 
 
 def configure_logging(level: int) -> None:
@@ -74,7 +103,17 @@ async def run_bot(settings: Settings) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gameroom`` console script."""
-    _parser().parse_args(argv)
+    arguments = _parser().parse_args(argv)
+    if arguments.command == "ratings":
+        # No Discord here: the token is not needed, only the database URL.
+        environ = {**os.environ, "DISCORD_TOKEN": os.environ.get("DISCORD_TOKEN") or "-"}
+        try:
+            url = arguments.db_url or Settings.from_env(environ).db_url
+        except SettingsError as error:
+            print(f"gameroom: {error}", file=sys.stderr)
+            return 2
+        configure_logging(logging.INFO)
+        return asyncio.run(rebuild_ratings(url))
     try:
         settings = Settings.from_env()
     except SettingsError as error:

@@ -17,8 +17,10 @@ from discord.ext import commands
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot
+from bot.service.bot_seats import bot_name, is_bot
 from bot.service.randomness import random_seed
 from bot.settings import Settings
+from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
 from bot.ui.replies import describe, send_ephemeral
@@ -38,6 +40,8 @@ EXTENSIONS = (
     "bot.cogs.spectators",
     "bot.cogs.settings",
     "bot.cogs.timers",
+    "bot.cogs.bots",
+    "bot.cogs.ratings",
 )
 
 #: How many users' display names the board labels remember.
@@ -119,10 +123,11 @@ class GameroomBot(commands.Bot):
             default_clock=self.settings.default_clock,
             reminder_quiet=self.settings.reminder_quiet,
             vacation_allowance=self.settings.vacation_allowance,
+            ai_workers=self.settings.ai_workers,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ChallengeButton, GameButton)
+        self.add_dynamic_items(ChallengeButton, GameButton, BotLevelMenu)
         await self._sync_commands()
         log.info("set up: database %r, %d extensions", self.database, len(EXTENSIONS))
 
@@ -139,6 +144,8 @@ class GameroomBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if hasattr(self, "service"):
+            self.service.bots.close()
         if hasattr(self, "database"):
             await self.database.close()
 
@@ -155,7 +162,10 @@ class GameroomBot(commands.Bot):
             self._names.popitem(last=False)
 
     async def display_name(self, user_id: int) -> str:
-        """A user's display name: remembered, cached by discord.py, or fetched once."""
+        """A user's display name: remembered, cached by discord.py, or fetched once; the
+        bot's own seats are "Gameroom (level N)" (:func:`bot.service.bot_seats.bot_name`)."""
+        if is_bot(user_id):
+            return bot_name(user_id)
         name = self._names.get(user_id)
         if name is not None:
             return name

@@ -32,6 +32,8 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
                                      reminders, archiving); default 30s, at least 1s
 ``GAMEROOM_TIMER_STALE_AFTER``       a timer claimed this long ago by a process that never
                                      finished it (it died) is run again; default 5m
+``GAMEROOM_AI_WORKERS``              processes the bot searches its own moves in (1 … 64);
+                                     default 1
 ===================================  ==========================================================
 
 Every duration takes a number with units, largest first (``3d 12h``, ``90m``, ``45s``) or a
@@ -55,6 +57,7 @@ from dotenv import dotenv_values
 from bot.service.clocks import ClockSpec, parse_duration
 
 __all__ = [
+    "DEFAULT_AI_WORKERS",
     "DEFAULT_CHALLENGE_TTL",
     "DEFAULT_DB_URL",
     "DEFAULT_REMINDER_INTERVAL",
@@ -75,6 +78,9 @@ DEFAULT_VACATION_DAYS: Final = 30
 DEFAULT_THREAD_ARCHIVE_AFTER: Final = timedelta(hours=1)
 DEFAULT_TIMER_INTERVAL: Final = timedelta(seconds=30)
 DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
+#: Search processes for the bot's own moves (GAMEROOM_AI_WORKERS).
+DEFAULT_AI_WORKERS: Final = 1
+MAX_AI_WORKERS: Final = 64
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 #: The longest duration any setting accepts.
@@ -107,6 +113,7 @@ class Settings:
     thread_archive_after: timedelta = DEFAULT_THREAD_ARCHIVE_AFTER
     timer_interval: timedelta = DEFAULT_TIMER_INTERVAL
     timer_stale_after: timedelta = DEFAULT_TIMER_STALE_AFTER
+    ai_workers: int = DEFAULT_AI_WORKERS
 
     def __repr__(self) -> str:
         # Every field but the token, which must never reach a log line.
@@ -186,6 +193,7 @@ class Settings:
                 DEFAULT_TIMER_STALE_AFTER,
                 minimum=timedelta(seconds=2),
             ),
+            ai_workers=_parse_ai_workers(get("GAMEROOM_AI_WORKERS")),
         )
 
     @property
@@ -210,6 +218,16 @@ def _parse_url(name: str, text: str | None, schemes: tuple[str, ...]) -> str | N
         allowed = " or ".join(f"{s}://" for s in schemes)
         raise SettingsError(f"{name} must be an absolute {allowed} URL, not {text!r}")
     return text.rstrip("/")
+
+
+def _parse_ai_workers(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_AI_WORKERS
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_AI_WORKERS:
+        raise SettingsError(
+            f"GAMEROOM_AI_WORKERS must be a whole number from 1 to {MAX_AI_WORKERS}, not {text!r}"
+        )
+    return int(text)
 
 
 def _parse_seed(text: str | None) -> int | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 import discord
@@ -30,6 +30,7 @@ from bot.service import (
     LobbyUpdate,
     ServiceError,
 )
+from bot.service.bot_seats import DEFAULT_BOT_LEVEL, bot_user_id
 from bot.service.clocks import clock_choices
 from bot.service.options import MAX_CHOICE_LENGTH, suggest_options
 from bot.service.spectators import Spectators
@@ -103,6 +104,46 @@ def _may_start(info: ChallengeInfo, action: ChallengeAction, user_id: int) -> bo
     return may_sit and len(info.seated_ids) + 1 >= info.players
 
 
+@dataclass(frozen=True, slots=True)
+class _Press:
+    """One press on a lobby by ``user_id``: a lobby button (``action``), or the challenger
+    giving open seats to bots of ``levels`` (``action`` is ``None``)."""
+
+    challenge_id: int
+    user_id: int
+    action: ChallengeAction | None
+    levels: tuple[int, ...] = ()
+
+    def may_start(self, info: ChallengeInfo) -> bool:
+        """A forecast: whether this press would start the game (see :func:`_may_start`)."""
+        if self.action is None:
+            return (
+                self.user_id == info.challenger_id
+                and len(self.levels) <= info.open_seats
+                and len(info.seated_ids) + len(self.levels) >= info.players
+            )
+        return _may_start(info, self.action, self.user_id)
+
+    def could_start(self) -> bool:
+        """Whether a press of this kind can ever start a game (Decline and Leave cannot)."""
+        return self.action is None or self.action in _MAY_START
+
+    def newcomers(self, info: ChallengeInfo) -> list[int]:
+        """Who this press seats, for the thread's name (bots by their reserved ids)."""
+        if self.action is None:
+            taken = {p.user_id for p in info.lobby}
+            ids: list[int] = []
+            for level in self.levels:
+                instance = 0
+                while bot_user_id(level, instance) in taken or bot_user_id(level, instance) in ids:
+                    instance += 1
+                ids.append(bot_user_id(level, instance))
+            return ids
+        if self.action is ChallengeAction.START or self.user_id in info.seated_ids:
+            return []
+        return [self.user_id]
+
+
 def _game_of(interaction: Interaction) -> str:
     """The game the user picked so far in this command (the first one if none yet)."""
     picked = getattr(interaction.namespace, "game", None)
@@ -136,6 +177,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         options="Game options as key=value pairs, e.g. refill=all",
         preset="A named set of options",
         clock="none, correspondence, or soft|hard:start+increment/max, e.g. hard:3d+1d/7d",
+        bot_level="Play the bot at this level: 1 beginner … 5 strongest (naming me does too)",
+        exhibition="Bots only, for spectators: every seat goes to a bot of bot_level",
+        position="Start from this position, in the game's position notation (a casual game)",
+        rated="Rated (default) or casual: whether the game counts for ratings",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -150,11 +195,27 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         options: app_commands.Range[str, 0, 200] | None = None,
         preset: str | None = None,
         clock: app_commands.Range[str, 0, 40] | None = None,
+        bot_level: app_commands.Range[int, 1, 5] | None = None,
+        position: app_commands.Range[str, 1, 6000] | None = None,
+        rated: bool = True,
+        exhibition: bool = False,
     ) -> None:
         named = [user for user in (opponent, opponent2, opponent3) if user is not None]
-        if any(user.bot for user in named):
-            await send_ephemeral(interaction, "You can only challenge people, not bots.")
+        if exhibition:
+            await self._exhibition(interaction, game, named, players, bot_level, options, clock)
             return
+        me = self.bot.user
+        # Naming me (or giving a level) is a challenge to the bot: one bot seat per mention.
+        bot_seats = sum(1 for user in named if me is not None and user.id == me.id)
+        named = [user for user in named if me is None or user.id != me.id]
+        if any(user.bot for user in named):
+            await send_ephemeral(
+                interaction, "You can only challenge people or me, not other bots."
+            )
+            return
+        levels = (bot_level or DEFAULT_BOT_LEVEL,) * max(bot_seats, 1 if bot_level else 0)
+        if players is None and levels:
+            players = 1 + len(named) + len(levels)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
@@ -170,12 +231,81 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 options_text=options,
                 preset=preset,
                 clock=clock,
+                start_position=position,
+                rated=rated,
             )
-            await self._post_challenge(info)
+            message = await self._post_challenge(info)
+            if levels:
+                await self._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
 
-    async def _post_challenge(self, info: ChallengeInfo) -> None:
-        """Post the lobby, pinging only the invited players."""
+    async def _exhibition(
+        self,
+        interaction: Interaction,
+        game: str,
+        named: Sequence[discord.User],
+        players: int | None,
+        bot_level: int | None,
+        options: str | None,
+        clock: str | None,
+    ) -> None:
+        """``/challenge exhibition:true``: a casual game of bots only, for spectators; the
+        caller opens it and watches. Every seat goes to a bot of ``bot_level``."""
+        if named or bot_level is None:
+            await send_ephemeral(
+                interaction,
+                "An exhibition is played by bots only: give a `bot_level` and name nobody.",
+            )
+            return
+        seats = players if players is not None else ENGINES[game].info.default_players
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            info = await self.bot.service.open_exhibition(
+                guild_id=interaction.guild_id,
+                channel_id=channel_id_of(interaction),
+                user_id=interaction.user.id,
+                game=game,
+                players=seats,
+                options_text=options,
+                clock=clock,
+            )
+            message = await self._post_challenge(info)
+            await self._seat_bots(interaction, info, message, [bot_level] * seats)
+            await interaction.followup.send("Exhibition started.", ephemeral=True)
+
+    async def _seat_bots(
+        self,
+        interaction: Interaction,
+        info: ChallengeInfo,
+        message: discord.Message,
+        levels: Sequence[int],
+    ) -> None:
+        """Give seats of the new challenge ``info`` (posted as ``message``) to bots of
+        ``levels``, then show the lobby as it is, or the game if that filled the last seat.
+        A failure leaves the lobby open (the challenger may add bots with its menu)."""
+        press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
+        update = await self._press_where_games_go(
+            interaction.channel, message, interaction.guild_id, press
+        )
+        after, game = update.challenge, update.game
+        try:
+            if game is not None:
+                await message.edit(
+                    content=presenters.challenge_closed_text(after, game=game), view=None
+                )
+            else:
+                await message.edit(
+                    content=presenters.challenge_text(after), view=challenge_view(after)
+                )
+        except discord.HTTPException:
+            log.warning("challenge %d: could not edit its post", info.challenge_id)
+        if game is not None:
+            await post_board(
+                self.bot, game, presenters.game_started_text(game), mention_ids=game.user_ids
+            )
+
+    async def _post_challenge(self, info: ChallengeInfo) -> discord.Message:
+        """Post the lobby, pinging only the invited players; returns the post."""
         message = await post_in_channel(
             self.bot,
             info.channel_id,
@@ -189,6 +319,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             await self.bot.service.cancel_challenge(info.challenge_id, info.challenger_id)
             raise ServiceError("I cannot post in this channel, so the challenge is off.")
         await self.bot.service.set_challenge_message(info.challenge_id, message.id)
+        return message
 
     @challenge.autocomplete("options")
     async def options_autocomplete(
@@ -235,7 +366,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     )
                     await edit_post(interaction, presenters.challenge_closed_text(info))
                     return
-                update = await self._press_where_games_go(interaction, button)
+                press = _Press(button.challenge_id, interaction.user.id, button.action)
+                update = await self._press_where_games_go(
+                    interaction.channel, interaction.message, interaction.guild_id, press
+                )
                 await self._show(interaction, update)
             except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
@@ -243,104 +377,105 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 await self._show_closed(interaction, button.challenge_id, closed.status)
                 raise
 
+    async def on_add_bot(self, interaction: Interaction, challenge_id: int, level: int) -> None:
+        """The lobby's "Add a bot…" menu: the challenger seats a bot of ``level``."""
+        await interaction.response.defer()
+        async with answer_errors(interaction):
+            try:
+                press = _Press(challenge_id, interaction.user.id, None, (level,))
+                update = await self._press_where_games_go(
+                    interaction.channel, interaction.message, interaction.guild_id, press
+                )
+                await self._show(interaction, update)
+            except ChallengeClosedError as closed:
+                await self._show_closed(interaction, challenge_id, closed.status)
+                raise
+
     async def _press_where_games_go(
-        self, interaction: Interaction, button: ChallengeButtonId
+        self,
+        channel: object,
+        message: discord.Message | None,
+        guild_id: int | None,
+        press: _Press,
     ) -> LobbyUpdate:
-        """Apply ``button``; a press that starts the game starts it where the guild's thread
-        policy says (see the module docstring).
+        """Apply ``press``; a press that starts the game starts it where the guild's thread
+        policy says (see the module docstring). ``channel`` is where the lobby is and
+        ``message`` its post (threads open off it).
 
         A challenge posted in a thread starts its game in that thread (Discord has no
         threads in threads). Raises :class:`ChannelBusyError` with the sentence that fits
         the policy when the game cannot start in a busy channel, and :class:`ServiceError`
         when the thread it needs cannot be opened; either way the lobby is unchanged.
         """
-        user_id, channel = interaction.user.id, interaction.channel
         if isinstance(channel, discord.Thread):
             try:
                 return await self._press(
-                    button, user_id, channel_id=channel.id, parent_channel_id=channel.parent_id
+                    press, channel_id=channel.id, parent_channel_id=channel.parent_id
                 )
             except ChannelBusyError as busy:
                 raise ChannelBusyError(_BUSY) from busy
-        message = interaction.message
         policy = ThreadPolicy.WHEN_BUSY  # Decline and Leave never start a game
-        if button.action in _MAY_START:
-            policy = await Spectators(self.bot.service).thread_policy(interaction.guild_id)
+        if press.could_start():
+            policy = await Spectators(self.bot.service).thread_policy(guild_id)
         if policy is ThreadPolicy.ALWAYS and message is not None:
-            info = await self.bot.service.get_challenge(button.challenge_id)
-            if _may_start(info, button.action, user_id):
-                return await self._press_in_thread(message, button, user_id, info, _NO_THREAD)
+            info = await self.bot.service.get_challenge(press.challenge_id)
+            if press.may_start(info):
+                return await self._press_in_thread(message, press, info, _NO_THREAD)
         try:
-            return await self._press(button, user_id)
+            return await self._press(press)
         except ChannelBusyError as busy:
             if policy is ThreadPolicy.NEVER:
                 raise ChannelBusyError(_BUSY_NO_THREADS) from busy
             if message is None:
                 raise ChannelBusyError(_BUSY) from busy
-            info = await self.bot.service.get_challenge(button.challenge_id)
-            return await self._press_in_thread(message, button, user_id, info, _BUSY)
+            info = await self.bot.service.get_challenge(press.challenge_id)
+            return await self._press_in_thread(message, press, info, _BUSY)
 
     async def _press(
         self,
-        button: ChallengeButtonId,
-        user_id: int,
+        press: _Press,
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
     ) -> LobbyUpdate:
-        """Ask the service to apply ``button`` for ``user_id`` (Cancel is handled apart).
+        """Ask the service to apply ``press`` (Cancel is handled apart).
 
         A press that starts the game starts it in ``channel_id`` (a thread off
         ``parent_channel_id``) when given, else in the challenge's channel.
         """
-        service, challenge_id = self.bot.service, button.challenge_id
-        match button.action:
+        service, challenge_id, user_id = self.bot.service, press.challenge_id, press.user_id
+        where = {"channel_id": channel_id, "parent_channel_id": parent_channel_id}
+        match press.action:
+            case None:
+                return await service.add_bots(challenge_id, user_id, press.levels, **where)
             case ChallengeAction.ACCEPT:
-                return await service.accept_challenge(
-                    challenge_id,
-                    user_id,
-                    channel_id=channel_id,
-                    parent_channel_id=parent_channel_id,
-                )
+                return await service.accept_challenge(challenge_id, user_id, **where)
             case ChallengeAction.JOIN:
-                return await service.join_challenge(
-                    challenge_id,
-                    user_id,
-                    channel_id=channel_id,
-                    parent_channel_id=parent_channel_id,
-                )
+                return await service.join_challenge(challenge_id, user_id, **where)
             case ChallengeAction.START:
-                return await service.start_challenge(
-                    challenge_id,
-                    user_id,
-                    channel_id=channel_id,
-                    parent_channel_id=parent_channel_id,
-                )
+                return await service.start_challenge(challenge_id, user_id, **where)
             case ChallengeAction.DECLINE:
                 return await service.decline_challenge(challenge_id, user_id)
             case ChallengeAction.LEAVE:
                 return await service.leave_challenge(challenge_id, user_id)
-        raise ValueError(f"no lobby press for {button.action}")
+        raise ValueError(f"no lobby press for {press.action}")
 
     async def _press_in_thread(
         self,
         message: discord.Message,
-        button: ChallengeButtonId,
-        user_id: int,
+        press: _Press,
         info: ChallengeInfo,
         failure: str,
     ) -> LobbyUpdate:
         """Open a thread off the challenge post ``message``, named after the game and its
-        players (the presser included), and press ``button`` there.
+        players (those the press seats included), and apply ``press`` there.
 
         Nothing is lost when it fails: a thread Discord refuses raises :class:`ServiceError`
         with the sentence ``failure`` before anything is pressed, and the thread
         is deleted again when the press fails or no longer starts the game (someone left
         meanwhile).
         """
-        user_ids = list(info.seated_ids)
-        if button.action is not ChallengeAction.START and user_id not in user_ids:
-            user_ids.append(user_id)
+        user_ids = [*info.seated_ids, *press.newcomers(info)]
         names = [await self.bot.display_name(seated) for seated in user_ids]
         try:
             thread = await message.create_thread(
@@ -352,7 +487,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             raise ServiceError(failure) from exc
         try:
             update = await self._press(
-                button, user_id, channel_id=thread.id, parent_channel_id=info.channel_id
+                press, channel_id=thread.id, parent_channel_id=info.channel_id
             )
         except BaseException:
             await _delete_quietly(thread)

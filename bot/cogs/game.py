@@ -1,5 +1,7 @@
 """``/game info|rules|moves|abort|export|replay``: facts about this channel's game, stopping
-it, its record, and its board at any ply."""
+it, its record, and its board at any ply or an animated GIF of a range of plies
+(``/game replay format:gif``, public views only; the command defers first, as drawing a long
+game takes seconds)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import NoGameHereError
+from bot.service.models import ReplayAnimation
 from bot.service.records import BoardAtPly, GameRecord
 from bot.ui.board import post_board, render_file
 from bot.ui.host import BotHost, Interaction
@@ -39,7 +42,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
     async def info(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
-            snapshot = await self.bot.service.snapshot(channel_id_of(interaction))
+            snapshot = await self.bot.service.game_info(channel_id_of(interaction))
             await interaction.followup.send(
                 presenters.game_info_text(snapshot),
                 ephemeral=True,
@@ -130,11 +133,27 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
                 log.warning("game %d: no display name for user %d", record.game_id, seat.user_id)
         return names
 
-    @app_commands.command(name="replay", description="The board of a game at any ply")
+    @app_commands.command(
+        name="replay", description="The board of a game at any ply, or an animated GIF"
+    )
     @app_commands.describe(
         ply="How many moves in: 0 is the start position (default: the last ply)",
         public="Show it to everyone (default: only you)",
         game_id="Any game of this server (default: the one in this channel)",
+        format="png: one board (default); gif: an animation of the plies",
+        from_ply="GIF: the first ply shown (default: 0, the start position)",
+        to_ply="GIF: the last ply shown (default: the last ply)",
+        speed="GIF: real (frame times follow the real move times, default) or fast (0.5 s)",
+    )
+    @app_commands.choices(
+        format=[
+            app_commands.Choice(name="png", value="png"),
+            app_commands.Choice(name="gif", value="gif"),
+        ],
+        speed=[
+            app_commands.Choice(name="real", value="real"),
+            app_commands.Choice(name="fast", value="fast"),
+        ],
     )
     async def replay(
         self,
@@ -142,10 +161,18 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
         ply: app_commands.Range[int, 0] | None = None,
         public: bool = False,
         game_id: app_commands.Range[int, 1] | None = None,
+        format: str = "png",
+        from_ply: app_commands.Range[int, 0] | None = None,
+        to_ply: app_commands.Range[int, 0] | None = None,
+        speed: str = "real",
     ) -> None:
+        # Defer first: a long game's GIF takes seconds to draw, so the user sees "thinking".
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=game_id):
             await require_visible_game(interaction, self.bot.service, game_id)
+            if format == "gif":
+                await self._replay_gif(interaction, game_id, from_ply, to_ply, speed, public)
+                return
             board = await self.bot.service.board_at(
                 channel_id_of(interaction), guild_id=interaction.guild_id, ply=ply, game_id=game_id
             )
@@ -171,6 +198,67 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
                 file=MISSING if file is None else file,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+
+    async def _replay_gif(
+        self,
+        interaction: Interaction,
+        game_id: int | None,
+        from_ply: int | None,
+        to_ply: int | None,
+        speed: str,
+        public: bool,
+    ) -> None:
+        """``/game replay format:gif``: the animated public replay, to the caller or posted."""
+        channel_id = channel_id_of(interaction)
+        if game_id is None:
+            snapshot = await self.bot.service.snapshot(channel_id)
+        else:
+            snapshot = await self.bot.service.game_snapshot(game_id)
+        labels = await self.bot.seat_labels(snapshot)
+        animation = await self.bot.service.animation(
+            channel_id,
+            guild_id=interaction.guild_id,
+            game_id=game_id,
+            from_ply=from_ply,
+            to_ply=to_ply,
+            speed=speed,
+            seat_labels=labels,
+        )
+        file = discord.File(
+            io.BytesIO(animation.gif),
+            filename=animation.filename,
+            description=f"{animation.game_name} replay, plies {animation.from_ply} to "
+            f"{animation.to_ply}",
+        )
+        caption = replay_gif_caption(animation)
+        if public:
+            posted = await post_in_channel(
+                self.bot,
+                channel_id,
+                caption,
+                guild_id=interaction.guild_id,
+                mention_ids=(),
+                file=file,
+            )
+            ack = "Replay posted." if posted else "I could not post in this channel."
+            await interaction.followup.send(ack, ephemeral=True)
+            return
+        await interaction.followup.send(
+            caption,
+            ephemeral=True,
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def replay_gif_caption(animation: ReplayAnimation) -> str:
+    """The GIF's caption, e.g. "**Orbs** · game 7 · plies 0 to 40 of 40, real move times,
+    32 s"."""
+    pace = "real move times" if animation.speed == "real" else "fast"
+    return (
+        f"**{animation.game_name}** · game {animation.game_id} · plies {animation.from_ply} "
+        f"to {animation.to_ply} of {animation.plies}, {pace}, {animation.seconds:.0f} s"
+    )
 
 
 def replay_caption(board: BoardAtPly) -> str:

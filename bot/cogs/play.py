@@ -25,7 +25,13 @@ from bot.ui.board import board_view, post_board, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
-from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    edit_post,
+    post_in_channel,
+    post_public,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +52,21 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 channel_id_of(interaction), interaction.user.id, text
             )
             snapshot = result.snapshot
+            # The private answer first (it replaces "thinking…" and stays ephemeral), then the
+            # board as a public follow-up of the same interaction: follow-ups are exempt from
+            # Discord's message rate limits, so busy channels and a busy bot are not throttled.
+            view = board_view(snapshot, for_player=True)
+            chunks = presenters.split_message(presenters.move_ack_text(result, posted=True))
+            await interaction.edit_original_response(
+                content=chunks[0], view=MISSING if view is None else view
+            )
+            for chunk in chunks[1:]:
+                await interaction.followup.send(chunk, ephemeral=True)
             if result.turn_goes_on:
                 # The same seat decides again: one public line, no board, nobody pinged.
-                posted = await post_in_channel(
+                posted = await post_public(
                     self.bot,
+                    interaction,
                     snapshot.channel_id,
                     presenters.decision_text(result),
                     guild_id=snapshot.guild_id,
@@ -57,15 +74,17 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             else:
                 mentions = snapshot.user_ids if result.outcome else result.next_user_ids
                 posted = await post_board(
-                    self.bot, snapshot, presenters.turn_text(result), mention_ids=mentions
+                    self.bot,
+                    snapshot,
+                    presenters.turn_text(result),
+                    mention_ids=mentions,
+                    interaction=interaction,
                 )
-            ack = presenters.move_ack_text(result, posted=posted is not None)
-            view = board_view(snapshot, for_player=True)
-            for number, chunk in enumerate(presenters.split_message(ack)):
-                if number == 0 and view is not None:
-                    await interaction.followup.send(chunk, ephemeral=True, view=view)
-                else:
-                    await interaction.followup.send(chunk, ephemeral=True)
+            if posted is None:
+                failed = presenters.move_ack_text(result, posted=False)
+                await interaction.edit_original_response(
+                    content=presenters.split_message(failed)[0]
+                )
 
     @move.autocomplete("text")
     async def move_autocomplete(
@@ -93,7 +112,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 ack = "Board posted." if posted else "I could not post in this channel."
                 await interaction.followup.send(ack, ephemeral=True)
                 return
-            file = await render_file(self.bot, snapshot)
+            perspective = await self.bot.service.perspective_of(
+                interaction.user.id, snapshot.game, snapshot.players
+            )
+            file = await render_file(self.bot, snapshot, perspective=perspective)
             view = board_view(snapshot)
             await interaction.followup.send(
                 caption,
@@ -117,7 +139,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     async def _send_private_view(self, interaction: Interaction, private: PrivateView) -> None:
         """Answer a deferred interaction with the caller's private picture and text, ephemerally
         (never anywhere else: the view holds what only this player may know)."""
-        file = await private_file(self.bot, private)
+        perspective = await self.bot.service.perspective_of(
+            private.user_id, private.game, private.players, seat=private.seat
+        )
+        file = await private_file(self.bot, private, perspective=perspective)
         chunks = presenters.split_message(presenters.private_view_text(private))
         for number, chunk in enumerate(chunks):
             await interaction.followup.send(

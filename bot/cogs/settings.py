@@ -1,12 +1,16 @@
-"""``/settings`` (reminders, the server's slow-play settings) and ``/vacation``.
+"""``/settings`` (reminders, board perspective, the server's slow-play settings) and
+``/vacation``.
 
 Every answer is ephemeral. ``/settings reminders`` changes how the caller is reminded that a
 game waits for them (:mod:`bot.service.reminders`); ``/settings server`` changes the
 server's thread policy and default quiet time (members with Manage Server only: Discord
 cannot hide a subcommand by permission, so the command checks it); ``/settings show`` lists
-what applies to the caller here. ``/vacation start|end|status`` pauses the caller's clocks
-in every game (the service's vacation: a yearly allowance, ``GAMEROOM_VACATION_DAYS``);
-starting or ending one is announced in each game's channel, without pinging anyone.
+what applies to the caller here. ``/settings board perspective:mine|fixed`` says whether the
+pictures shown to the caller alone (``/board``, My view, ``/hand``) are drawn from their own
+side (``mine``, the default) or always the fixed way (``docs/pictures.md``).
+``/vacation start|end|status`` pauses the caller's clocks in every game (the service's
+vacation: a yearly allowance, ``GAMEROOM_VACATION_DAYS``); starting or ending one is announced
+in each game's channel, without pinging anyone.
 """
 
 from __future__ import annotations
@@ -19,17 +23,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.presenters.ratings import privacy_text
 from bot.service.clocks import format_duration, parse_duration
 from bot.service.models import VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource, effective_settings, parse_quiet
 from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import answer_errors, post_in_channel
-from db.schema import ReminderDelivery, ThreadPolicy
+from db.schema import BoardPerspective, ReminderDelivery, ThreadPolicy
 from db.settings import KEEP
 
 __all__ = [
     "SETTINGS_COG",
     "SettingsCog",
+    "perspective_text",
     "settings_text",
     "vacation_back_line",
     "vacation_line",
@@ -192,12 +198,55 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             text = settings_text(await self._effective(interaction), self._interval, user=False)
             await interaction.followup.send(f"{text}\n{note}", ephemeral=True)
 
+    @settings_group.command(
+        name="board", description="Whether the boards shown to you alone are drawn from your side"
+    )
+    @app_commands.describe(
+        perspective="mine: your side at the bottom (default); fixed: always the same way"
+    )
+    @app_commands.choices(
+        perspective=[
+            app_commands.Choice(name="mine (your side at the bottom)", value="mine"),
+            app_commands.Choice(name="fixed", value="fixed"),
+        ]
+    )
+    async def board(self, interaction: Interaction, perspective: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            settings = self.bot.database.settings
+            if perspective is None:
+                chosen = (await settings.user(interaction.user.id)).board_perspective
+                note = "Change it with `perspective:`."
+            else:
+                row = await settings.set_user(
+                    interaction.user.id,
+                    board_perspective=BoardPerspective(perspective),
+                    now=self._now(),
+                )
+                chosen, note = row.board_perspective, "Saved."
+            await interaction.followup.send(f"{perspective_text(chosen)}\n{note}", ephemeral=True)
+
+    @settings_group.command(
+        name="privacy", description="Whether global leaderboards list you (docs/ratings.md)"
+    )
+    @app_commands.describe(hidden="True: leave me out of global leaderboards")
+    async def privacy(self, interaction: Interaction, hidden: bool | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            service = self.bot.service
+            if hidden is not None:
+                await service.set_leaderboard_hidden(interaction.user.id, hidden)
+            now_hidden = await service.leaderboard_hidden(interaction.user.id)
+            note = "Saved." if hidden is not None else "Change it with `hidden:`."
+            await interaction.followup.send(f"{privacy_text(now_hidden)}\n{note}", ephemeral=True)
+
     @settings_group.command(name="show", description="Your settings and this server's")
     async def show(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             text = settings_text(await self._effective(interaction), self._interval)
-            await interaction.followup.send(text, ephemeral=True)
+            chosen = (await self.bot.database.settings.user(interaction.user.id)).board_perspective
+            await interaction.followup.send(f"{text}\n{perspective_text(chosen)}", ephemeral=True)
 
     # ---- /vacation ------------------------------------------------------------------------
 
@@ -311,6 +360,20 @@ def settings_text(
             f"quiet time before a reminder: {quiet}."
         )
     return "\n".join(lines)
+
+
+def perspective_text(chosen: BoardPerspective | None) -> str:
+    """The caller's board perspective in one line (``None``: the default, ``mine``)."""
+    if chosen is BoardPerspective.FIXED:
+        return (
+            "**Your boards:** always drawn the fixed way (the public board follows the player "
+            "to move)."
+        )
+    default = " (the default)" if chosen is None else ""
+    return (
+        f"**Your boards:** drawn from your side{default} in `/board`, My view and `/hand` "
+        "(Generatorb, Generator, Orbs); the public board follows the player to move."
+    )
 
 
 def vacation_line(user_id: int, until: datetime) -> str:

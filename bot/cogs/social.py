@@ -21,6 +21,8 @@ from discord.ext import commands
 
 from bot import presenters
 from bot.service import StaleActionError
+from bot.service.bot_seats import bot_level, is_bot
+from bot.service.models import TakebackAnswer
 from bot.service.social import RematchOpenError
 from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
@@ -74,8 +76,30 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                     ephemeral=True,
                 )
                 return
+            if any(is_bot(user_id) for user_id in request.opponent_user_ids):
+                answer = await self.bot.service.bots.answer_takeback(request)
+                if answer is not None:
+                    await self._show_answer(posted, answer)
+                await interaction.followup.send("Takeback asked of the bot.", ephemeral=True)
+                return
             await interaction.followup.send(
                 "Takeback asked; your opponent may allow or refuse it.", ephemeral=True
+            )
+
+    async def _show_answer(self, request_post: discord.Message, answer: TakebackAnswer) -> None:
+        """The bot answered a takeback at once: say so on the request's post (no buttons
+        left to press) and, if allowed, post the board as it was."""
+        try:
+            await request_post.edit(content=presenters.takeback_answer_text(answer), view=None)
+        except discord.HTTPException:
+            log.warning("game %d: could not edit the takeback request", answer.snapshot.game_id)
+        if answer.accepted:
+            snapshot = answer.snapshot
+            await post_board(
+                self.bot,
+                snapshot,
+                presenters.takeback_done_text(answer),
+                mention_ids=snapshot.to_move_user_ids,
             )
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
@@ -130,7 +154,11 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 await self.bot.service.cancel_challenge(info.challenge_id, info.challenger_id)
                 await send_ephemeral(interaction, presenters.APOLOGY)
                 return
-            await cast("ChallengesCog", challenges)._post_challenge(info)
+            lobby = cast("ChallengesCog", challenges)
+            message = await lobby._post_challenge(info)
+            levels = [level for u in info.seating or () if (level := bot_level(u)) is not None]
+            if levels:  # the bot takes its seats again, at the same levels
+                await lobby._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Rematch challenge posted.", ephemeral=True)
 
 

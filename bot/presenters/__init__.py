@@ -17,6 +17,7 @@ The functions live in modules by theme, all re-exported here, so callers write
 - :mod:`~bot.presenters.timeouts`: clocks running out, claims, the final warning
 - :mod:`~bot.presenters.spectators`: watching and ``/games``
 - :mod:`~bot.presenters.social`: takebacks and rematches
+- :mod:`~bot.presenters.ratings`: ``/rating``, ``/leaderboard``, privacy, ``/forget-me``
 
 Within the package, modules import only those above them in this list (:mod:`clocks` only
 :mod:`common`, :mod:`records` :mod:`turns`, and so on), so it has no import cycle.
@@ -35,6 +36,17 @@ from bot.presenters.common import (
 )
 from bot.presenters.lobby import challenge_closed_text, challenge_text
 from bot.presenters.private import move_ack_text, private_view_text
+from bot.presenters.ratings import (
+    FORGET_ME_PHRASE,
+    forget_me_done_text,
+    forget_me_refused_text,
+    leaderboard_caption,
+    leaderboard_footer,
+    leaderboard_title,
+    privacy_text,
+    profile_caption,
+    rating_value_text,
+)
 from bot.presenters.records import game_info_text, move_list_text, rules_text
 from bot.presenters.social import (
     TAKEBACK_REQUEST_CLOSED,
@@ -61,6 +73,8 @@ from bot.presenters.turns import (
     draw_offer_text,
     game_started_text,
     outcome_text,
+    rating_change_text,
+    rating_changes_text,
     resign_text,
     turn_text,
 )
@@ -69,6 +83,7 @@ __all__ = [
     "APOLOGY",
     "CLAIM_CLOSED",
     "DRAW_OFFER_CLOSED",
+    "FORGET_ME_PHRASE",
     "MAX_MENTIONS",
     "MESSAGE_LIMIT",
     "TAKEBACK_REQUEST_CLOSED",
@@ -85,14 +100,24 @@ __all__ = [
     "draw_offer_text",
     "error_text",
     "final_warning_text",
+    "forget_me_done_text",
+    "forget_me_refused_text",
     "game_info_text",
     "game_started_text",
     "games_list_text",
+    "leaderboard_caption",
+    "leaderboard_footer",
+    "leaderboard_title",
     "mention",
     "move_ack_text",
     "move_list_text",
     "outcome_text",
+    "privacy_text",
     "private_view_text",
+    "profile_caption",
+    "rating_change_text",
+    "rating_changes_text",
+    "rating_value_text",
     "rematch_open_text",
     "resign_text",
     "rules_text",

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.service import InvalidMoveError, NotYourTurnError, Player, ServiceError
+from bot.service.bot_seats import bot_name, is_bot
 
 __all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
 
@@ -23,7 +24,11 @@ APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please t
 
 
 def mention(user_id: int) -> str:
-    """``<@123>``: a user mention (it only pings if the message's allowed mentions say so)."""
+    """``<@123>``: a user mention (it only pings if the message's allowed mentions say so);
+    the bot's own seats are named instead, ``**Gameroom (level 3)**``, so it never pings
+    itself (:mod:`bot.service.bot_seats`)."""
+    if is_bot(user_id):
+        return f"**{bot_name(user_id)}**"
     return f"<@{user_id}>"
 
 

@@ -36,15 +36,17 @@ def challenge_text(info: ChallengeInfo) -> str:
     """The lobby post (buttons are added by the caller), edited after every press.
 
     The heading, then one numbered line per seat: who holds it and how (``challenger``,
-    ``invited``, ``accepted``, ``joined``) or ``open``; then who declined, how to take part
-    and when the challenge expires::
+    ``invited``, ``accepted``, ``joined``) or ``open``; then who declined, the clock, a
+    custom start position, who may answer (:func:`_answer_note`), how the game starts and
+    when the challenge expires::
 
         <@1> challenges <@2> and anyone to **Generator** (3 players).
         1. <@1> (challenger)
         2. <@2> (invited)
         3. open
-        Press **Join** to take an open seat. The game starts when every seat is filled, or
-        when <@1> presses **Start** with at least 2 players. The challenge expires <t:…:R>.
+        Only <@2> may accept or decline. Anyone may join: press **Join** to take an open
+        seat. The game starts when every seat is filled, or when <@1> presses **Start**
+        with at least 2 players. The challenge expires <t:…:R>.
     """
     lines = [f"{_challenge_head(info, 'challenges')}."]
     holders = [p for p in info.lobby if p.holds_seat]
@@ -57,10 +59,10 @@ def challenge_text(info: ChallengeInfo) -> str:
         lines.append(f"Declined: {_mentions(info.declined_ids)}.")
     if info.clock != "none":
         lines.append(f"{clock_line(info.clock_text)}.")
-    notes = []
-    if info.open_seats:
-        notes.append("Press **Join** to take an open seat.")
-    if info.min_players < info.players:
+    if info.start_position is not None:
+        lines.append("Starts from a custom position, so the game is casual (not rated).")
+    notes = _answer_note(info)
+    if info.min_players < info.players and info.start_position is None:
         notes.append(
             f"The game starts when every seat is filled, or when {mention(info.challenger_id)} "
             f"presses **Start** with at least {info.min_players} players."
@@ -70,6 +72,18 @@ def challenge_text(info: ChallengeInfo) -> str:
     notes.append(f"The challenge expires {_timestamp(info.expires_at)}.")
     lines.append(" ".join(notes))
     return "\n".join(lines)
+
+
+def _answer_note(info: ChallengeInfo) -> list[str]:
+    """Who may answer an open challenge, as sentences: ``Only <@2> may accept or decline.``
+    for pending invitations, ``Anyone may join: press **Join** to take an open seat.`` for
+    open seats, both when there are both, nothing when every seat is held."""
+    notes = []
+    if info.pending_ids:
+        notes.append(f"Only {_mentions(info.pending_ids)} may accept or decline.")
+    if info.open_seats:
+        notes.append("Anyone may join: press **Join** to take an open seat.")
+    return notes
 
 
 def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:

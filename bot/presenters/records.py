@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.presenters.clocks import clock_line, time_left_text
 from bot.presenters.common import _code, _join, _player, _seated, seat_label
 from bot.presenters.turns import outcome_text
-from bot.service import GameSnapshot, MoveRecord
+from bot.service import GameSnapshot, MoveRecord, Player
 from engines.base import GameInfo
 
 __all__ = ["game_info_text", "move_list_text", "rules_text"]
@@ -17,7 +17,7 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     """``/game info``: players, options, ply, last moves and whose turn (or the result)."""
     lines = [
         f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}",
-        "Players: " + _join([_seated(p) for p in snapshot.players]),
+        "Players: " + _join([_info_seat(snapshot, p) for p in snapshot.players]),
         f"Options: {_code(snapshot.options_text) if snapshot.options_text else 'standard'}",
     ]
     if snapshot.clocks:
@@ -44,6 +44,14 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     else:
         lines.append("Position: secret until the game ends (it holds the players' hidden cards).")
     return "\n".join(lines)
+
+
+def _info_seat(snapshot: GameSnapshot, player: Player) -> str:
+    """A seat of ``/game info``: ``🟢 Green — <@1>``, with ``(resigned)`` or
+    ``(eliminated)`` for a seat that left a game that went on
+    (:attr:`GameSnapshot.left_seats`)."""
+    how = dict(snapshot.left_seats).get(player.seat)
+    return _seated(player) if how is None else f"{_seated(player)} ({how})"
 
 
 def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:

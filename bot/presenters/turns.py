@@ -17,6 +17,7 @@ from bot.presenters.common import (
     seat_label,
 )
 from bot.service import DrawOffer, GameSnapshot, TurnResult
+from bot.service.models import RatingChange
 from engines.base import Event
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "draw_offer_text",
     "game_started_text",
     "outcome_text",
+    "rating_change_text",
+    "rating_changes_text",
     "resign_text",
     "turn_text",
 ]
@@ -66,19 +69,42 @@ def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
 
 
 def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
-    """One line on how the game ended, mentioning the winners (of a draw: every player);
-    empty while it goes on."""
+    """One line on how the game ended, mentioning every player: the winners, then the
+    others ("good game"); of a draw, everyone. Empty while it goes on. (The callers allow
+    every player's mention on a final board.)"""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
     if outcome is None:
         return ""
     phrase = _ending_phrase(snapshot, events)
+    ratings = rating_changes_text(snapshot)
     if outcome.is_draw:
-        return f"{phrase}. The game between {_mentions(snapshot.user_ids)} is drawn."
+        return f"{phrase}. The game between {_mentions(snapshot.user_ids)} is drawn.{ratings}"
     winners = [snapshot.players[s].user_id for s in outcome.winners]
     verb = "wins" if len(winners) == 1 else "win"
-    return f"{phrase}. {_mentions(winners)} {verb}!"
+    others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
+    if not others:
+        return f"{phrase}. {_mentions(winners)} {verb}!{ratings}"
+    return f"{phrase}. {_mentions(winners)} {verb}! Good game, {_mentions(others)}.{ratings}"
+
+
+def rating_change_text(change: RatingChange) -> str:
+    """``1512 → 1538 (+26)``; a provisional rating carries a ``?`` (``1500? → 1588? (+88)``)."""
+    before = f"{change.before}{'?' if change.provisional_before else ''}"
+    after = f"{change.after}{'?' if change.provisional else ''}"
+    delta = change.delta
+    sign = "+" if delta >= 0 else "−"
+    return f"{before} → {after} ({sign}{abs(delta)})"
+
+
+def rating_changes_text(snapshot: GameSnapshot) -> str:
+    """`` Ratings: <@1> 1512 → 1538 (+26), <@2> 1490 → 1464 (−26).`` (with its leading
+    space), or ``""`` for an unrated game."""
+    if not snapshot.rating_changes:
+        return ""
+    parts = [f"{mention(c.user_id)} {rating_change_text(c)}" for c in snapshot.rating_changes]
+    return f" Ratings: {', '.join(parts)}."
 
 
 def _to_move_text(snapshot: GameSnapshot) -> str:

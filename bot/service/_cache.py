@@ -52,13 +52,15 @@ class Lru(Generic[K, V]):
 
 @dataclass(frozen=True, slots=True)
 class GameMeta:
-    """What never changes after a game starts: its engine, players, options and seed."""
+    """What never changes after a game starts: its engine, players, options and seed, and
+    the custom position it started from (``None``: the game's usual start)."""
 
     engine: Engine[Any, Any]
     players: tuple[Player, ...]
     options: dict[str, OptionValue]
     options_text: str
     seed: int
+    start_position: str | None = None
 
     def seats_of(self, user_id: int) -> tuple[int, ...]:
         """The seats ``user_id`` holds (usually one; empty for a non-player)."""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
+from bot.service.bot_seats import is_bot
 from bot.service.clocks import (
     CLOCK_TIMER,
     CLOCK_TIMER_KINDS,
@@ -32,8 +33,10 @@ from db.rows import ClockChanges, ClockRow, ClockWrite, NewClock, NewTimer, Time
 from engines.rng import Rng, splitmix64
 
 __all__ = [
+    "BOT_TURN_TIMER",
     "deadline_timers",
     "merge_changes",
+    "plan_bot_turns",
     "plan_pause",
     "plan_reminders",
     "plan_resume",
@@ -196,6 +199,7 @@ def merge_changes(*parts: ClockChanges | None) -> ClockChanges | None:
         tuple(w for part in present for w in part.writes),
         tuple(t for part in present for t in part.schedule),
         tuple(c for part in present for c in part.cancel),
+        tuple(v for part in present for v in part.vacations_seen),
     )
 
 
@@ -236,3 +240,23 @@ def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) 
         spec = ClockSpec.parse(row.spec)
         schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1, spec))
     return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
+
+
+#: Timer kind of a bot seat's turn (:mod:`bot.service.bots` handles it).
+BOT_TURN_TIMER: Final = "bot_turn"
+
+
+def plan_bot_turns(
+    game_id: int, users: Mapping[int, int], now: datetime, ply: int | None
+) -> ClockChanges | None:
+    """A ``"bot_turn"`` timer due at ``now`` for every seat in ``users`` (seat → user id)
+    that the bot plays (:func:`~bot.service.bot_seats.is_bot`), with payload
+    ``{"ply": ply}`` (the game's ply once the change is written, so a stale turn is told
+    apart; ``{}`` when not known). ``None`` when no seat to move is the bot's."""
+    payload = json.dumps({} if ply is None else {"ply": ply}, separators=(",", ":"))
+    schedule = tuple(
+        NewTimer(BOT_TURN_TIMER, now, game_id, seat, payload)
+        for seat, user_id in sorted(users.items())
+        if is_bot(user_id)
+    )
+    return ClockChanges(schedule=schedule) if schedule else None

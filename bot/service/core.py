@@ -25,13 +25,14 @@ from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequen
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from bot.service import _codec
 from bot.service import clocks as clock_rules
 from bot.service._cache import GameMeta, Lru, PositionEntry
 from bot.service.automatic import automatic_steps
-from bot.service.clock_plans import merge_changes, plan_reminders, plan_turn
+from bot.service.bot_seats import is_bot
+from bot.service.clock_plans import merge_changes, plan_bot_turns, plan_reminders, plan_turn
 from bot.service.clocks import ClockSpec, SeatClock, reminder_delay
 from bot.service.errors import (
     NoGameHereError,
@@ -42,17 +43,17 @@ from bot.service.errors import (
 )
 from bot.service.locks import KeyedLock
 from bot.service.logbook import RECENT_MOVES, move_record, public_position
-from bot.service.models import FEW_MOVES, GameSnapshot, Player, SeatClockInfo
+from bot.service.models import FEW_MOVES, GameSnapshot, Player, RatingChange, SeatClockInfo
 from bot.service.options import format_options
 from db import Database, GameRow, NewMove
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
-from db.clocks import ClockChangedError
-from db.rows import ClockChanges, ClockRow, TimerCancel
+from db.clocks import ClockChangedError, VacationChangedError
+from db.rows import ClockChanges, ClockRow, RatingChangeRow, RatingHook, TimerCancel
 from engines import get_engine
 from engines.base import Outcome
 
-__all__ = ["DEFAULT_REMINDER_QUIET", "Clock", "GameCore", "Loaded", "utc_now"]
+__all__ = ["DEFAULT_REMINDER_QUIET", "Clock", "GameCore", "Loaded", "RatingPlug", "utc_now"]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,22 @@ class Loaded:
     meta: GameMeta
     position: PositionEntry
     clocks: tuple[ClockRow, ...] = ()
+    #: What the game's end did to its players' ratings (a finished rated game only).
+    ratings: tuple[RatingChange, ...] = ()
+
+
+class RatingPlug(Protocol):
+    """How the core reaches :class:`bot.service.ratings.Ratings` (which sits above it and
+    plugs itself in as :attr:`GameCore.ratings`): the rating update of a write that ends a
+    game, and the shown changes of stored history rows."""
+
+    def hook(
+        self, loaded: Loaded, status: str, outcome: Outcome | None, ply: int, now: datetime
+    ) -> RatingHook | None: ...
+
+    def changes(
+        self, rows: Sequence[RatingChangeRow], players: Sequence[Player]
+    ) -> tuple[RatingChange, ...]: ...
 
 
 class GameCore:
@@ -102,6 +119,12 @@ class GameCore:
         self._locks: KeyedLock[int] = KeyedLock()
         self._meta: Lru[int, GameMeta] = Lru(cache_size)
         self._positions: Lru[int, PositionEntry] = Lru(cache_size)
+        #: Called with a game's id after this process committed a change that gives one of
+        #: the bot's seats the move (the bots' loop wakes at once instead of at its next poll).
+        self.bot_turn_listeners: list[Callable[[int], None]] = []
+        #: The ratings use case, once it plugged itself in: every write that ends a rated
+        #: game carries its rating update (:class:`RatingPlug`).
+        self.ratings: RatingPlug | None = None
 
     def now(self) -> datetime:
         """The service clock's time. Raises :class:`ValueError` if the clock is naive."""
@@ -127,6 +150,16 @@ class GameCore:
             except Exception as error:
                 error.add_note(f"game {game_id}")
                 raise
+
+    def tell_bot_turn(self, loaded: Loaded) -> None:
+        """Call the :attr:`bot_turn_listeners` if a seat to move in ``loaded`` is the bot's."""
+        players = loaded.meta.players
+        if loaded.row.is_active and any(
+            0 <= seat < len(players) and is_bot(players[seat].user_id)
+            for seat in loaded.row.to_move
+        ):
+            for listener in list(self.bot_turn_listeners):
+                listener(loaded.row.id)
 
     def forget(self, game_id: int) -> None:
         """Drop the cached position of ``game_id`` (after a write that may not have landed)."""
@@ -159,7 +192,23 @@ class GameCore:
     async def load_row(self, row: GameRow) -> Loaded:
         meta = await self.game_meta(row)
         position = await self.position(row, meta)
-        return Loaded(row, meta, position, await self.read_clocks(row))
+        loaded = Loaded(row, meta, position, await self.read_clocks(row))
+        if row.rated and not row.is_active and self.ratings is not None:
+            changes = await self.database.ratings.changes_of_game(row.id)
+            loaded = replace(loaded, ratings=self.ratings.changes(changes, meta.players))
+        return loaded
+
+    def _rating_hook(
+        self, loaded: Loaded, status: str, outcome: Outcome | None, ply: int, now: datetime
+    ) -> RatingHook | None:
+        if status != "finished" or self.ratings is None:
+            return None
+        return self.ratings.hook(loaded, status, outcome, ply, now)
+
+    def _with_ratings(self, loaded: Loaded, hook: RatingHook | None) -> Loaded:
+        if hook is None or not hook.written or self.ratings is None:
+            return loaded
+        return replace(loaded, ratings=self.ratings.changes(hook.written, loaded.meta.players))
 
     async def game_meta(self, row: GameRow) -> GameMeta:
         meta = self._meta.get(row.id)
@@ -179,6 +228,7 @@ class GameCore:
             options=options,
             options_text=format_options(engine.info, options),
             seed=row.seed,
+            start_position=row.start_position,
         )
         self._meta.put(row.id, meta)
         return meta
@@ -249,6 +299,7 @@ class GameCore:
             finished_at=row.finished_at,
             clock_text=ClockSpec.parse(row.clock).describe(),
             clocks=self.seat_clocks(loaded),
+            rating_changes=loaded.ratings,
         )
 
     # ---- seats ---------------------------------------------------------------------------
@@ -310,6 +361,8 @@ class GameCore:
             clocks=loaded.clocks,
             ply_after=moves[-1].ply,
         )
+        status = "active" if outcome is None else "finished"
+        rating = self._rating_hook(loaded, status, outcome, moves[-1].ply, now)
         try:
             row = await self.database.games.commit_moves(
                 loaded.row.id,
@@ -318,13 +371,19 @@ class GameCore:
                 state_json=engine.dumps(state),
                 ply=moves[-1].ply,
                 to_move=engine.to_move(state),
-                status="active" if outcome is None else "finished",
+                status=status,
                 outcome_json=_codec.dump_outcome(outcome),
                 termination=None if outcome is None else outcome.termination,
                 now=now,
                 clock_changes=clock_changes,
+                rating=rating,
             )
-        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+        except (
+            DbStaleVersionError,
+            DbGameNotActiveError,
+            ClockChangedError,
+            VacationChangedError,
+        ) as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError(
                 "Someone changed this game at the same moment; look at the board and try again."
@@ -335,7 +394,10 @@ class GameCore:
         recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
         position = PositionEntry(row.version, state, recent)
         self._positions.put(row.id, position)
-        return Loaded(row, loaded.meta, position, await self.read_clocks(row))
+        committed = Loaded(row, loaded.meta, position, await self.read_clocks(row))
+        committed = self._with_ratings(committed, rating)
+        self.tell_bot_turn(committed)
+        return committed
 
     async def finish(
         self,
@@ -359,6 +421,7 @@ class GameCore:
             timed_out=timed_out,
             clocks=loaded.clocks,
         )
+        rating = self._rating_hook(loaded, status, outcome, loaded.row.ply, now)
         try:
             row = await self.database.games.finish(
                 loaded.row.id,
@@ -368,12 +431,18 @@ class GameCore:
                 termination=termination,
                 now=now,
                 clock_changes=clock_changes,
+                rating=rating,
             )
-        except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+        except (
+            DbStaleVersionError,
+            DbGameNotActiveError,
+            ClockChangedError,
+            VacationChangedError,
+        ) as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError() from exc
         restamped = self.restamp(loaded, row)
-        return replace(restamped, clocks=await self.read_clocks(row))
+        return self._with_ratings(replace(restamped, clocks=await self.read_clocks(row)), rating)
 
     def restamp(self, loaded: Loaded, row: GameRow) -> Loaded:
         """The same position under the new version a non-move change produced."""
@@ -410,8 +479,9 @@ class GameCore:
 
         ``clocks`` are the game's clock rows if the caller read them with ``row`` (else they
         are read here); ``ply_after`` is the game's ply after the change, stored in the
-        reminders' payload beside the version when given. Returns ``None`` only when there
-        is nothing to write.
+        reminders' payload beside the version when given. A seat the bot plays gets a
+        ``bot_turn`` timer due now instead of reminders (:func:`~bot.service.clock_plans.
+        plan_bot_turns`). Returns ``None`` only when there is nothing to write.
         """
         rows = list(clocks) if clocks is not None else await self.read_clocks(row)
         following = tuple(seat for seat in to_move_after if seat >= 0)
@@ -420,26 +490,36 @@ class GameCore:
             return merge_changes(stop, ClockChanges(cancel=(TimerCancel(row.id),)))
         meta = await self.game_meta(row)
         users = {seat: meta.players[seat].user_id for seat in following}
-        paused, due = await self.turn_start(row.guild_id, users, now)
+        paused, due, seen = await self.turn_start(row.guild_id, users, now)
         turn = plan_turn(rows, movers, following, now, paused_until=paused, timed_out=timed_out)
         reminders = plan_reminders(
             row.id, before=row.to_move, due=due, version=row.version + 1, ply=ply_after
         )
-        return merge_changes(turn, reminders)
+        # Clocks start (or not) by the vacations read: the write checks they did not change.
+        checks = ClockChanges(vacations_seen=seen) if rows and seen else None
+        bot_turns = plan_bot_turns(row.id, users, now, ply_after)
+        return merge_changes(checks, turn, reminders, bot_turns)
 
     async def turn_start(
         self, guild_id: int | None, users: Mapping[int, int], now: datetime
-    ) -> tuple[dict[int, datetime], dict[int, datetime]]:
+    ) -> tuple[dict[int, datetime], dict[int, datetime], tuple[tuple[int, int | None], ...]]:
         """For the seats in ``users`` (seat → user id) whose turn starts at ``now``, in one
         read (:meth:`db.clocks.ClocksRepo.turn_context`): when each seat's turn really
-        starts, for those whose player is on vacation (seat → end of the vacation), and when
+        starts, for those whose player is on vacation (seat → end of the vacation), when
         each seat's reminder is due, for those whose player wants reminders (the quiet time
-        of :func:`~bot.service.clocks.reminder_delay` after the turn starts)."""
-        if not users:
-            return {}, {}
+        of :func:`~bot.service.clocks.reminder_delay` after the turn starts), and the
+        ``(user id, vacation row version or None)`` read, for the write to check
+        (:attr:`db.rows.ClockChanges.vacations_seen`)."""
+        users = {seat: user_id for seat, user_id in users.items() if not is_bot(user_id)}
+        if not users:  # the bot takes no vacation and needs no reminder
+            return {}, {}, ()
         context = await self.database.clocks.turn_context(users.values(), guild_id)
         paused: dict[int, datetime] = {}
         due: dict[int, datetime] = {}
+        seen = tuple(
+            (user_id, None if (row := context.vacations.get(user_id)) is None else row.version)
+            for user_id in sorted(set(users.values()))
+        )
         for seat, user_id in users.items():
             away = context.vacations.get(user_id)
             if away is not None and away.until is not None and away.until > now:
@@ -447,7 +527,7 @@ class GameCore:
             delay = reminder_delay(context.users[user_id], context.guild, self.reminder_quiet)
             if delay is not None:
                 due[seat] = max(now, paused.get(seat, now)) + delay
-        return paused, due
+        return paused, due, seen
 
     async def read_clocks(self, row: GameRow) -> tuple[ClockRow, ...]:
         """The seat clocks of game ``row`` (none for a game without a clock: no read)."""

@@ -14,13 +14,18 @@ comes from a stream derived from it (:mod:`bot.service.randomness`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
 
+from ai.levels import LEVELS
 from bot.service import _codec
+from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.clock_plans import (
     merge_changes,
+    plan_bot_turns,
     plan_reminders,
     plan_start,
     start_timers,
@@ -47,6 +52,7 @@ from bot.service.models import (
 )
 from bot.service.options import format_options, resolve_challenge_options
 from bot.service.randomness import random_seed, seat_order
+from bot.service.records import position_start
 from db import ChallengeChangedError as DbChallengeChangedError
 from db import ChallengeClosedError as DbChallengeClosedError
 from db import (
@@ -57,9 +63,12 @@ from db import (
 )
 from db import ChallengeFullError as DbChallengeFullError
 from db import ChannelBusyError as DbChannelBusyError
+from db.clocks import VacationChangedError
 from db.rows import ClockChanges
 from engines import get_engine
 from engines.base import (
+    Engine,
+    OptionValue,
     UsageError,
 )
 
@@ -107,6 +116,8 @@ class Lobby:
         clock: str | None = None,
         seating: Sequence[int] | None = None,
         rematch_of: int | None = None,
+        start_position: str | None = None,
+        rated: bool = True,
     ) -> ChallengeInfo:
         """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
 
@@ -122,13 +133,20 @@ class Lobby:
         ``correspondence``, ``hard:3d+1d/5d`` …; the service's ``default_clock`` when not
         given), stored canonical. ``seating``
         fixes the seat order (user ids, challenger and every opponent once each, one per
-        seat; a rematch) instead of drawing it when the game starts; ``rematch_of`` names the
-        game a rematch comes from.
+        seat, and the bot's seats by their ids, added with :meth:`add_bots`; a rematch)
+        instead of drawing it when the game starts; ``rematch_of`` names the game a rematch
+        comes from.
+
+        ``start_position`` is a custom start in the game's position notation (``/challenge
+        position:``), read as ``python -m engines --position`` reads it; without ``players``
+        the position's own count (if its notation carries one) sets the number of seats. The
+        game then starts from it (:func:`bot.service.records.position_start`) and is casual.
 
         Raises :class:`ChallengeSetupError` (unknown game, a player count the game does not
-        allow, a bad option, preset or clock — the message lists what is allowed —, a
-        challenge to oneself, an opponent named twice, more opponents than seats, or a
-        ``seating`` that does not seat exactly the challenger and the opponents).
+        allow, a bad option, preset, clock or position — the message lists what is allowed
+        or what is wrong —, a challenge to oneself, an opponent named twice, more opponents
+        than seats, or a ``seating`` that does not seat exactly the challenger and the
+        opponents).
         """
         invited = list(opponent_ids)
         if challenger_id in invited:
@@ -138,6 +156,8 @@ class Lobby:
         try:
             engine = get_engine(game)
             seats = players
+            if seats is None and start_position is not None:
+                seats = engine.position_players(start_position.strip())
             if seats is None:
                 seats = 1 + len(invited) if invited else engine.info.default_players
             engine.check_players(seats)
@@ -145,6 +165,8 @@ class Lobby:
             engine.new_game(seats, options, 0)
         except UsageError as exc:
             raise ChallengeSetupError(sentence(str(exc))) from exc
+        if start_position is not None:
+            start_position = _checked_position(engine, start_position, options, seats)
         if 1 + len(invited) > seats:
             raise ChallengeSetupError(
                 f"You named {len(invited)} opponents, but a game for {seats} players has "
@@ -154,8 +176,9 @@ class Lobby:
             clock_spec = ClockSpec.parse(clock or self.default_clock)
         except ValueError as exc:
             raise ChallengeSetupError(sentence(str(exc))) from exc
+        people = sorted(u for u in seating or () if not is_bot(u))
         if seating is not None and (
-            len(seating) != seats or sorted(seating) != sorted([challenger_id, *invited])
+            len(seating) != seats or people != sorted([challenger_id, *invited])
         ):
             raise ChallengeSetupError("A fixed seating must seat every player once.")
         now = self.core.now()
@@ -172,7 +195,10 @@ class Lobby:
             clock=str(clock_spec),
             seating=seating,
             rematch_of=rematch_of,
+            start_position=start_position,
         )
+        if not rated:  # casual; the game copies the option when it starts (db/ratings.py)
+            await self.core.database.ratings.set_challenge_rated(row.id, False)
         log.info(
             "challenge %d: %s for %d by %d, invited %s, in channel %d",
             row.id,
@@ -289,6 +315,78 @@ class Lobby:
             parent_channel_id=parent_channel_id,
         )
 
+    async def open_exhibition(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        players: int,
+        options_text: str | None = None,
+        preset: str | None = None,
+        clock: str | None = None,
+    ) -> ChallengeInfo:
+        """A bot-only exhibition game for spectators: ``user_id`` opens a casual challenge of
+        ``players`` seats and gives up their own seat at once, so every seat is left for the
+        bot (the caller seats the bots with :meth:`add_bots`, which starts the game when the
+        last one sits). Raises what :meth:`create_challenge` raises."""
+        info = await self.create_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=user_id,
+            game=game,
+            players=players,
+            options_text=options_text,
+            preset=preset,
+            clock=clock,
+            rated=False,
+        )
+        now = self.core.now()
+        row = await self._open_challenge(info.challenge_id, now)
+        leave = ChallengeEntry(user_id, ChallengePlayerRole.CHALLENGER, _LEFT)
+        updated = await self.core.database.challenges.enter(
+            info.challenge_id, row.version, leave, now=now
+        )
+        log.info("challenge %d: an exhibition of bots, opened by %d", updated.id, user_id)
+        return self.challenge_info(updated)
+
+    async def add_bots(
+        self,
+        challenge_id: int,
+        user_id: int,
+        levels: Sequence[int],
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """The challenger gives open seats to the bot, one per level in ``levels`` (1–5): the
+        **Add bot** button, and ``/challenge opponent:@Gameroom`` or ``bot_level:``.
+
+        Each bot takes its seat at once (a bot never needs to accept); when that fills the
+        last seat the game starts, as :meth:`accept_challenge` does (same ``channel_id`` and
+        ``parent_channel_id``). Returns the lobby after the last bot. Raises
+        :class:`NotChallengedError` (not the challenger), :class:`LobbyError` (no open seat
+        left, or a level outside 1–5) and the errors of :meth:`accept_challenge`.
+        """
+        if not levels:
+            raise LobbyError("Choose a level for the bot.")
+        update: LobbyUpdate | None = None
+        for level in levels:
+            if not 1 <= level <= len(LEVELS):
+                raise LobbyError(f"Bot levels are 1 to {len(LEVELS)}.")
+            update = await self._lobby_press(
+                challenge_id,
+                user_id,
+                partial(_bot_press, level=level),
+                channel_id=channel_id,
+                parent_channel_id=parent_channel_id,
+            )
+            if update.game is not None:
+                break
+        assert update is not None  # levels is not empty
+        return update
+
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
         now = self.core.now()
@@ -373,20 +471,27 @@ class Lobby:
         else:
             user_ids = seat_order(seed, seated)
         try:
-            state = engine.new_game(len(user_ids), options, seed)
-        except UsageError as exc:
+            if challenge.start_position is None:
+                state = engine.new_game(len(user_ids), options, seed)
+            else:  # a custom start (/challenge position:); the game is casual
+                start = challenge.start_position
+                state = position_start(engine, start, options, len(user_ids), seed)
+        except (UsageError, ValueError) as exc:
             raise ChallengeSetupError(sentence(str(exc))) from exc
         target = challenge.channel_id if channel_id is None else channel_id
         to_move = engine.to_move(state)
         first = {seat: user_ids[seat] for seat in to_move if seat >= 0}
-        paused, due = await self.core.turn_start(challenge.guild_id, first, now)
-        new_clocks = plan_start(
-            ClockSpec.parse(challenge.clock), len(user_ids), first, now, paused_until=paused
-        )
+        paused, due, seen = await self.core.turn_start(challenge.guild_id, first, now)
+        clock_spec = ClockSpec.parse(challenge.clock)
+        new_clocks = plan_start(clock_spec, len(user_ids), first, now, paused_until=paused)
+        # The first clocks start (or not) by the vacations read: the write checks them.
+        checks = ClockChanges(vacations_seen=seen) if new_clocks and seen else None
 
         def first_timers(game_id: int) -> ClockChanges | None:
             reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
-            return merge_changes(start_timers(game_id, new_clocks), reminders)
+            bot_turns = plan_bot_turns(game_id, first, now, 0)
+            starts = start_timers(game_id, new_clocks)
+            return merge_changes(checks, starts, reminders, bot_turns)
 
         try:
             row = await self.core.database.games.create(
@@ -408,9 +513,14 @@ class Lobby:
                 clock=challenge.clock,
                 clocks=new_clocks,
                 clock_changes=first_timers,
+                start_position=challenge.start_position,
             )
         except DbChannelBusyError as exc:
             raise ChannelBusyError() from exc
+        except VacationChangedError as exc:  # a first player's vacation changed meanwhile
+            raise StaleActionError(
+                "A player's vacation changed at that moment; please press again."
+            ) from exc
         log.info(
             "game %d: %s started in channel %d from challenge %d, seats %s",
             row.id,
@@ -420,8 +530,9 @@ class Lobby:
             user_ids,
         )
         async with self.core.game_lock(row.id):
-            loaded = await self.core.load_row(row)
-            return self.core.snapshot(await self.core.settle(loaded))
+            loaded = await self.core.settle(await self.core.load_row(row))
+            self.core.tell_bot_turn(loaded)
+            return self.core.snapshot(loaded)
 
     async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
         row = await self.core.database.challenges.get(challenge_id)
@@ -464,6 +575,7 @@ class Lobby:
             clock_text=ClockSpec.parse(row.clock).describe(),
             seating=row.seating,
             rematch_of=row.rematch_of,
+            start_position=row.start_position,
         )
 
 
@@ -485,6 +597,30 @@ class _Press:
     closes_as: str | None = None
 
 
+def _checked_position(
+    engine: Engine[Any, Any], text: str, options: Mapping[str, OptionValue], players: int
+) -> str:
+    """``text`` (stripped) once it is a position a game of ``players`` seats can start from:
+    what ``python -m engines --players N --position TEXT`` accepts, and not already over.
+    Raises :class:`ChallengeSetupError` with one sentence saying what is wrong."""
+    text = text.strip()
+    name = engine.info.name
+    if not text:
+        raise ChallengeSetupError(
+            f"The position is empty: write a {name} position, or leave it out."
+        )
+    found = engine.position_players(text)
+    if found is not None and found != players:
+        raise ChallengeSetupError(f"That {name} position is for {found} players, not {players}.")
+    try:
+        state = position_start(engine, text, options, players, 0)
+    except (UsageError, ValueError) as exc:
+        raise ChallengeSetupError(sentence(f"that is not a {name} position: {exc}")) from exc
+    if engine.outcome(state) is not None:
+        raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
+    return text
+
+
 def _seated_after(challenge: ChallengeRow, entry: ChallengeEntry | None) -> list[int]:
     """The users seated once ``entry`` is written, in listing order (a newcomer last)."""
     seated = []
@@ -501,6 +637,19 @@ def _seated_after(challenge: ChallengeRow, entry: ChallengeEntry | None) -> list
 def _take_seat(challenge: ChallengeRow, entry: ChallengeEntry) -> _Press:
     """Seat ``entry``'s user; the game starts if that fills the last seat."""
     return _Press(entry, starts=len(_seated_after(challenge, entry)) == challenge.players)
+
+
+def _bot_press(challenge: ChallengeRow, user_id: int, *, level: int) -> _Press:
+    """Add bot: the challenger seats a bot of ``level`` in an open seat (the first bot user id
+    of that level not yet in the lobby)."""
+    if user_id != challenge.challenger_id:
+        raise NotChallengedError("Only the challenger can add bots to this challenge.")
+    if challenge.open_seats < 1:
+        raise LobbyError("Every seat is taken or reserved, so there is no room for a bot.")
+    taken = {p.user_id for p in challenge.lobby}
+    instance = next(k for k in range(challenge.players + 1) if bot_user_id(level, k) not in taken)
+    entry = ChallengeEntry(bot_user_id(level, instance), ChallengePlayerRole.BOT, _SEATED)
+    return _take_seat(challenge, entry)
 
 
 def _accept_press(challenge: ChallengeRow, user_id: int) -> _Press:
@@ -582,6 +731,11 @@ def _start_press(challenge: ChallengeRow, user_id: int) -> _Press:
         raise LobbyError(
             f"{info.name} needs all {challenge.players} seats filled; "
             "the game starts by itself once they are."
+        )
+    if challenge.start_position is not None:
+        raise LobbyError(
+            f"This game starts from a position for {challenge.players} players, so it starts "
+            "by itself once every seat is filled."
         )
     seated = len(challenge.seated_ids)
     if seated < info.min_players:

@@ -146,6 +146,14 @@ class GameSnapshot:
     """The clock in words (``ClockSpec.describe``)."""
     clocks: tuple[SeatClockInfo, ...] = ()
     """Each seat's clock, in seat order; empty for a game without a clock."""
+    left_seats: tuple[tuple[int, str], ...] = ()
+    """``(seat, how)`` for each seat that left a game of three or more players while it went
+    on, in the order they left: ``how`` is ``resigned`` (a ``[k]resign`` row, a time-out
+    included) or ``eliminated`` (Orbs: no orbs left). Read from the whole move log, so only
+    ``/game info`` fills it (:meth:`bot.service.views.Views.game_info`); empty elsewhere."""
+    rating_changes: tuple[RatingChange, ...] = ()
+    """What a finished rated game did to each player's rating, in seat order (one per rating
+    identity); empty while it goes on and for an unrated game (bot/service/ratings.py)."""
 
     @property
     def is_active(self) -> bool:
@@ -314,6 +322,9 @@ class ChallengeInfo:
     """The user ids in seat order when fixed (a rematch), else ``None`` (drawn at start)."""
     rematch_of: int | None = None
     """The game this challenge is a rematch of."""
+    start_position: str | None = None
+    """The custom position the game will start from (``/challenge position:``), else ``None``.
+    Its player count is fixed: such a challenge never starts early."""
 
     @property
     def is_open(self) -> bool:
@@ -350,6 +361,7 @@ class ChallengeInfo:
         seats, and at least ``min_players`` are seated (the lobby is open)."""
         return (
             self.is_open
+            and self.start_position is None
             and self.min_players < self.players
             and len(self.seated_ids) >= self.min_players
         )
@@ -524,3 +536,106 @@ class VacationInfo:
     def on_vacation(self) -> bool:
         """True while the vacation lasts."""
         return self.until is not None and self.until > self.as_of
+
+
+__all__ += ["ReplayAnimation"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayAnimation:
+    """``/game replay format:gif``: the animated public replay of plies ``from_ply`` to
+    ``to_ply`` (of the game's ``plies``) as GIF bytes, with ``frames`` pictures lasting
+    ``seconds`` in all (identical consecutive pictures are merged by the writer, so the GIF
+    may hold fewer). ``speed`` is ``"real"`` (frame times follow the real move times) or
+    ``"fast"`` (half a second a frame)."""
+
+    game_id: int
+    game: str
+    game_name: str
+    from_ply: int
+    to_ply: int
+    plies: int
+    speed: str
+    frames: int
+    seconds: float
+    gif: bytes
+
+    @property
+    def filename(self) -> str:
+        """``<game>-<id>-<from>-<to>.gif``."""
+        return f"{self.game}-{self.game_id}-{self.from_ply}-{self.to_ply}.gif"
+
+
+__all__ += ["GameRating", "Leaderboard", "LeaderboardEntry", "RatingChange", "RatingProfile"]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after a rated game, as shown (``1512 → 1538``).
+    ``user_id`` is the seat's user (the bot's seat id for the bot); ``provisional``: the
+    rating after is still provisional (shown with ``?``)."""
+
+    user_id: int
+    seat: int
+    before: int
+    after: int
+    provisional: bool = False
+    provisional_before: bool = False
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """A user's rating in one game, as shown, with their record in it and (for the profile
+    card) its history: ``history`` is ``(when, rating)`` after each rated game, oldest first;
+    ``best_win`` the strongest opponent beaten, ``(user id, their rating then, game id)``."""
+
+    game: str
+    game_name: str
+    rating: int
+    provisional: bool
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_played_at: datetime
+    history: tuple[tuple[datetime, int], ...] = ()
+    best_win: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingProfile:
+    """``/rating``: ``user_id``'s ratings, the asked-for (or most played) game first."""
+
+    user_id: int
+    ratings: tuple[GameRating, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """One line of a leaderboard: ``place`` (1-based), the rating shown, rated games, and
+    ``trend``: the change over the entry's last rated games (``TREND_GAMES``)."""
+
+    place: int
+    user_id: int
+    rating: int
+    games: int
+    trend: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """``/leaderboard``: the best ``entries`` of ``game`` in ``scope`` (``server`` or
+    ``global``) and the caller's own place (``None``: not on the board, ``caller_note`` says
+    why)."""
+
+    game: str
+    game_name: str
+    scope: str
+    entries: tuple[LeaderboardEntry, ...]
+    caller: LeaderboardEntry | None
+    caller_note: str
+    as_of: datetime

@@ -102,6 +102,33 @@ class Play:
         await self.timeouts.announce(event)
         raise OutOfTimeError(late_move_sentence(event), event=event)
 
+    async def play_seat(self, game_id: int, seat: int, text: str, *, version: int) -> TurnResult:
+        """Play ``text`` for seat ``seat`` of game ``game_id`` as it stood at ``version``: how
+        the bot's own seats move (:mod:`bot.service.bots`), by game and seat rather than by
+        channel and user.
+
+        Commits as :meth:`play` does (automatic steps, clocks, timers, compare-and-set); a
+        hard clock that ran out meanwhile is applied as the seat's time-out instead and
+        :class:`~bot.service.clocks.OutOfTimeError` raised. Raises :class:`StaleActionError`
+        when the game ended or changed since ``version`` (a draw offer, another process's
+        move), :class:`NotYourTurnError` when the seat is not to move and
+        :class:`InvalidMoveError` for a move the engine refuses.
+        """
+        async with self.core.game_lock(game_id):
+            row = await self.core.database.games.get(game_id)
+            if row is None or not row.is_active or row.version != version:
+                raise StaleActionError("The game changed while the bot was thinking.")
+            now = self.core.now()
+            loaded = await self.core.load_row(row)
+            if seat not in loaded.row.to_move:
+                raise NotYourTurnError(self.core.waiting_for(loaded))
+            user_id = loaded.meta.players[seat].user_id
+            if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
+                return await self._play_move(loaded, seat, user_id, text, now)
+            event = await self.timeouts.apply_timeout(loaded, seat, now)
+        await self.timeouts.announce(event)
+        raise OutOfTimeError(late_move_sentence(event), event=event)
+
     async def _play_move(
         self, loaded: Loaded, seat: int, user_id: int, text: str, now: datetime
     ) -> TurnResult:

@@ -19,6 +19,7 @@ board at ply N) all go through it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 from collections.abc import Iterator, Mapping, Sequence
@@ -46,6 +47,7 @@ __all__ = [
     "ReplayStep",
     "board_at_ply",
     "build_record",
+    "position_start",
     "rebuild",
     "rebuild_game",
     "replay_log",
@@ -153,8 +155,46 @@ def rebuild(
 
 
 def start_state(meta: GameMeta) -> Any:
-    """The state a game began in: its engine's ``new_game`` with its seats, options and seed."""
+    """The state a game began in: its engine's ``new_game`` with its seats, options and seed,
+    or, for a game started from a custom position, :func:`position_start` of it."""
+    if meta.start_position is not None:
+        return position_start(
+            meta.engine, meta.start_position, meta.options, len(meta.players), meta.seed
+        )
     return meta.engine.new_game(len(meta.players), meta.options, meta.seed)
+
+
+def position_start(
+    engine: Engine[Any, Any],
+    text: str,
+    options: Mapping[str, OptionValue],
+    players: int,
+    seed: int,
+) -> Any:
+    """The state a game of ``players`` seats starts in from the position ``text`` (``/challenge
+    position:``), read as ``python -m engines --players N --position TEXT`` reads it, with the
+    game's ``seed`` put into the state.
+
+    A position holds no generator state, so :meth:`~engines.base.Engine.from_position` starts
+    the generator at seed 0; games with chance (Generator's die, Arbos' random setup draws)
+    get the game's seed instead, so two games from one position do not roll alike. The seed
+    goes into the state's ``seed`` field (both engines keep it there next to their draw
+    counter, which stays 0). Generation Zero, the one game with hidden cards, takes no seed
+    from outside: its position carries its own ``seed`` key (used only during the draft), so
+    a custom position deals exactly as written. Generatorb and Orbs draw nothing after the
+    start. Raises :class:`~engines.base.UsageError` (and :class:`ValueError`) as the CLI
+    does for a malformed position or one whose seats are not ``players``.
+    """
+    state = engine.from_position(text, engine.options_for(options, players))
+    engine.check_position_players(state, players, explicit=True)
+    if not engine.info.has_chance:
+        return state
+    if dataclasses.is_dataclass(state) and not isinstance(state, type):
+        if any(f.name == "seed" for f in dataclasses.fields(state)):
+            return dataclasses.replace(state, seed=seed)
+    elif "seed" in getattr(state, "_fields", ()):  # a NamedTuple state
+        return state._replace(seed=seed)
+    return state
 
 
 def rebuild_game(meta: GameMeta, moves: Sequence[LoggedMove], *, plies: int | None = None) -> Any:
@@ -196,10 +236,11 @@ class GameRecord:
     """A game as exported by ``/game export`` (JSON: :meth:`to_json`; text: :meth:`to_text`).
 
     ``options`` are every option's effective value for this player count (what the CLI
-    prints). ``seed`` is ``None`` while the game goes on. ``start_position`` is ``None``
-    unless the seed is withheld *and* the first position depends on it (Orbs and Generator
-    draw the first player from the seed): a replay then starts from that position instead
-    of a new game. ``position`` is the position after the last move. ``result`` is the
+    prints). ``seed`` is ``None`` while the game goes on. ``start_position`` is the custom
+    position a game started from (``/challenge position:``); otherwise it is ``None`` unless
+    the seed is withheld *and* the first position depends on it (Orbs and Generator draw the
+    first player from the seed). A replay then starts from that position instead of a new
+    game. ``position`` is the position after the last move. ``result`` is the
     stored outcome (``None`` while active or once aborted). ``logged_ending`` is true when
     the last logged move ends the game, so a replay's ``outcome`` equals ``result``; it is
     false for a game that goes on and for one that ended outside the move list (a
@@ -329,6 +370,7 @@ class GameRecord:
             ("Players", str(self.players)),
             ("Options", options),
             ("Seed", "?" if self.seed is None else str(self.seed)),
+            *([("StartPosition", self.start_position)] if self.start_position else []),
             ("Status", self.status),
             ("Result", self.result_phrase()),
             ("Created", _iso(self.created_at)),
@@ -424,8 +466,8 @@ def build_record(row: GameRow, meta: GameMeta, moves: Sequence[MoveRow]) -> Game
             f"game {row.id}: the move log rebuilds {position!r}, not the stored {stored!r}"
         )
     seed = None if row.is_active else meta.seed
-    start_position = None
-    if seed is None:
+    start_position = meta.start_position  # a custom start (/challenge position:)
+    if seed is None and start_position is None:
         # Without the seed a replay starts from seed 0: say where the game really began
         # when that differs (a first player drawn from the seed).
         first = engine.position(start)
@@ -485,10 +527,11 @@ class BoardAtPly:
 
 
 def board_at_ply(
-    current: GameSnapshot, seed: int, moves: Sequence[MoveRow], ply: int | None
+    current: GameSnapshot, start: Any, moves: Sequence[MoveRow], ply: int | None
 ) -> BoardAtPly:
-    """The board of the game ``current`` (its snapshot now; ``seed`` its seed, ``moves`` its
-    log) after ``ply`` moves: ``0`` is the start position, ``None`` the last ply.
+    """The board of the game ``current`` (its snapshot now; ``start`` the state it began in,
+    :func:`start_state`; ``moves`` its log) after ``ply`` moves: ``0`` is the start position,
+    ``None`` the last ply.
 
     The state is rebuilt from the start with :func:`rebuild` and only its public view is kept:
     nothing secret is cached or returned. Raises :class:`ServiceError` naming the range for a
@@ -503,7 +546,6 @@ def board_at_ply(
         )
     engine = get_engine(current.game)
     logged = [m for m in moves if m.ply <= wanted]
-    start = engine.new_game(len(current.players), current.options, seed)
     state = rebuild(engine, start, logged)
     hidden_now = current.hidden_information and current.is_active
     snapshot = replace(

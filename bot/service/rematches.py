@@ -10,15 +10,18 @@ from __future__ import annotations
 import logging
 
 from bot.service import social
+from bot.service._cache import GameMeta
 from bot.service.core import GameCore
 from bot.service.errors import (
     NoGameHereError,
+    StaleActionError,
 )
 from bot.service.lobby import Lobby
 from bot.service.models import (
     ChallengeInfo,
 )
 from bot.service.options import format_options
+from db import GameRow, RematchAlreadyOpenError
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,8 @@ class Rematches:
     ) -> ChallengeInfo:
         """The Rematch button: a new challenge to play game ``game_id`` again.
 
-        Same game, options and clock; ``user_id`` is the challenger, every other player is
+        Same game, options, clock and start position (a game from a custom position is
+        played again from it); ``user_id`` is the challenger, every other player is
         invited, and the seats are fixed, rotated by one
         (:func:`bot.service.social.rotated_seating`). The challenge goes in the game's
         channel, or in the parent channel of its thread when ``in_parent`` (the bot passes it
@@ -58,22 +62,44 @@ class Rematches:
         if in_parent and row.parent_channel_id is not None:
             channel_id = row.parent_channel_id
         # The lock makes a double press in this process wait, then find the first one's
-        # challenge; two processes pressing at the same instant could both open one.
+        # challenge; two processes pressing at the same instant are told apart by the
+        # database (one open rematch per game: a partial unique index).
         async with self.core.game_lock(game_id):
             existing = await self.core.database.challenges.open_rematch(game_id)
             if existing is not None and existing.expires_at > self.core.now():
                 raise social.RematchOpenError(self.lobby.challenge_info(existing))
-            info = await self.lobby.create_challenge(
-                guild_id=row.guild_id,
-                channel_id=channel_id,
-                challenger_id=user_id,
-                game=row.game,
-                opponent_ids=plan.invited_ids,
-                players=len(meta.players),
-                options_text=format_options(meta.engine.info, meta.options),
-                clock=row.clock,
-                seating=plan.seating,
-                rematch_of=game_id,
-            )
+            if existing is not None:  # past its expiry: mark it so a new one may open
+                await self.lobby.expire_challenges()
+            try:
+                info = await self._open(row, meta, plan, user_id, channel_id, game_id)
+            except RematchAlreadyOpenError as exc:
+                other = await self.core.database.challenges.open_rematch(game_id)
+                if other is None:  # answered in the meantime: press again
+                    raise StaleActionError() from exc
+                raise social.RematchOpenError(self.lobby.challenge_info(other)) from exc
         log.info("game %d: rematch asked by %d (challenge %d)", game_id, user_id, info.challenge_id)
         return info
+
+    async def _open(
+        self,
+        row: GameRow,
+        meta: GameMeta,
+        plan: social.RematchPlan,
+        user_id: int,
+        channel_id: int,
+        game_id: int,
+    ) -> ChallengeInfo:
+        """Open the rematch challenge of game ``row`` that ``plan`` describes."""
+        return await self.lobby.create_challenge(
+            guild_id=row.guild_id,
+            channel_id=channel_id,
+            challenger_id=user_id,
+            game=row.game,
+            opponent_ids=plan.invited_ids,
+            players=len(meta.players),
+            options_text=format_options(meta.engine.info, meta.options),
+            clock=row.clock,
+            seating=plan.seating,
+            rematch_of=game_id,
+            start_position=row.start_position,
+        )

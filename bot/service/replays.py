@@ -1,5 +1,5 @@
-"""Records and replay: ``/game export``, ``/game replay`` (the board at any ply) and the
-consistency check that rebuilds a game from its log.
+"""Records and replay: ``/game export``, ``/game replay`` (the board at any ply, or an
+animated GIF of a range of plies) and the consistency check that rebuilds a game from its log.
 
 The record format and the one loop that replays a move log are :mod:`bot.service.records`
 (pure); this module reads the rows and runs that work in a worker thread.
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from bot.service import records
 from bot.service.core import GameCore
@@ -17,16 +20,49 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.models import (
+    ReplayAnimation,
     ReplayReport,
 )
 from bot.service.records import BoardAtPly, GameRecord
 from db import (
     GameRow,
+    MoveRow,
 )
+from render.animate import MAX_BYTES, Frame, Timing, frame_durations, render_gif
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Replays"]
+__all__ = ["REPLAY_SPEEDS", "Replays", "animation_frames"]
+
+#: ``/game replay speed:``: frame times from the real move times, or half a second a frame.
+REPLAY_SPEEDS: dict[str, Timing] = {"real": Timing(), "fast": Timing(fixed_ms=500)}
+
+
+def animation_frames(
+    engine: Any,
+    start: Any,
+    moves: Sequence[MoveRow],
+    started_at: datetime,
+    from_ply: int,
+    to_ply: int,
+) -> list[Frame]:
+    """The public frames of plies ``from_ply`` to ``to_ply``: the spectator's view
+    (``engine.view(state, None)``) at ``from_ply`` first, then after each later ply, each
+    with the seconds between its move and the one before (the game's start for ply 1), as
+    the move log's ``created_at`` says. Raises :class:`~bot.service.records.ReplayError`
+    for a log that does not replay."""
+    frames: list[Frame] = []
+    if from_ply == 0:
+        frames.append(Frame(engine.view(start, None)))
+    previous = started_at
+    for step, move in zip(records.replay_log(engine, start, moves[:to_ply]), moves, strict=False):
+        seconds = max(0.0, (move.created_at - previous).total_seconds())
+        previous = move.created_at
+        if step.ply == from_ply:
+            frames.append(Frame(engine.view(step.after, None)))
+        elif step.ply > from_ply:
+            frames.append(Frame(engine.view(step.after, None), seconds))
+    return frames
 
 
 class Replays:
@@ -110,13 +146,98 @@ class Replays:
         row = await self.record_row(channel_id, guild_id, game_id)
         loaded = await self.core.load_row(row)
         log_rows = await self.core.database.games.moves(row.id)
+        snapshot, meta = self.core.snapshot(loaded), loaded.meta
         try:
             return await asyncio.to_thread(
-                records.board_at_ply, self.core.snapshot(loaded), loaded.meta.seed, log_rows, ply
+                lambda: records.board_at_ply(snapshot, records.start_state(meta), log_rows, ply)
             )
         except ServiceError as error:
             error.game_id = row.id
             raise
+
+    async def animation(
+        self,
+        channel_id: int,
+        *,
+        guild_id: int | None,
+        game_id: int | None = None,
+        from_ply: int | None = None,
+        to_ply: int | None = None,
+        speed: str = "real",
+        seat_labels: Sequence[str] | None = None,
+    ) -> ReplayAnimation:
+        """``/game replay format:gif``: the animated GIF of the game chosen as
+        :meth:`export_record` chooses it, from ply ``from_ply`` (default 0, the start
+        position) to ``to_ply`` (default the last), public views only.
+
+        Each frame is the spectator's view after a ply, shown as long as
+        :data:`REPLAY_SPEEDS` ``[speed]`` says for the time between that move and the one
+        before. The log is replayed and the GIF drawn in one worker thread
+        (:func:`render.animate.render_gif`; seconds for a few hundred plies). Raises
+        :class:`NoGameHereError` as :meth:`export_record` does, and :class:`ServiceError`
+        for an unknown speed, a range the game does not have, or a GIF over Discord's
+        10 MiB upload limit (one sentence that asks for fewer plies).
+        """
+        if speed not in REPLAY_SPEEDS:
+            raise ServiceError(f"The speed is one of {', '.join(REPLAY_SPEEDS)}, not {speed!r}.")
+        row = await self.record_row(channel_id, guild_id, game_id)
+        meta = await self.core.game_meta(row)
+        name = meta.engine.info.name
+        log_rows = await self.core.database.games.moves(row.id)
+        plies = len(log_rows)
+        first = 0 if from_ply is None else from_ply
+        last = plies if to_ply is None else to_ply
+        if not 0 <= first <= last <= plies:
+            error = ServiceError(
+                f"{name} game {row.id} has plies 0 to {plies} (0 is the start position); "
+                f"from_ply {first} to to_ply {last} is not a range of them."
+            )
+            error.game_id = row.id
+            raise error
+        timing = REPLAY_SPEEDS[speed]
+        labels = None if seat_labels is None else tuple(seat_labels)
+
+        def draw() -> tuple[bytes, int, float]:
+            frames = animation_frames(
+                meta.engine, records.start_state(meta), log_rows, row.created_at, first, last
+            )
+            seconds = sum(frame_durations(frames, timing)) / 1000
+            return (
+                render_gif(row.game, frames, seat_labels=labels, timing=timing),
+                len(frames),
+                seconds,
+            )
+
+        try:
+            gif, count, seconds = await asyncio.to_thread(draw)
+        except records.ReplayError as error:
+            error.add_note(f"game {row.id}")
+            raise
+        except ValueError as error:
+            if "bytes, more than" not in str(error):
+                raise
+            too_big = ServiceError(
+                f"That replay is too big for Discord ({MAX_BYTES // 2**20} MiB at most): "
+                "ask for fewer plies with `from_ply` and `to_ply`."
+            )
+            too_big.game_id = row.id
+            raise too_big from error
+        log.info(
+            "game %d: replay GIF of plies %d-%d, %d frames, %d bytes",
+            row.id, first, last, count, len(gif),
+        )  # fmt: skip
+        return ReplayAnimation(
+            game_id=row.id,
+            game=row.game,
+            game_name=name,
+            from_ply=first,
+            to_ply=last,
+            plies=plies,
+            speed=speed,
+            frames=count,
+            seconds=seconds,
+            gif=gif,
+        )
 
     async def record_row(
         self, channel_id: int, guild_id: int | None, game_id: int | None

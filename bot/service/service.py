@@ -8,7 +8,8 @@ The service is built from rooms a newcomer can find (``docs/development.md`` has
   another, on that one, handed in here): :mod:`~bot.service.lobby`,
   :mod:`~bot.service.play`, :mod:`~bot.service.endings`, :mod:`~bot.service.timeouts`,
   :mod:`~bot.service.vacations`, :mod:`~bot.service.views`, :mod:`~bot.service.replays`,
-  :mod:`~bot.service.takebacks`, :mod:`~bot.service.rematches`.
+  :mod:`~bot.service.takebacks`, :mod:`~bot.service.rematches`, and the bot's own seats,
+  :mod:`~bot.service.bots` (built on play, endings and takebacks).
 
 Why a facade: the cogs, the timer handlers and the tests speak to "the service" by method
 name (``service.play(...)``, ``service.resign(...)``), and a cog often needs several use
@@ -21,8 +22,10 @@ module. A new use case adds its module, one constructor line and its methods her
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from datetime import timedelta
 
+from bot.service.bots import Bots
 from bot.service.core import DEFAULT_REMINDER_QUIET, Clock, GameCore, utc_now
 from bot.service.endings import Endings
 from bot.service.lobby import DEFAULT_CHALLENGE_TTL, Lobby
@@ -32,9 +35,13 @@ from bot.service.models import (
     DrawOffer,
     FinalWarning,
     GameSnapshot,
+    Leaderboard,
     LobbyUpdate,
     MoveRecord,
+    Player,
     PrivateView,
+    RatingProfile,
+    ReplayAnimation,
     ReplayReport,
     TakebackAnswer,
     TakebackRequest,
@@ -43,6 +50,7 @@ from bot.service.models import (
 )
 from bot.service.play import Play
 from bot.service.randomness import random_seed
+from bot.service.ratings import Ratings, RebuildReport
 from bot.service.records import BoardAtPly, GameRecord
 from bot.service.rematches import Rematches
 from bot.service.replays import Replays
@@ -65,7 +73,9 @@ class GameService:
     ``reminder_quiet`` how long a turn stays quiet before its player is reminded when
     neither the user nor the guild chose; ``vacation_allowance`` the vacation each user may
     take per calendar year. ``cache_size`` is how many games' metadata and positions stay
-    cached. One service per process; several processes may share the database.
+    cached. ``ai_workers`` is the number of processes the bot searches its moves in
+    (``ai_executor`` replaces that pool, for tests). One service per process; several
+    processes may share the database.
 
     Raises :class:`ValueError` for a ``default_clock`` that is not a clock, or a quiet time
     or allowance that is negative.
@@ -82,6 +92,8 @@ class GameService:
         default_clock: str = "none",
         reminder_quiet: timedelta = DEFAULT_REMINDER_QUIET,
         vacation_allowance: timedelta = DEFAULT_VACATION_ALLOWANCE,
+        ai_workers: int = 1,
+        ai_executor: Executor | None = None,
     ) -> None:
         if min(reminder_quiet, vacation_allowance) < timedelta(0):
             raise ValueError("the reminder quiet time and vacation allowance cannot be negative")
@@ -104,6 +116,15 @@ class GameService:
         self.replays = Replays(core)
         self.takebacks = Takebacks(core)
         self.rematches = Rematches(core, self.lobby)
+        self.ratings = Ratings(core)  # plugs the rating update into the core's final writes
+        self.bots = Bots(
+            core,
+            self.moves,
+            self.endings,
+            self.takebacks,
+            workers=ai_workers,
+            executor=ai_executor,
+        )
         self.challenge_ttl = challenge_ttl
         self.reminder_quiet = reminder_quiet
         self.vacation_allowance = vacation_allowance
@@ -123,6 +144,8 @@ class GameService:
         clock: str | None = None,
         seating: Sequence[int] | None = None,
         rematch_of: int | None = None,
+        start_position: str | None = None,
+        rated: bool = True,
     ) -> ChallengeInfo:
         """See :meth:`~bot.service.lobby.Lobby.create_challenge`."""
         return await self.lobby.create_challenge(
@@ -137,6 +160,8 @@ class GameService:
             clock=clock,
             seating=seating,
             rematch_of=rematch_of,
+            start_position=start_position,
+            rated=rated,
         )
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
@@ -192,6 +217,48 @@ class GameService:
         """See :meth:`~bot.service.lobby.Lobby.start_challenge`."""
         return await self.lobby.start_challenge(
             challenge_id, user_id, channel_id=channel_id, parent_channel_id=parent_channel_id
+        )
+
+    async def open_exhibition(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        players: int,
+        options_text: str | None = None,
+        preset: str | None = None,
+        clock: str | None = None,
+    ) -> ChallengeInfo:
+        """See :meth:`~bot.service.lobby.Lobby.open_exhibition`."""
+        return await self.lobby.open_exhibition(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            game=game,
+            players=players,
+            options_text=options_text,
+            preset=preset,
+            clock=clock,
+        )
+
+    async def add_bots(
+        self,
+        challenge_id: int,
+        user_id: int,
+        levels: Sequence[int],
+        *,
+        channel_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> LobbyUpdate:
+        """See :meth:`~bot.service.lobby.Lobby.add_bots`."""
+        return await self.lobby.add_bots(
+            challenge_id,
+            user_id,
+            levels,
+            channel_id=channel_id,
+            parent_channel_id=parent_channel_id,
         )
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
@@ -279,6 +346,10 @@ class GameService:
         """See :meth:`~bot.service.views.Views.snapshot`."""
         return await self.views.snapshot(channel_id)
 
+    async def game_info(self, channel_id: int) -> GameSnapshot:
+        """See :meth:`~bot.service.views.Views.game_info`."""
+        return await self.views.game_info(channel_id)
+
     async def game_snapshot(self, game_id: int) -> GameSnapshot:
         """See :meth:`~bot.service.views.Views.game_snapshot`."""
         return await self.views.game_snapshot(game_id)
@@ -302,15 +373,24 @@ class GameService:
         *,
         seat_labels: Sequence[str] | None = None,
         flip: bool = False,
+        perspective: int | None = None,
     ) -> bytes:
         """See :meth:`~bot.service.views.Views.render`."""
-        return await self.views.render(snapshot, viewer, seat_labels=seat_labels, flip=flip)
+        return await self.views.render(
+            snapshot, viewer, seat_labels=seat_labels, flip=flip, perspective=perspective
+        )
 
     async def render_private(
-        self, private: PrivateView, *, seat_labels: Sequence[str] | None = None
+        self,
+        private: PrivateView,
+        *,
+        seat_labels: Sequence[str] | None = None,
+        perspective: int | None = None,
     ) -> bytes:
         """See :meth:`~bot.service.views.Views.render_private`."""
-        return await self.views.render_private(private, seat_labels=seat_labels)
+        return await self.views.render_private(
+            private, seat_labels=seat_labels, perspective=perspective
+        )
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """See :meth:`~bot.service.views.Views.set_board_message`."""
@@ -357,3 +437,63 @@ class GameService:
     ) -> ChallengeInfo:
         """See :meth:`~bot.service.rematches.Rematches.rematch`."""
         return await self.rematches.rematch(game_id, user_id, in_parent=in_parent)
+
+    # ---- Animated replays and perspective (issue 17) -------------------------------------------
+    async def animation(
+        self,
+        channel_id: int,
+        *,
+        guild_id: int | None,
+        game_id: int | None = None,
+        from_ply: int | None = None,
+        to_ply: int | None = None,
+        speed: str = "real",
+        seat_labels: Sequence[str] | None = None,
+    ) -> ReplayAnimation:
+        """See :meth:`~bot.service.replays.Replays.animation`."""
+        return await self.replays.animation(
+            channel_id, guild_id=guild_id, game_id=game_id, from_ply=from_ply, to_ply=to_ply,
+            speed=speed, seat_labels=seat_labels,
+        )  # fmt: skip
+
+    async def perspective_of(
+        self, user_id: int, game: str, players: Sequence[Player], *, seat: int | None = None
+    ) -> int | None:
+        """See :meth:`~bot.service.views.Views.perspective_of`."""
+        return await self.views.perspective_of(user_id, game, players, seat=seat)
+
+    # ---- Ratings (bot/service/ratings.py) -------------------------------------------------------
+
+    async def rating_profile(self, user_id: int, game: str | None = None) -> RatingProfile:
+        """See :meth:`~bot.service.ratings.Ratings.profile`."""
+        return await self.ratings.profile(user_id, game)
+
+    async def leaderboard(
+        self,
+        game: str,
+        *,
+        scope: str = "server",
+        guild_id: int | None = None,
+        caller_id: int | None = None,
+        limit: int = 15,
+    ) -> Leaderboard:
+        """See :meth:`~bot.service.ratings.Ratings.leaderboard`."""
+        return await self.ratings.leaderboard(
+            game, scope=scope, guild_id=guild_id, caller_id=caller_id, limit=limit
+        )
+
+    async def rebuild_ratings(self) -> RebuildReport:
+        """See :meth:`~bot.service.ratings.Ratings.rebuild`."""
+        return await self.ratings.rebuild()
+
+    async def set_leaderboard_hidden(self, user_id: int, hidden: bool) -> None:
+        """See :meth:`~bot.service.ratings.Ratings.set_hidden`."""
+        await self.ratings.set_hidden(user_id, hidden)
+
+    async def leaderboard_hidden(self, user_id: int) -> bool:
+        """See :meth:`~bot.service.ratings.Ratings.is_hidden`."""
+        return await self.ratings.is_hidden(user_id)
+
+    async def forget_me(self, user_id: int) -> int:
+        """See :meth:`~bot.service.ratings.Ratings.forget_me`."""
+        return await self.ratings.forget_me(user_id)

@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.service import _codec
+from bot.service.bot_seats import bot_level, is_bot
 from bot.service.errors import NotAPlayerError, ServiceError
 from bot.service.logbook import resign_move_text
 from bot.service.models import ChallengeInfo
@@ -129,17 +130,26 @@ def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
 
 
 def plan_takeback(
-    moves: Sequence[MoveRow], seats: Collection[int], *, game: str, hidden_information: bool
+    moves: Sequence[MoveRow],
+    seats: Collection[int],
+    *,
+    game: str,
+    hidden_information: bool,
+    replies_of: Collection[int] = (),
 ) -> TakebackPlan:
     """The takeback of the last move of one of ``seats`` (the requester's), from the whole
-    move log ``moves`` (plies in order).
+    move log ``moves`` (plies in order). Moves of ``replies_of`` (the bot's seats, which
+    answer at once) logged after it are taken back with it, so a person can take back a move
+    against the bot although the bot has already replied.
 
     Raises :class:`TakebackError` when there is none to take back (no move of the
     requester's yet, or the opponent has moved since), when it is a resignation, or when a
     row to remove is a chance outcome or revealed hidden information (:func:`reveals`).
     """
     last = len(moves) - 1
-    while last >= 0 and (moves[last].seat is None or is_automatic(moves[last])):
+    while last >= 0 and (
+        moves[last].seat is None or is_automatic(moves[last]) or moves[last].seat in replies_of
+    ):
         last -= 1
     seat = moves[last].seat if last >= 0 else None
     if seat is None or seat not in seats:
@@ -174,12 +184,14 @@ def plan_takeback(
 @dataclass(frozen=True, slots=True)
 class RematchPlan:
     """The rematch challenge to open: ``challenger_id`` (the player who asked),
-    ``invited_ids`` (every other player, in seat order) and ``seating`` (user ids by new
-    seat, :func:`rotated_seating`)."""
+    ``invited_ids`` (every other person, in seat order), ``seating`` (user ids by new
+    seat, :func:`rotated_seating`, bots included) and ``bot_levels`` (the level of each of
+    the bot's seats, which the challenger gives back to the bot once the lobby is posted)."""
 
     challenger_id: int
     invited_ids: tuple[int, ...]
     seating: tuple[int, ...]
+    bot_levels: tuple[int, ...] = ()
 
 
 def rotated_seating(user_ids: Sequence[int]) -> tuple[int, ...]:
@@ -213,6 +225,7 @@ def plan_rematch(status: str, user_ids: Sequence[int], user_id: int) -> RematchP
         )
     return RematchPlan(
         challenger_id=user_id,
-        invited_ids=tuple(u for u in user_ids if u != user_id),
+        invited_ids=tuple(u for u in user_ids if u != user_id and not is_bot(u)),
         seating=rotated_seating(user_ids),
+        bot_levels=tuple(level for u in user_ids if (level := bot_level(u)) is not None),
     )

@@ -12,6 +12,8 @@ import asyncio
 import logging
 
 from bot.service import records, social
+from bot.service._cache import GameMeta
+from bot.service.bot_seats import is_bot
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import (
     NotAPlayerError,
@@ -83,6 +85,7 @@ class Takebacks:
                 seats,
                 game=meta.engine.info.id,
                 hidden_information=meta.engine.info.has_hidden_information,
+                replies_of=bot_seats(meta),
             )
             updated = await self._set_takeback(loaded, plan.seat)
             log.info("game %d: seat %d asks to take back ply %d", row.id, plan.seat, plan.ply)
@@ -145,6 +148,7 @@ class Takebacks:
                 (requester,),
                 game=engine.info.id,
                 hidden_information=engine.info.has_hidden_information,
+                replies_of=bot_seats(meta),
             )
             state = await asyncio.to_thread(records.rebuild_game, meta, log_rows, plies=plan.to_ply)
             to_move = engine.to_move(state)
@@ -189,3 +193,8 @@ class Takebacks:
             self.core.forget(loaded.row.id)
             raise StaleActionError() from exc
         return self.core.restamp(loaded, row)
+
+
+def bot_seats(meta: GameMeta) -> tuple[int, ...]:
+    """The seats the bot plays (its replies are taken back with a person's move)."""
+    return tuple(p.seat for p in meta.players if is_bot(p.user_id))

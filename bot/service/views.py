@@ -4,6 +4,12 @@ Reading never takes a game's lock: a snapshot is built from the row as stored (a
 position of its version). Pictures are drawn from engine *views* only, in a worker thread
 (:func:`asyncio.to_thread`), never on the event loop; a seat's private view (``/hand``, My
 view) is built only for that seat's player.
+
+Perspective (``docs/pictures.md``): in the games of :data:`render.PERSPECTIVE_GAMES` a picture
+can be drawn from a seat's side. A picture shown to one player alone (``/board``, My view,
+``/hand``) is drawn from that player's seat unless their ``/settings board`` says ``fixed``
+(:meth:`Views.perspective_of`); the public board post follows the player to move
+(:func:`public_perspective`).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.service import _codec
@@ -24,23 +31,52 @@ from bot.service.logbook import (
     HAS_PRIVATE_EVENTS,
     move_record,
     private_events_of,
+    public_events,
+    resign_move_text,
 )
 from bot.service.models import (
     PRIVATE_EVENTS,
     GameSnapshot,
     MoveRecord,
+    Player,
     PrivateEvent,
     PrivateView,
 )
 from db import (
     GameRow,
+    MoveRow,
 )
+from db.schema import BoardPerspective
 from engines import get_engine
-from render import render_png
+from render import PERSPECTIVE_GAMES, render_png
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Views"]
+__all__ = ["Views", "left_seats", "public_perspective"]
+
+
+def left_seats(moves: Sequence[MoveRow]) -> tuple[tuple[int, str], ...]:
+    """:attr:`GameSnapshot.left_seats` from a move log: a ``[k]resign`` row makes seat ``k``
+    ``resigned``; a public ``eliminated`` event (Orbs, ORB-5) makes its seat ``eliminated``.
+    Each seat once, in the order they left."""
+    gone: dict[int, str] = {}
+    for move in moves:
+        if move.seat is not None and move.text == resign_move_text(move.seat):
+            gone.setdefault(move.seat, "resigned")
+            continue
+        for event in public_events(_codec.load_events(move.events_json)):
+            if event.kind == "eliminated" and event.seat is not None:
+                gone.setdefault(event.seat, "eliminated")
+    return tuple(gone.items())
+
+
+def public_perspective(snapshot: GameSnapshot) -> int | None:
+    """The side a public board of ``snapshot`` is drawn from: the one seat to move while the
+    game goes on (``None``, the fixed picture, when several seats or nobody may act, when the
+    game is over, and in games drawn the same for everybody)."""
+    if snapshot.game not in PERSPECTIVE_GAMES or not snapshot.is_active:
+        return None
+    return snapshot.to_move[0] if len(snapshot.to_move) == 1 else None
 
 
 class Views:
@@ -57,6 +93,18 @@ class Views:
         """
         row = await self.core.shown_row(channel_id)
         return self.core.snapshot(await self.core.load_row(row))
+
+    async def game_info(self, channel_id: int) -> GameSnapshot:
+        """``/game info``: :meth:`snapshot` with :attr:`GameSnapshot.left_seats` filled in
+        from the move log (games of three or more players only: in a two-player game a seat
+        that leaves ends the game, and the result says how)."""
+        row = await self.core.shown_row(channel_id)
+        snapshot = self.core.snapshot(await self.core.load_row(row))
+        if len(snapshot.players) < 3:
+            return snapshot
+        return replace(
+            snapshot, left_seats=left_seats(await self.core.database.games.moves(row.id))
+        )
 
     async def game_snapshot(self, game_id: int) -> GameSnapshot:
         """Any game by id, active or ended. Raises :class:`NoGameHereError` if unknown."""
@@ -131,11 +179,36 @@ class Views:
         )
 
     async def render_private(
-        self, private: PrivateView, *, seat_labels: Sequence[str] | None = None
+        self,
+        private: PrivateView,
+        *,
+        seat_labels: Sequence[str] | None = None,
+        perspective: int | None = None,
     ) -> bytes:
-        """The PNG of a :class:`PrivateView` (drawn from its seat's view, in a worker thread)."""
+        """The PNG of a :class:`PrivateView` (drawn from its seat's view, in a worker thread),
+        from ``perspective``'s side (a seat; ``None``: the fixed picture)."""
         labels = None if seat_labels is None else tuple(seat_labels)
-        return await asyncio.to_thread(render_png, private.game, private.view, seat_labels=labels)
+        return await asyncio.to_thread(
+            render_png, private.game, private.view, seat_labels=labels, perspective=perspective
+        )
+
+    async def perspective_of(
+        self, user_id: int, game: str, players: Sequence[Player], *, seat: int | None = None
+    ) -> int | None:
+        """The seat whose side a picture shown to ``user_id`` alone is drawn from: ``seat`` (or
+        the first seat the user holds among ``players``) unless the user chose
+        ``/settings board perspective:fixed``; ``None`` (the fixed picture) for a spectator and
+        in games drawn the same for everybody."""
+        if game not in PERSPECTIVE_GAMES:
+            return None
+        if seat is None:
+            seat = next((p.seat for p in players if p.user_id == user_id), None)
+        if seat is None:
+            return None
+        settings = await self.core.database.settings.user(user_id)
+        if settings.board_perspective is BoardPerspective.FIXED:
+            return None
+        return seat
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the last board message posted for a game."""
@@ -148,8 +221,11 @@ class Views:
         *,
         seat_labels: Sequence[str] | None = None,
         flip: bool = False,
+        perspective: int | None = None,
     ) -> bytes:
-        """The PNG of ``snapshot`` as ``viewer`` (a seat, or ``None`` for everyone) sees it.
+        """The PNG of ``snapshot`` as ``viewer`` (a seat, or ``None`` for everyone) sees it,
+        drawn from seat ``perspective``'s side (``None``: the fixed picture; see
+        :func:`render.render_png`).
 
         Drawn in a worker thread, never on the event loop. ``seat_labels`` are the players'
         display names in seat order.
@@ -160,7 +236,7 @@ class Views:
             view = await self.seat_view(snapshot, viewer)
         labels = None if seat_labels is None else tuple(seat_labels)
         return await asyncio.to_thread(
-            render_png, snapshot.game, view, seat_labels=labels, flip=flip
+            render_png, snapshot.game, view, seat_labels=labels, flip=flip, perspective=perspective
         )
 
     async def seat_view(self, snapshot: GameSnapshot, viewer: int) -> Any:

@@ -19,6 +19,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import discord
 
@@ -26,10 +27,11 @@ from bot import presenters
 from bot.service import GameSnapshot
 from bot.service.models import PrivateView
 from bot.service.spectators import Spectators
+from bot.service.views import public_perspective
 from bot.ui.buttons import GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost
-from bot.ui.replies import post_in_channel
+from bot.ui.replies import post_public
 
 __all__ = [
     "board_file",
@@ -52,23 +54,29 @@ def board_file(snapshot: GameSnapshot, png: bytes) -> discord.File:
     )
 
 
-async def render_file(bot: BotHost, snapshot: GameSnapshot) -> discord.File | None:
-    """The public board of ``snapshot`` as a file, or ``None`` (logged) if drawing failed.
+async def render_file(
+    bot: BotHost, snapshot: GameSnapshot, *, perspective: int | None = None
+) -> discord.File | None:
+    """The public board of ``snapshot`` as a file, drawn from seat ``perspective``'s side
+    (``None``: the fixed picture), or ``None`` (logged) if drawing failed.
 
     Drawing runs in a worker thread (the service does that), never on the event loop.
     """
     try:
         labels = await bot.seat_labels(snapshot)
-        png = await bot.service.render(snapshot, seat_labels=labels)
+        png = await bot.service.render(snapshot, seat_labels=labels, perspective=perspective)
     except Exception:
         log.exception("could not draw the board of game %d", snapshot.game_id)
         return None
     return board_file(snapshot, png)
 
 
-async def private_file(bot: BotHost, private: PrivateView) -> discord.File | None:
-    """A player's private picture as a file (``<game>-<id>-<ply>-private.png``), or ``None``
-    (logged) if drawing failed. Only ever send it ephemerally to ``private.user_id``."""
+async def private_file(
+    bot: BotHost, private: PrivateView, *, perspective: int | None = None
+) -> discord.File | None:
+    """A player's private picture as a file (``<game>-<id>-<ply>-private.png``), drawn from
+    seat ``perspective``'s side, or ``None`` (logged) if drawing failed. Only ever send it
+    ephemerally to ``private.user_id``."""
     labels: tuple[str, ...] | None
     try:
         labels = tuple([await bot.display_name(p.user_id) for p in private.players])
@@ -76,7 +84,7 @@ async def private_file(bot: BotHost, private: PrivateView) -> discord.File | Non
         log.warning("game %d: could not look up player names", private.game_id)
         labels = None
     try:
-        png = await bot.service.render_private(private, seat_labels=labels)
+        png = await bot.service.render_private(private, seat_labels=labels, perspective=perspective)
     except Exception:
         log.exception("could not draw the private view of game %d", private.game_id)
         return None
@@ -124,18 +132,23 @@ async def post_board(
     *,
     mention_ids: Iterable[int],
     notify_watchers: bool = True,
+    interaction: discord.Interaction[Any] | None = None,
 ) -> discord.Message | None:
     """Post ``content`` and the board in the game's channel, pinging only ``mention_ids``,
-    then tell the game's watchers (see the module docstring).
+    then tell the game's watchers (see the module docstring). With an answered
+    ``interaction`` of that channel (a ``/move``) the board is its public follow-up, which
+    Discord's message rate limits do not count (:func:`bot.ui.replies.post_public`).
 
-    The picture is the public one, with the buttons of :func:`board_view`. Called after the
+    The picture is the public one, drawn from the side of the player to move
+    (:func:`bot.service.views.public_perspective`), with the buttons of :func:`board_view`.
+    Called after the
     change is committed, so a failure here (channel deleted, permissions removed, watchers
     unreadable) is logged and ``None`` returned: the move stands and ``/board`` shows it.
     ``notify_watchers=False`` is for a board shown again (``/board public:True``): nothing
     new happened, so nobody is told. Watchers to be mentioned in a post that failed get a
     direct message instead.
     """
-    file = await render_file(bot, snapshot)
+    file = await render_file(bot, snapshot, perspective=public_perspective(snapshot))
     extra: dict[str, discord.File | discord.ui.View] = {} if file is None else {"file": file}
     view = board_view(snapshot)
     if view is not None:
@@ -146,8 +159,9 @@ async def post_board(
     mentioned: tuple[int, ...] = ()
     if watchers and snapshot.parent_channel_id is not None:
         text, mentioned = presenters.with_watchers(content, watchers, pinged=len(pinged))
-    message = await post_in_channel(
+    message = await post_public(
         bot,
+        interaction,
         snapshot.channel_id,
         text,
         guild_id=snapshot.guild_id,

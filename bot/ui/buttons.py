@@ -16,9 +16,11 @@ import discord
 
 from bot import presenters
 from bot.service import ChallengeInfo
+from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.custom_ids import (
     CHALLENGE_TEMPLATE,
     GAME_TEMPLATE,
+    BotMenuId,
     ChallengeAction,
     ChallengeButtonId,
     GameAction,
@@ -170,8 +172,10 @@ def challenge_view(info: ChallengeInfo) -> discord.ui.View:
 
     Accept and Decline while an invitation is pending, Join while a seat is open, Leave once
     someone besides the challenger is seated, Start once the challenger may start early
-    (:attr:`ChallengeInfo.can_start_early`), and always Cancel. A two-seat challenge thus
-    shows Accept / Decline / Cancel to a named opponent and Join / Cancel to anyone.
+    (:attr:`ChallengeInfo.can_start_early`), and always Cancel; below them, while a seat is
+    open, the challenger's "Add a bot…" menu (:class:`~bot.ui.bot_menu.BotLevelMenu`). A
+    two-seat challenge thus shows Accept / Decline / Cancel to a named opponent and Join /
+    Cancel to anyone.
     """
     actions: list[ChallengeAction] = []
     if info.pending_ids:
@@ -186,6 +190,8 @@ def challenge_view(info: ChallengeInfo) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in actions:
         view.add_item(ChallengeButton(ChallengeButtonId(info.challenge_id, action)))
+    if info.open_seats > 0:
+        view.add_item(BotLevelMenu(BotMenuId(info.challenge_id)))
     return view
 
 

@@ -6,7 +6,8 @@ Buttons carry everything they need in their custom id, so they keep working afte
 * game buttons: ``gr:<game_id>:<action>:<version>``, where ``version`` is the game version the
   button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale
   (except "My view", which always shows the current private view and only notes it);
-* challenge buttons: ``gr:c<challenge_id>:<action>``; the service checks every press against
+* challenge buttons: ``gr:c<challenge_id>:<action>``, and the lobby's "Add a bot…" menu
+  ``gr:c<challenge_id>:bots``; the service checks every press against
   the lobby as it is now (a challenge leaves ``open`` only once, and a press for a seat that
   was taken meanwhile is refused), so these ids need no version.
 
@@ -20,8 +21,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "BOT_MENU_TEMPLATE",
     "CHALLENGE_TEMPLATE",
     "GAME_TEMPLATE",
+    "BotMenuId",
     "ChallengeAction",
     "ChallengeButtonId",
     "GameAction",
@@ -123,3 +126,25 @@ class ChallengeButtonId:
     def from_match(cls, match: re.Match[str]) -> ChallengeButtonId:
         """The id from a match of :data:`CHALLENGE_TEMPLATE`."""
         return cls(int(match["challenge_id"]), ChallengeAction(match["action"]))
+
+
+#: Template of a lobby's "Add a bot…" menu: ``gr:c<challenge_id>:bots`` (the level is the
+#: option the challenger picks, not part of the id).
+BOT_MENU_TEMPLATE = r"gr:c(?P<challenge_id>\d+):bots"
+_BOT_MENU = re.compile(BOT_MENU_TEMPLATE)
+
+
+@dataclass(frozen=True, slots=True)
+class BotMenuId:
+    """A lobby's "Add a bot…" menu: ``gr:c<challenge_id>:bots``."""
+
+    challenge_id: int
+
+    def __str__(self) -> str:
+        return f"gr:c{self.challenge_id}:bots"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> BotMenuId | None:
+        """The id ``custom_id`` encodes, or ``None`` if it is not a bot menu's."""
+        match = _BOT_MENU.fullmatch(custom_id)
+        return None if match is None else cls(int(match["challenge_id"]))

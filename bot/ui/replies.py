@@ -17,6 +17,7 @@ import discord
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NoGameHereError, ServiceError
+from bot.service.bot_seats import is_bot
 from bot.ui.host import BotHost
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "describe",
     "edit_post",
     "post_in_channel",
+    "post_public",
     "send_ephemeral",
 ]
 
@@ -33,12 +35,14 @@ log = logging.getLogger(__name__)
 
 
 def allowed_users(user_ids: Iterable[int]) -> discord.AllowedMentions:
-    """Allowed mentions that ping exactly these users (never roles or everyone)."""
+    """Allowed mentions that ping exactly these users (never roles or everyone, and never
+    the bot's own seats, which are not Discord users)."""
+    people = [u for u in dict.fromkeys(user_ids) if not is_bot(u)]
     return discord.AllowedMentions(
         everyone=False,
         roles=False,
         replied_user=False,
-        users=[discord.Object(id=u) for u in dict.fromkeys(user_ids)],
+        users=[discord.Object(id=u) for u in people],
     )
 
 
@@ -83,6 +87,39 @@ async def post_in_channel(
     except discord.HTTPException:
         log.warning("could not post in channel %d", channel_id, exc_info=True)
         return None
+
+
+async def post_public(
+    bot: BotHost,
+    interaction: discord.Interaction[Any] | None,
+    channel_id: int,
+    content: str,
+    *,
+    guild_id: int | None = None,
+    mention_ids: Iterable[int] = (),
+    **kwargs: Any,
+) -> discord.Message | None:
+    """Post ``content`` for everyone in the channel of ``interaction`` as a public follow-up
+    of it — interaction follow-ups are exempt from Discord's global and per-channel message
+    limits, which cap a bot's ``channel.send`` at 50 a second and 5 per channel in 5 s — or
+    with :func:`post_in_channel` when there is no interaction, it belongs to another
+    channel, or the follow-up fails. The interaction must have been answered already (its
+    first follow-up would replace the deferred answer, keeping the defer's visibility).
+    Returns ``None`` (logged) when Discord refused both."""
+    if interaction is not None and interaction.channel_id == channel_id:
+        try:
+            return await interaction.followup.send(
+                content,
+                ephemeral=False,
+                wait=True,
+                allowed_mentions=allowed_users(mention_ids),
+                **kwargs,
+            )
+        except discord.HTTPException:
+            log.warning("could not post a follow-up in channel %d", channel_id, exc_info=True)
+    return await post_in_channel(
+        bot, channel_id, content, guild_id=guild_id, mention_ids=mention_ids, **kwargs
+    )
 
 
 async def edit_post(interaction: discord.Interaction[Any], content: str) -> None:

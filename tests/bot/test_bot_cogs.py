@@ -34,6 +34,8 @@ def stand_in_bot() -> Any:
     bot.service = MagicMock()
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))
+    # Pictures shown to one player are drawn the fixed way unless a test says otherwise.
+    bot.service.perspective_of = AsyncMock(return_value=None)
     return bot
 
 
@@ -131,7 +133,8 @@ def pressing(user_id: int) -> Any:
 
 
 def button_labels(view: Any) -> list[str]:
-    return [item.item.label for item in view.children]
+    """The labels of a view's buttons (not its menus: an open lobby has "Add a bot…")."""
+    return [item.item.label for item in view.children if isinstance(item.item, discord.ui.Button)]
 
 
 async def test_a_press_on_a_challenge_past_its_expiry_says_it_expired() -> None:
@@ -297,6 +300,8 @@ async def test_challenge_invites_up_to_three_and_pings_only_them(
         options_text="max_turns=50",
         preset=None,
         clock=None,
+        start_position=None,
+        rated=True,
     )
     assert post.await_args is not None
     args, kwargs = post.await_args
@@ -316,5 +321,5 @@ async def test_a_bot_cannot_be_challenged() -> None:
     await command(ChallengesCog(bot), interaction, "generator", None, robot, None, None, None, None)
     bot.service.create_challenge.assert_not_awaited()
     interaction.response.send_message.assert_awaited_once_with(
-        "You can only challenge people, not bots.", ephemeral=True
+        "You can only challenge people or me, not other bots.", ephemeral=True
     )

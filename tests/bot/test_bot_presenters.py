@@ -85,7 +85,7 @@ def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     text = presenters.turn_text(turn(snapshot=final, move="f6xh8", events=(MOVED, ended)))
     assert text == (
         "<@11> (South) played `f6xh8`: the orb on a1 moves to a3.\n"
-        "South wins by reaching the enemy core. <@11> wins!"
+        "South wins by reaching the enemy core. <@11> wins! Good game, <@22>."
     )
 
 
@@ -95,8 +95,9 @@ def test_chance_outcomes_are_listed() -> None:
 
 def test_outcomes_the_bot_decides() -> None:
     resigned = snapshot(status="finished", to_move=(), outcome=Outcome.win("resignation", 1, 2))
-    assert (
-        presenters.resign_text(resigned, SOUTH) == "<@11> resigns. Won by resignation. <@22> wins!"
+    # A decisive result mentions every player, the loser too (d).
+    assert presenters.resign_text(resigned, SOUTH) == (
+        "<@11> resigns. Won by resignation. <@22> wins! Good game, <@11>."
     )
     agreed = snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2))
     assert presenters.outcome_text(agreed) == (
@@ -185,7 +186,7 @@ def test_two_seat_challenge_texts() -> None:
         "<@11> challenges anyone to **Generatorb** with `refill=all`.\n"
         "1. <@11> (challenger)\n"
         "2. open\n"
-        f"Press **Join** to take an open seat. {EXPIRES}"
+        f"Anyone may join: press **Join** to take an open seat. {EXPIRES}"
     )
     named = challenge(
         options_text="",
@@ -196,7 +197,7 @@ def test_two_seat_challenge_texts() -> None:
     )
     assert presenters.challenge_text(named) == (
         f"<@11> challenges <@22> to **Generatorb**.\n1. <@11> (challenger)\n2. <@22> (invited)\n"
-        f"{EXPIRES}"
+        f"Only <@22> may accept or decline. {EXPIRES}"
     )
     started = snapshot(channel_id=9)
     accepted = replace(named, status="accepted", game_id=5)
@@ -245,8 +246,8 @@ def test_a_lobby_lists_every_seat_and_how_to_take_part() -> None:
         "3. <@4> (joined)\n"
         "4. open\n"
         "Declined: <@3>.\n"
-        "Press **Join** to take an open seat. The game starts when every seat is filled, or "
-        f"when <@1> presses **Start** with at least 2 players. {EXPIRES}"
+        "Anyone may join: press **Join** to take an open seat. The game starts when every "
+        f"seat is filled, or when <@1> presses **Start** with at least 2 players. {EXPIRES}"
     )
     full = replace(
         lobby,
@@ -257,13 +258,48 @@ def test_a_lobby_lists_every_seat_and_how_to_take_part() -> None:
     assert presenters.challenge_text(full) == (
         "<@1> challenges <@2> and <@3> to **Generator** (3 players).\n"
         "1. <@1> (challenger)\n2. <@2> (accepted)\n3. <@3> (invited)\n"
-        f"The game starts when every seat is filled. {EXPIRES}"
+        f"Only <@3> may accept or decline. The game starts when every seat is filled. {EXPIRES}"
     )
     expired = replace(lobby, status="expired")
     assert presenters.challenge_closed_text(expired) == (
         "<@1> challenged <@2>, <@3> and anyone to **Generator** (4 players): "
         "the seats were not filled in time, so the challenge expired."
     )
+
+
+def test_an_open_challenge_says_who_may_answer() -> None:
+    both = challenge(
+        challenger_id=ANN,
+        game_name="Generator",
+        players=3,
+        options_text="",
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(BOB, "invited", "invited"),
+        ),
+    )
+    text = presenters.challenge_text(both)
+    assert (
+        "Only <@2> may accept or decline. Anyone may join: press **Join** to take an open seat."
+    ) in text
+    assert "presses **Start**" in text
+    custom = replace(both, start_position="G:gM,R:rM,Y:yM G545,R545,Y545 G=? 0")
+    text = presenters.challenge_text(custom)
+    assert "Starts from a custom position, so the game is casual (not rated)." in text
+    assert "**Start**" not in text  # a position fixes the player count: no early start
+
+
+def test_game_info_marks_seats_that_left() -> None:
+    three = snapshot(
+        game="generator",
+        game_name="Generator",
+        players=(Player(0, BOB, "Green"), Player(1, ANN, "Red"), Player(2, DAN, "Yellow")),
+        to_move=(0,),
+        left_seats=((2, "resigned"), (1, "eliminated")),
+    )
+    assert (
+        "Players: 🟢 Green — <@2>, 🔴 Red — <@1> (eliminated) and 🟡 Yellow — <@4> (resigned)"
+    ) in presenters.game_info_text(three)
 
 
 def test_seats_that_are_colours_get_a_disc() -> None:

@@ -13,10 +13,12 @@ import pytest
 from bot.client import EXTENSIONS, GameroomBot, intents, point_at_discord
 from bot.service import ChallengeInfo, ChallengePlayer
 from bot.settings import Settings
+from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.buttons import ChallengeButton, GameButton, challenge_view, draw_offer_view
 from bot.ui.custom_ids import (
     CHALLENGE_TEMPLATE,
     GAME_TEMPLATE,
+    BotMenuId,
     ChallengeAction,
     ChallengeButtonId,
     GameAction,
@@ -134,14 +136,22 @@ async def test_dynamic_items_rebuild_themselves_from_custom_ids() -> None:
         ),
     )
     view = challenge_view(every_button)
-    assert {item.button_id.action for item in view.children} == set(ChallengeAction)  # type: ignore[attr-defined]
-    for item in [*view.children, *draw_offer_view(5, 9).children]:
+    buttons = [item for item in view.children if isinstance(item, ChallengeButton)]
+    assert {item.button_id.action for item in buttons} == set(ChallengeAction)
+    for item in [*buttons, *draw_offer_view(5, 9).children]:
         assert isinstance(item, ChallengeButton | GameButton)
         match = item.template.fullmatch(item.custom_id)
         assert match is not None
         rebuilt = await type(item).from_custom_id(None, item.item, match)  # type: ignore[arg-type]
         assert rebuilt.button_id == item.button_id
         assert rebuilt.custom_id == item.custom_id
+    # The open seat also carries the challenger's "Add a bot…" menu, rebuilt the same way.
+    [menu] = [item for item in view.children if isinstance(item, BotLevelMenu)]
+    match = menu.template.fullmatch(menu.custom_id)
+    assert match is not None
+    again = await BotLevelMenu.from_custom_id(None, menu.item, match)  # type: ignore[arg-type]
+    assert again.menu_id == menu.menu_id == BotMenuId(every_button.challenge_id)
+    assert [o.value for o in again.item.options] == ["1", "2", "3", "4", "5"]
 
 
 def test_no_privileged_intents() -> None:
@@ -188,10 +198,13 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
             "challenge",
             "claim",
             "draw",
+            "forget-me",
             "game",
             "games",
             "hand",
+            "leaderboard",
             "move",
+            "rating",
             "resign",
             "settings",
             "takeback",
@@ -229,6 +242,10 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
             "options",
             "preset",
             "clock",
+            "bot_level",
+            "position",
+            "rated",
+            "exhibition",
         ]
     finally:
         for extension in EXTENSIONS:

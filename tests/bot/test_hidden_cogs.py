@@ -152,7 +152,7 @@ def posted(monkeypatch: pytest.MonkeyPatch) -> dict[str, AsyncMock]:
     """Replaces the play cog's public posting; records what it would post."""
     mocks = {
         "post_board": AsyncMock(return_value=MagicMock()),
-        "post_in_channel": AsyncMock(return_value=MagicMock()),
+        "post_public": AsyncMock(return_value=MagicMock()),
     }
     for name, mock in mocks.items():
         monkeypatch.setattr(f"bot.cogs.play.{name}", mock)
@@ -175,15 +175,17 @@ async def test_a_decision_that_leaves_the_turn_to_the_mover_posts_one_line_and_n
     move: Any = PlayCog.move.callback
     await move(PlayCog(bot), interaction, "peek 2.2")
     posted["post_board"].assert_not_awaited()
-    posted["post_in_channel"].assert_awaited_once()
-    args, kwargs = posted["post_in_channel"].await_args
-    assert args[2] == presenters.decision_text(result)
+    posted["post_public"].assert_awaited_once()
+    args, kwargs = posted["post_public"].await_args
+    assert args[1] is interaction  # a follow-up of the /move, exempt from rate limits
+    assert args[3] == presenters.decision_text(result)
     assert "mention_ids" not in kwargs  # nobody is pinged
-    interaction.followup.send.assert_awaited_once()
-    sent = interaction.followup.send.await_args
-    assert sent.args[0] == presenters.move_ack_text(result, posted=True)
-    assert "Zanzibar" in sent.args[0]
-    assert sent.kwargs["ephemeral"] is True
+    # The private answer replaces the ephemeral "thinking…" (the defer was ephemeral).
+    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    interaction.edit_original_response.assert_awaited_once()
+    sent = interaction.edit_original_response.await_args
+    assert sent.kwargs["content"] == presenters.move_ack_text(result, posted=True)
+    assert "Zanzibar" in sent.kwargs["content"]
     assert labels(sent.kwargs["view"]) == ["My view"]
 
 
@@ -196,14 +198,15 @@ async def test_a_decision_that_passes_the_turn_posts_the_board_and_pings_the_nex
     interaction = acting(SOUTH)
     move: Any = PlayCog.move.callback
     await move(PlayCog(bot), interaction, "peek 2.2")
-    posted["post_in_channel"].assert_not_awaited()
+    posted["post_public"].assert_not_awaited()
     args, kwargs = posted["post_board"].await_args
     assert args[2] == presenters.turn_text(result)
     assert "Zanzibar" not in args[2]
     assert kwargs["mention_ids"] == (NORTH,)
+    assert kwargs["interaction"] is interaction
     assert (
         "Only you see:\n• Card 2 of North is Zanzibar"
-        in (interaction.followup.send.await_args.args[0])
+        in (interaction.edit_original_response.await_args.kwargs["content"])
     )
 
 
@@ -218,7 +221,12 @@ async def test_my_view_answers_the_presser_alone_with_picture_and_text() -> None
     interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
     # An old board (version 1) still shows the current view: the version is not asked for.
     bot.service.game_private_view.assert_awaited_once_with(5, SOUTH)
-    bot.service.render_private.assert_awaited_once_with(private, seat_labels=("user11", "user22"))
+    bot.service.render_private.assert_awaited_once_with(
+        private, seat_labels=("user11", "user22"), perspective=None
+    )
+    bot.service.perspective_of.assert_awaited_once_with(
+        SOUTH, "secretcards", private.players, seat=0
+    )
     sent = interaction.followup.send.await_args
     assert sent.args[0] == presenters.private_view_text(private)
     assert sent.kwargs["ephemeral"] is True

@@ -14,6 +14,7 @@ import pytest
 
 from bot.cogs.settings import (
     SettingsCog,
+    perspective_text,
     settings_text,
     vacation_back_line,
     vacation_line,
@@ -24,7 +25,7 @@ from bot.service.models import VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource
 from bot.settings import Settings
 from db import Database
-from db.schema import ReminderDelivery, ThreadPolicy
+from db.schema import BoardPerspective, ReminderDelivery, ThreadPolicy
 
 from .test_bot_replies import fake_interaction
 
@@ -156,12 +157,31 @@ async def test_settings_show_lists_the_caller_and_the_server(
         "quiet time), then every 1d until you move.",
         "**This server:** games are played in the channel, or in a thread when it already "
         "has a game; quiet time before a reminder: 1h.",
+        perspective_text(None),
     ]
     in_dm = await run(SettingsCog.show, cog, caller(guild_id=None))
     assert in_dm.splitlines() == [
         "**Your reminders:** in the game's channel, after 1d without a move (the default "
-        "quiet time), then every 1d until you move."
+        "quiet time), then every 1d until you move.",
+        perspective_text(None),
     ]
+
+
+async def test_settings_board_saves_the_perspective_and_shows_it(
+    cog: SettingsCog, database: Database
+) -> None:
+    shown = await run(SettingsCog.board, cog, caller())
+    assert "drawn from your side (the default)" in shown
+    assert "follows the player to move" in shown
+    saved = await run(SettingsCog.board, cog, caller(), perspective="fixed")
+    assert saved.splitlines() == [perspective_text(BoardPerspective.FIXED), "Saved."]
+    user = await database.settings.user(caller().user.id)
+    assert user.board_perspective is BoardPerspective.FIXED
+    back = await run(SettingsCog.board, cog, caller(), perspective="mine")
+    assert "drawn from your side in" in back
+    assert (await database.settings.user(caller().user.id)).board_perspective is (
+        BoardPerspective.MINE
+    )
 
 
 def test_settings_text_for_every_policy() -> None:

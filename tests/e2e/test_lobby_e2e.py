@@ -31,12 +31,18 @@ COMMANDS = ["challenge", "move", "board", "resign", "draw", "game"]
 DISCS = {"Green": "🟢", "Red": "🔴", "Yellow": "🟡", "Blue": "🔵"}
 
 
+#: Discord's component type of a button (a select menu is 3).
+BUTTON = 2
+
+
 def labels(message: Any) -> list[str]:
-    """The labels of a message's buttons, row after row."""
+    """The labels of a message's buttons, row after row (not its menus: a lobby with an
+    open seat also carries the "Add a bot…" select, see test_bots_e2e)."""
     return [
         str(button.get("label"))
         for row in message.components
         for button in row.get("components", [])
+        if button.get("type") == BUTTON
     ]
 
 

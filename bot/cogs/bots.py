@@ -1,0 +1,156 @@
+"""The bot's own seats: it moves by itself when it is a bot seat's turn.
+
+A bot turn is a ``bot_turn`` timer row (due at once) written with the change that gave a bot
+seat the move (:mod:`bot.service.bots`). This cog runs those timers on a loop of its own —
+apart from the general timer loop of :mod:`bot.cogs.timers`, whose handlers are quick while a
+search takes up to a couple of seconds — with as many turns at once as there are search
+workers (``GAMEROOM_AI_WORKERS``). The loop wakes at once when this process commits a change
+that hands a bot the move, and otherwise looks every :data:`POLL_SECONDS` (for turns planned
+by another process, or released after a crash: a turn claimed by a process that died runs
+again after ``GAMEROOM_TIMER_STALE_AFTER``).
+
+A bot's move is posted like a person's: the board, the one-line summary, and a mention of
+whoever is to move next — never of the bot itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Final
+
+import discord
+from discord.ext import commands
+
+from bot import presenters
+from bot.service import StaleActionError
+from bot.service.bot_seats import is_bot
+from bot.service.bots import BOT_TURN_TIMER
+from bot.service.clocks import OutOfTimeError
+from bot.service.models import TurnResult
+from bot.service.timers import TimerRunner, default_worker_name
+from bot.ui.board import post_board
+from bot.ui.host import BotHost
+from bot.ui.replies import post_in_channel
+from db.rows import NewTimer, TimerRow
+
+__all__ = ["BOTS_COG", "POLL_SECONDS", "BotsCog", "post_turn"]
+
+log = logging.getLogger(__name__)
+
+BOTS_COG: Final = "Bots"
+#: How often the loop looks for bot turns when nothing woke it.
+POLL_SECONDS: Final = 5.0
+#: A search's handler gives up after this (the search's own limit is at most a few seconds).
+HANDLER_TIMEOUT: Final = timedelta(seconds=60)
+
+
+async def post_turn(bot: BotHost, result: TurnResult) -> discord.Message | None:
+    """Post a committed move for everyone, as after ``/move``: one quiet line while the same
+    seat decides again, else the board with the summary, mentioning who acts next (every
+    player once the game is over) — people only, never the bot's own seats."""
+    snapshot = result.snapshot
+    if result.turn_goes_on:
+        return await post_in_channel(
+            bot, snapshot.channel_id, presenters.decision_text(result), guild_id=snapshot.guild_id
+        )
+    mentions = snapshot.user_ids if result.outcome else result.next_user_ids
+    people = [user_id for user_id in mentions if not is_bot(user_id)]
+    return await post_board(bot, snapshot, presenters.turn_text(result), mention_ids=people)
+
+
+class BotsCog(commands.Cog, name=BOTS_COG):
+    """Runs bot turns: search in a worker process, commit, post."""
+
+    def __init__(self, bot: BotHost) -> None:
+        self.bot = bot
+        self.workers = bot.settings.ai_workers
+        self._runner: TimerRunner | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def runner(self) -> TimerRunner:
+        """The runner of ``bot_turn`` timers (made on first use: the database exists once
+        the bot is set up, which may be after this cog is constructed)."""
+        if self._runner is None:
+            settings = self.bot.settings
+            self._runner = TimerRunner(
+                self.bot.database,
+                {BOT_TURN_TIMER: self.on_bot_turn},
+                worker=f"{default_worker_name()}-bots",
+                batch_size=1,
+                handler_timeout=min(HANDLER_TIMEOUT, settings.timer_stale_after / 2),
+                stale_after=settings.timer_stale_after,
+                backoff_base=timedelta(seconds=2),
+                backoff_cap=timedelta(minutes=1),
+            )
+        return self._runner
+
+    async def cog_load(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="bot turns")
+
+    async def cog_unload(self) -> None:
+        service = getattr(self.bot, "service", None)
+        if service is not None and self.wake in service.core.bot_turn_listeners:
+            service.core.bot_turn_listeners.remove(self.wake)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def wake(self, game_id: int | None = None) -> None:
+        """Look for bot turns now (called when this process hands a bot the move)."""
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        await self.bot.wait_until_ready()
+        self.bot.service.core.bot_turn_listeners.append(self.wake)
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+            except Exception:
+                log.exception("the bot-turn loop failed; it tries again shortly")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+
+    async def run_due(self) -> int:
+        """Run due bot turns, up to one per search worker at a time, until none is due;
+        returns how many were claimed. Raises what the database raises."""
+        claimed = 0
+        while True:
+            reports = await asyncio.gather(*(self.runner.run_once() for _ in range(self.workers)))
+            round_claimed = sum(report.claimed for report in reports)
+            claimed += round_claimed
+            if round_claimed == 0:
+                return claimed
+
+    async def on_bot_turn(self, timer: TimerRow) -> NewTimer | None:
+        """A bot turn is due: search, commit, post. When the game changed during the search
+        (a draw offer, another process's move) and the bot is still to move, the turn is
+        planned again at once; a turn that is no longer the bot's does nothing."""
+        service = self.bot.service
+        turn = await service.bots.turn_due(timer)
+        if turn is None:
+            return None
+        text = await service.bots.think(turn)
+        try:
+            result = await service.bots.play(turn, text)
+        except StaleActionError:
+            if await service.bots.still_to_move(turn):
+                log.info("game %d: the position changed while the bot thought; again", turn.game_id)
+                return NewTimer(
+                    BOT_TURN_TIMER, discord.utils.utcnow(), turn.game_id, turn.seat, "{}"
+                )
+            return None
+        except OutOfTimeError:
+            return None  # the time-out was applied and announced by the clock listeners
+        await post_turn(self.bot, result)
+        return None
+
+
+async def setup(bot: BotHost) -> None:
+    await bot.add_cog(BotsCog(bot))

@@ -1,0 +1,273 @@
+"""The bot in its own seats: durable bot turns, the search off the event loop, its answers.
+
+A bot turn is a timer row like a clock deadline (:data:`BOT_TURN_TIMER`, due at once), planned
+in the same transaction as the change that gives a bot seat the move
+(:func:`~bot.service.clock_plans.plan_bot_turns`), so a restart or a crash mid-search resumes
+it: the claim of a dead process is released after the timer loop's ``stale_after`` and the
+turn runs again. :meth:`Bots.turn_due` reads the game and says what to search — the state of a
+perfect-information game, or **only the seat's view** of a game with hidden information (the
+search never sees another seat's cards); :meth:`Bots.think` runs :func:`ai.levels.choose_move`
+in a worker process (:class:`concurrent.futures.ProcessPoolExecutor`, ``workers`` of them), so
+the bot answers every command while a search runs; :meth:`Bots.play` commits the move with the
+usual compare-and-set on the version the search started from, so it lands exactly once even if
+two processes race, and never on a position that changed meanwhile.
+
+Draw offers and takebacks to a bot always get an answer (:meth:`Bots.answer_draw`,
+:meth:`Bots.answer_takeback`): a draw is accepted when the bot's own assessment of its seat
+(:func:`ai.levels.assess`) is at most :data:`ACCEPT_DRAW_AT_MOST`; a takeback is allowed by the
+practice levels (1–2, :data:`ALLOW_TAKEBACKS_UP_TO`) and refused above, like a club player would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ai.levels import LEVELS, assess, choose_move
+from ai.search import Budget
+from bot.service.bot_seats import bot_level, is_bot
+from bot.service.clock_plans import BOT_TURN_TIMER
+from bot.service.core import GameCore
+from bot.service.endings import Endings
+from bot.service.errors import StaleActionError
+from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, TakebackRequest, TurnResult
+from bot.service.play import Play
+from bot.service.takebacks import Takebacks
+from db.rows import TimerRow
+from engines.base import OptionValue
+from engines.rng import splitmix64
+
+__all__ = [
+    "ACCEPT_DRAW_AT_MOST",
+    "ALLOW_TAKEBACKS_UP_TO",
+    "BOT_TURN_TIMER",
+    "BotTurn",
+    "Bots",
+]
+
+log = logging.getLogger(__name__)
+
+#: A bot accepts a draw when its assessment of its own seat is at most this (½ = even).
+ACCEPT_DRAW_AT_MOST: Final = 0.45
+#: Levels up to this allow a takeback (practice partners); stronger levels refuse.
+ALLOW_TAKEBACKS_UP_TO: Final = 2
+#: Budget of the assessment behind a draw answer (iterations, seconds).
+ASSESS_BUDGET: Final = Budget(800, 0.5)
+#: Seconds beyond a level's own time limit before a search is given up (the worker is busy
+#: or stuck); the turn then fails and its timer retries.
+THINK_GRACE_S: Final = 20.0
+#: Seed stream of bot decisions, apart from every other use of a game's seed.
+_BOT_STREAM: Final = 0xB07
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """What one bot decision needs, all picklable for a worker process.
+
+    ``subject`` is the state's JSON text (perfect information) or the seat's view (hidden
+    information); ``version`` is the game version the search starts from, which the commit
+    requires; ``seed`` is derived from the game's seed and ply so a replay is exact.
+    """
+
+    game_id: int
+    version: int
+    ply: int
+    seat: int
+    level: int
+    game: str
+    options: dict[str, OptionValue]
+    subject: Any
+    seed: int
+
+
+class Bots:
+    """The bot's seats in the games of ``core``: turns, moves and answers.
+
+    ``workers`` is the number of search processes (``GAMEROOM_AI_WORKERS``); the pool starts
+    on the first search and :meth:`close` stops it. ``executor`` replaces the pool (tests pass
+    a thread pool or an inline executor). Raises :class:`ValueError` for ``workers`` < 1.
+    """
+
+    def __init__(
+        self,
+        core: GameCore,
+        moves: Play,
+        endings: Endings,
+        takebacks: Takebacks,
+        *,
+        workers: int = 1,
+        executor: Executor | None = None,
+    ) -> None:
+        if workers < 1:
+            raise ValueError("the bot needs at least one search worker")
+        self.core = core
+        self.moves = moves
+        self.endings = endings
+        self.takebacks = takebacks
+        self.workers = workers
+        self._executor = executor
+        self._owns_executor = executor is None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            # spawn, not fork: a worker must not inherit the event loop's threads and sockets.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._executor
+
+    def close(self) -> None:
+        """Stop the search processes this object started (running searches are abandoned)."""
+        if self._executor is not None and self._owns_executor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    # ---- turns ------------------------------------------------------------------------------
+
+    async def turn_due(self, timer: TimerRow) -> BotTurn | None:
+        """The decision a ``bot_turn`` timer stands for, or ``None`` when it is stale: the game
+        is over, the seat is not a bot's or not to move, or the game moved past the ply the
+        timer was planned at."""
+        if timer.game_id is None or timer.seat is None:
+            log.warning("bot turn timer %d names no game seat; ignored", timer.id)
+            return None
+        row = await self.core.database.games.get(timer.game_id)
+        if row is None or not row.is_active or timer.seat not in row.to_move:
+            return None
+        try:
+            planned = json.loads(timer.payload_json).get("ply")
+        except (ValueError, AttributeError):
+            planned = None
+        if planned is not None and planned != row.ply:
+            return None
+        loaded = await self.core.load_row(row)
+        user_id = loaded.meta.players[timer.seat].user_id
+        level = bot_level(user_id)
+        if level is None:
+            return None
+        engine = loaded.meta.engine
+        state = loaded.position.state
+        if engine.info.has_hidden_information:
+            subject: Any = engine.view(state, timer.seat)  # never the state: no peeking
+        else:
+            subject = engine.dumps(state)
+        return BotTurn(
+            game_id=row.id,
+            version=row.version,
+            ply=row.ply,
+            seat=timer.seat,
+            level=level,
+            game=row.game,
+            options=dict(loaded.meta.options),
+            subject=subject,
+            seed=splitmix64(splitmix64(loaded.meta.seed, _BOT_STREAM), row.ply * 8 + timer.seat),
+        )
+
+    async def think(self, turn: BotTurn) -> str:
+        """The move the bot chooses for ``turn`` (canonical text), searched in a worker
+        process within the level's time limit. Raises :class:`TimeoutError` when the worker
+        does not answer within the limit plus :data:`THINK_GRACE_S`, and what
+        :func:`ai.levels.choose_move` raises."""
+        loop = asyncio.get_running_loop()
+        limit = LEVELS[turn.level - 1].budget.seconds + THINK_GRACE_S
+        future = loop.run_in_executor(
+            self._pool(),
+            choose_move,
+            turn.game,
+            turn.options,
+            turn.seat,
+            turn.subject,
+            turn.level,
+            turn.seed,
+        )
+        return await asyncio.wait_for(future, limit)
+
+    async def play(self, turn: BotTurn, text: str) -> TurnResult:
+        """Commit the bot's move ``text`` for ``turn`` (compare-and-set on ``turn.version``).
+
+        Raises :class:`StaleActionError` when the game changed since the search started (the
+        caller plans the turn again if it is still the bot's) and what
+        :meth:`Play.play_seat <bot.service.play.Play.play_seat>` raises.
+        """
+        result = await self.moves.play_seat(turn.game_id, turn.seat, text, version=turn.version)
+        log.info(
+            "game %d: bot (level %d) played %s at ply %d",
+            turn.game_id,
+            turn.level,
+            text,
+            turn.ply + 1,
+        )
+        return result
+
+    async def still_to_move(self, turn: BotTurn) -> bool:
+        """Whether ``turn``'s seat is still to move in its active game (after a stale commit,
+        the bot tries again)."""
+        row = await self.core.database.games.get(turn.game_id)
+        return row is not None and row.is_active and turn.seat in row.to_move
+
+    # ---- answers ----------------------------------------------------------------------------
+
+    async def answer_draw(self, offer: DrawOffer) -> GameSnapshot | None:
+        """Answer a draw offer made to a bot (a two-player game against a bot seat): accept
+        when the bot's assessment of its seat is at most :data:`ACCEPT_DRAW_AT_MOST`, else
+        decline. ``None`` when the opponent is not a bot or the offer is already gone."""
+        bots = [uid for uid in offer.opponent_user_ids if is_bot(uid)]
+        if not bots:
+            return None
+        row = await self.core.database.games.get(offer.game_id)
+        if row is None or not row.is_active or row.version != offer.version:
+            return None
+        loaded = await self.core.load_row(row)
+        seat = loaded.meta.seats_of(bots[0])[0]
+        engine = loaded.meta.engine
+        state = loaded.position.state
+        subject: Any = (
+            engine.view(state, seat) if engine.info.has_hidden_information else engine.dumps(state)
+        )
+        loop = asyncio.get_running_loop()
+        value = await asyncio.wait_for(
+            loop.run_in_executor(
+                self._pool(),
+                assess,
+                row.game,
+                dict(loaded.meta.options),
+                seat,
+                subject,
+                splitmix64(loaded.meta.seed, row.version),
+                ASSESS_BUDGET,
+            ),
+            ASSESS_BUDGET.seconds + THINK_GRACE_S,
+        )
+        accept = value <= ACCEPT_DRAW_AT_MOST
+        log.info(
+            "game %d: bot assesses its seat at %.2f and %s the draw",
+            row.id,
+            value,
+            "accepts" if accept else "declines",
+        )
+        try:
+            return await self.endings.answer_draw(
+                offer.game_id, bots[0], accept=accept, version=offer.version
+            )
+        except StaleActionError:
+            return None
+
+    async def answer_takeback(self, request: TakebackRequest) -> TakebackAnswer | None:
+        """Answer a takeback asked of a bot: allowed at levels up to
+        :data:`ALLOW_TAKEBACKS_UP_TO`, refused above. ``None`` when nobody asked is a bot or
+        the request is already gone."""
+        bots = [uid for uid in request.opponent_user_ids if is_bot(uid)]
+        if not bots:
+            return None
+        level = bot_level(bots[0]) or len(LEVELS)
+        allow = level <= ALLOW_TAKEBACKS_UP_TO
+        try:
+            return await self.takebacks.answer_takeback(
+                request.game_id, bots[0], accept=allow, version=request.version
+            )
+        except StaleActionError:
+            return None

@@ -1,0 +1,219 @@
+"""Playing the bot through Discord: a person against a level-1 bot in every game to its end,
+a lobby filled with bots from its "Add a bot…" menu, a draw offer and a takeback answered by
+the bot, and a restart while the bot is thinking.
+
+The real bot runs as its own process against ``tests/fakediscord``; the person's moves are
+picked at random among what autocomplete offers them, so every move is checked by the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.botproc import BotProcess
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = ["challenge", "move", "board", "draw", "takeback", "game"]
+#: Options that keep each game short enough for the suite (the rules are unchanged).
+SHORT = {
+    "generatorb": "move_limit=40",
+    "arbos": "",
+    "generator": "max_turns=16",
+    "orbs": "board=hexagon no_progress_limit=12",
+    "generation_zero": "max_rounds=2",
+}
+#: How a final post says the result (presenters.outcome_text).
+ENDED = re.compile(r" wins?!| is drawn\.")
+
+
+class Room:
+    """One guild with a channel per game, alice, and the bot process."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Bots")
+        self.alice = fake.add_user("alice")
+        fake.add_member(self.guild, self.alice)
+        self.tmp_path = tmp_path
+        self.processes: list[BotProcess] = []
+
+    def channel(self, name: str) -> Any:
+        return self.fake.add_text_channel(self.guild, name)
+
+    async def start(self, **env: str) -> BotProcess:
+        process = BotProcess(
+            self.fake,
+            self.tmp_path / "gameroom.db",
+            self.tmp_path / f"bot{len(self.processes)}.log",
+            self.guild.id,
+            extra_env={"GAMEROOM_GAME_SEED": "5", **env},
+        )
+        self.processes.append(process)
+        await process.start()
+        await self.fake.wait_commands(self.guild, names=COMMANDS)
+        return process
+
+
+@pytest.fixture
+async def room(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
+    world = Room(fake_discord, tmp_path)
+    try:
+        yield world
+    finally:
+        for process in world.processes:
+            await process.stop()
+            print(f"--- {process.log_path.name} ---\n{process.log()[-4000:]}")
+
+
+def bot_moved(message: Any) -> bool:
+    """A board the bot posted for its own move ("**Gameroom (level N)** (North) played …")."""
+    return bool(message.attachments) and message.content.startswith("**Gameroom (level")
+
+
+def is_final(message: Any) -> bool:
+    return bool(message.attachments) and ENDED.search(message.content) is not None
+
+
+async def challenge_the_bot(room: Room, channel: Any, game: str, level: int = 1) -> Any:
+    """``/challenge opponent:@Gameroom``; returns the first board."""
+    fake = room.fake
+    mark = fake.checkpoint()
+    answer = await fake.slash(
+        room.alice,
+        channel,
+        "challenge",
+        options={
+            "game": game,
+            "opponent": fake.bot_user,
+            "bot_level": level,
+            "options": SHORT[game],
+        },
+    )
+    assert answer.ephemeral, answer.content
+    return await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+
+
+async def play_to_the_end(room: Room, channel: Any, rng: random.Random, *, limit: int = 400) -> Any:
+    """Alice plays random offered moves until a final post appears; returns it."""
+    fake = room.fake
+    for _ in range(limit):
+        final = [m for m in fake.messages(channel) if is_final(m)]
+        if final:
+            return final[-1]
+        choices = await fake.autocomplete(room.alice, channel, "move", focused="text", text="")
+        if not choices:  # the bot's turn (or a chance step): wait for its post
+            await asyncio.sleep(0.2)
+            continue
+        mark = fake.checkpoint()
+        played = await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
+        assert played.ephemeral
+        if "not your turn" in played.content.lower() or "someone changed" in played.content.lower():
+            continue
+        await fake.wait_for_message(channel, lambda m: True, after=mark, timeout=30)
+    pytest.fail("the game did not end")
+
+
+async def test_a_person_plays_a_level_1_bot_to_the_end_in_every_game(room: Room) -> None:
+    fake = room.fake
+    await room.start()
+    for game in SHORT:
+        channel = room.channel(game.replace("_", "-"))
+        first = await challenge_the_bot(room, channel, game)
+        assert "Gameroom (level 1)" in " ".join(m.content for m in fake.messages(channel))
+        assert fake.bot_user.id not in [u.id for u in first.mentions]  # it never pings itself
+        final = await play_to_the_end(room, channel, random.Random(game))
+        assert [u.id for u in final.mentions] in ([room.alice.id], [])
+        bot_posts = [m for m in fake.messages(channel) if "Gameroom (level 1)" in m.content]
+        assert bot_posts, f"{game}: the bot never moved"
+
+
+async def test_a_lobby_filled_with_bots_starts_and_the_bots_play(room: Room) -> None:
+    fake = room.fake
+    await room.start()
+    channel = room.channel("orbs-lobby")
+    mark = fake.checkpoint()
+    await fake.slash(
+        room.alice,
+        channel,
+        "challenge",
+        options={"game": "orbs", "players": 4, "options": SHORT["orbs"]},
+    )
+    lobby = await fake.wait_for_message(channel, lambda m: "bots" in str(m.components), after=mark)
+    menu = next(
+        c["custom_id"] for row in lobby.components for c in row["components"] if c.get("type") == 3
+    )
+    stranger = fake.add_user("mallory")
+    fake.add_member(room.guild, stranger)
+    refused = await fake.select(stranger, lobby, menu, ["3"])
+    assert refused.ephemeral  # only the challenger adds bots
+    for level in ("1", "2"):
+        await fake.select(room.alice, fake.message(lobby), menu, [level])
+    start = fake.checkpoint()
+    await fake.select(room.alice, fake.message(lobby), menu, ["1"])
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=start)
+    assert board is not None
+    content = " ".join(m.content for m in fake.messages(channel))
+    assert "Gameroom (level 2)" in content
+    final = await play_to_the_end(room, channel, random.Random(4))
+    assert final is not None
+
+
+async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:
+    fake = room.fake
+    await room.start()
+    channel = room.channel("answers")
+    await challenge_the_bot(room, channel, "generatorb", level=1)
+    rng = random.Random(2)
+    for _ in range(50):  # until it is alice's move
+        if await fake.autocomplete(room.alice, channel, "move", focused="text", text=""):
+            break
+        await asyncio.sleep(0.2)
+    choices = await fake.autocomplete(room.alice, channel, "move", focused="text", text="")
+    mark = fake.checkpoint()
+    await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
+    await fake.wait_for_message(channel, bot_moved, after=mark, timeout=30)
+    mark = fake.checkpoint()
+    asked = await fake.slash(room.alice, channel, "takeback")
+    assert asked.ephemeral
+    answered = await fake.wait_for_message(
+        channel,
+        lambda m: "took back" in m.content or "refuse" in m.content.lower(),
+        after=mark,
+        timeout=30,
+    )
+    assert answered is not None  # level 1 allows it: the move is taken back
+    mark = fake.checkpoint()
+    offered = await fake.slash(room.alice, channel, "draw")
+    assert offered.ephemeral
+    reply = await fake.wait_for_message(
+        channel, lambda m: "draw" in m.content.lower() and m.id > mark, after=mark, timeout=30
+    )
+    assert reply is not None  # the bot answers: never silence
+
+
+async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) -> None:
+    fake = room.fake
+    process = await room.start(GAMEROOM_TIMER_STALE_AFTER="6s")
+    channel = room.channel("restart")
+    await challenge_the_bot(room, channel, "generatorb", level=5)
+    for _ in range(100):
+        choices = await fake.autocomplete(room.alice, channel, "move", focused="text", text="")
+        if choices:
+            break
+        await asyncio.sleep(0.2)
+    mark = fake.checkpoint()
+    await fake.slash(room.alice, channel, "move", text=choices[0].value)
+    await asyncio.sleep(0.6)  # level 5 thinks for about 2 s: kill it mid-search
+    await process.stop(kill=True)
+    assert not [m for m in fake.messages(channel) if m.id > mark and bot_moved(m)]
+    await room.start(GAMEROOM_TIMER_STALE_AFTER="6s")
+    moved = await fake.wait_for_message(channel, bot_moved, after=mark, timeout=40)
+    assert moved is not None

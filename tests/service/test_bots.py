@@ -1,0 +1,222 @@
+"""The bot in its own seats (bot/service/bots.py): lobbies with bots, durable bot turns that
+commit exactly once, games against the bot to their end, and its answers to draw offers and
+takebacks. Searches run in a thread pool here (the bot uses worker processes)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bot.service import GameService, GameSnapshot, StaleActionError
+from bot.service.bot_seats import bot_level, bot_user_id, is_bot
+from bot.service.bots import BOT_TURN_TIMER
+from bot.service.errors import LobbyError, NotChallengedError
+from db import Database
+from db.rows import TimerRow
+from engines import get_engine
+from tests.service.conftest import ALICE, BOB, GAMES, GUILD, FakeClock, seeds
+
+#: Options that keep games against the bot short enough for the suite.
+SHORT = {
+    "generatorb": "move_limit=40",
+    "arbos": None,
+    "generator": "max_turns=16",
+    "orbs": "board=hexagon no_progress_limit=12",
+    "generation_zero": "max_rounds=2",
+}
+
+
+@pytest.fixture
+async def bot_service(database: Database, clock: FakeClock) -> AsyncIterator[GameService]:
+    with ThreadPoolExecutor(1) as pool:
+        yield GameService(database, clock=clock, rng_seed_source=seeds(7), ai_executor=pool)
+
+
+async def vs_bot(service: GameService, game: str, level: int = 1) -> GameSnapshot:
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game=game,
+        players=2,
+        options_text=SHORT.get(game),
+    )
+    update = await service.add_bots(challenge.challenge_id, ALICE, [level])
+    assert update.game is not None, "a two-seat challenge with a bot starts at once"
+    return update.game
+
+
+async def due_bot_turns(service: GameService, clock: FakeClock) -> list[TimerRow]:
+    return await service.database.timers.claim_due(clock(), "test", kinds=[BOT_TURN_TIMER])
+
+
+async def run_bot_turns(service: GameService, clock: FakeClock) -> int:
+    """Run every due bot turn as the bots' loop would; returns how many moves landed."""
+    played = 0
+    for timer in await due_bot_turns(service, clock):
+        turn = await service.bots.turn_due(timer)
+        if turn is not None:
+            await service.bots.play(turn, await service.bots.think(turn))
+            played += 1
+        await service.database.timers.mark_fired(timer, now=clock())
+    return played
+
+
+async def test_a_bot_takes_its_seat_at_once_and_the_game_starts(bot_service: GameService) -> None:
+    snapshot = await vs_bot(bot_service, "generatorb", level=3)
+    users = snapshot.user_ids
+    assert ALICE in users
+    bots = [u for u in users if is_bot(u)]
+    assert len(bots) == 1
+    assert bot_level(bots[0]) == 3
+
+
+async def test_only_the_challenger_adds_bots_and_only_to_open_seats(
+    bot_service: GameService,
+) -> None:
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=4
+    )
+    with pytest.raises(NotChallengedError):
+        await bot_service.add_bots(challenge.challenge_id, BOB, [1])
+    update = await bot_service.add_bots(challenge.challenge_id, ALICE, [2, 2])
+    assert update.game is None
+    seated = [p.user_id for p in update.challenge.lobby if p.status == "seated"]
+    assert bot_user_id(2, 0) in seated
+    assert bot_user_id(2, 1) in seated
+    with pytest.raises(LobbyError):
+        await bot_service.add_bots(challenge.challenge_id, ALICE, [9])
+    started = await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
+    assert started.game is not None
+    assert len(started.game.user_ids) == 4
+
+
+async def test_a_bot_turn_is_a_timer_planned_with_the_move(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await vs_bot(bot_service, "generatorb")
+    if not is_bot(snapshot.players[snapshot.to_move[0]].user_id):
+        move = get_engine("generatorb").legal_move_texts(
+            get_engine("generatorb").loads(
+                (await bot_service.database.games.get(snapshot.game_id)).state_json  # type: ignore[union-attr]
+            ),
+            snapshot.to_move[0],
+        )[0]
+        await bot_service.play(GAMES, ALICE, move)
+    timers = await due_bot_turns(bot_service, clock)
+    assert len(timers) == 1
+    row = await bot_service.database.games.get(snapshot.game_id)
+    assert row is not None
+    assert json.loads(timers[0].payload_json) == {"ply": row.ply}
+    turn = await bot_service.bots.turn_due(timers[0])
+    assert turn is not None
+    assert isinstance(turn.subject, str)
+    text = await bot_service.bots.think(turn)
+    result = await bot_service.bots.play(turn, text)
+    assert result.move == text
+    assert result.snapshot.ply == row.ply + 1
+    with pytest.raises(StaleActionError):  # a second process with the same turn: lands once
+        await bot_service.bots.play(turn, text)
+
+
+async def test_a_draw_offer_while_the_bot_thinks_makes_its_move_stale(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await vs_bot(bot_service, "arbos")
+    if not is_bot(snapshot.players[snapshot.to_move[0]].user_id):
+        await bot_service.play(GAMES, ALICE, (await bot_service.legal_moves(GAMES, ALICE))[0])
+    [timer] = await due_bot_turns(bot_service, clock)
+    turn = await bot_service.bots.turn_due(timer)
+    assert turn is not None
+    text = await bot_service.bots.think(turn)
+    await bot_service.offer_draw(GAMES, ALICE)
+    with pytest.raises(StaleActionError):
+        await bot_service.bots.play(turn, text)
+    assert await bot_service.bots.still_to_move(turn)
+
+
+async def test_the_bot_sees_only_its_own_view_in_generation_zero(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    snapshot = await vs_bot(bot_service, "generation_zero")
+    engine = get_engine("generation_zero")
+    for _ in range(40):
+        timers = await due_bot_turns(bot_service, clock)
+        for timer in timers:
+            turn = await bot_service.bots.turn_due(timer)
+            if turn is None:
+                continue
+            assert not isinstance(turn.subject, str), "never the state of a hidden game"
+            row = await bot_service.database.games.get(snapshot.game_id)
+            assert row is not None
+            assert turn.subject == engine.view(engine.loads(row.state_json), turn.seat)
+            return
+        await bot_service.play(GAMES, ALICE, (await bot_service.legal_moves(GAMES, ALICE))[0])
+    pytest.fail("the bot never had a turn")
+
+
+@pytest.mark.parametrize("game", sorted(SHORT))
+async def test_a_game_against_a_level_1_bot_reaches_its_end(
+    bot_service: GameService, clock: FakeClock, game: str
+) -> None:
+    snapshot = await vs_bot(bot_service, game)
+    rng = random.Random(game)
+    for _ in range(3000):
+        snapshot = await bot_service.game_snapshot(snapshot.game_id)
+        if snapshot.status != "active":
+            break
+        if await run_bot_turns(bot_service, clock):
+            continue
+        moves = await bot_service.legal_moves(GAMES, ALICE)
+        assert moves, f"nobody can move in {game} at ply {snapshot.ply}"
+        await bot_service.play(GAMES, ALICE, rng.choice(moves))
+    assert snapshot.status == "finished", f"{game} did not end"
+    assert snapshot.outcome is not None
+
+
+async def test_the_bot_answers_a_draw_offer(bot_service: GameService) -> None:
+    await vs_bot(bot_service, "generatorb", level=5)
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    answered = await bot_service.bots.answer_draw(offer)
+    assert answered is not None, "never silence"
+    assert answered.draw_offer_seat is None  # declined (an even opening is not lost) or drawn
+
+
+@pytest.mark.parametrize(("level", "allowed"), [(1, True), (4, False)])
+async def test_the_bot_answers_a_takeback(
+    bot_service: GameService, clock: FakeClock, level: int, allowed: bool
+) -> None:
+    snapshot = await vs_bot(bot_service, "generatorb", level=level)
+    if is_bot(snapshot.players[snapshot.to_move[0]].user_id):
+        await run_bot_turns(bot_service, clock)
+    await bot_service.play(GAMES, ALICE, (await bot_service.legal_moves(GAMES, ALICE))[0])
+    request = await bot_service.request_takeback(GAMES, ALICE)
+    answer = await bot_service.bots.answer_takeback(request)
+    assert answer is not None
+    assert answer.accepted is allowed
+
+
+async def test_an_exhibition_of_bots_plays_itself_to_the_end(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    info = await bot_service.open_exhibition(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        user_id=ALICE,
+        game="generatorb",
+        players=2,
+        options_text=SHORT["generatorb"],
+    )
+    assert info.seated_ids == ()  # the one who opened it watches
+    started = await bot_service.add_bots(info.challenge_id, ALICE, [1, 1])
+    assert started.game is not None
+    assert all(is_bot(user_id) for user_id in started.game.user_ids)
+    for _ in range(200):
+        if not await run_bot_turns(bot_service, clock):
+            break
+    final = await bot_service.game_snapshot(started.game.game_id)
+    assert final.status == "finished"

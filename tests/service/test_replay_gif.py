@@ -1,0 +1,76 @@
+"""``/game replay format:gif``: :meth:`GameService.animation` (bot/service/replays.py)."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from PIL import Image
+
+from bot.service import GameService
+from bot.service.errors import ServiceError
+from engines.rng import Rng
+from render import animate
+
+from .conftest import GAMES, GUILD, FakeClock, StartGame, to_move_user
+from .test_records import play_random
+
+
+def _durations(gif: bytes) -> list[int]:
+    image = Image.open(io.BytesIO(gif))
+    durations = []
+    for index in range(getattr(image, "n_frames", 1)):
+        image.seek(index)
+        durations.append(image.info["duration"])
+    return durations
+
+
+async def test_a_gif_of_real_move_times_and_a_fast_one(
+    service: GameService, start_game: StartGame, clock: FakeClock
+) -> None:
+    snapshot = await start_game(game="generatorb")
+    channel = snapshot.channel_id
+    waits = [timedelta(seconds=1), timedelta(hours=1), timedelta(days=2), timedelta(minutes=1)]
+    for wait in waits:
+        clock.advance(wait)
+        moves = await service.legal_moves(channel, to_move_user(snapshot))
+        snapshot = (await service.play(channel, to_move_user(snapshot), moves[0])).snapshot
+    assert snapshot.ply == 4
+    real = await service.animation(GAMES, guild_id=GUILD, seat_labels=("Ann", "Bob"))
+    assert real.gif.startswith(b"GIF89a")
+    assert (real.from_ply, real.to_ply, real.plies, real.frames) == (0, 4, 4, 5)
+    timing = animate.Timing()
+    expected = [timing.unknown_ms] + [timing.frame_ms(w.total_seconds()) for w in waits[:-1]]
+    expected.append(timing.last_ms)
+    assert _durations(real.gif) == expected
+    assert real.seconds == pytest.approx(sum(expected) / 1000)
+
+    fast = await service.animation(GAMES, guild_id=GUILD, from_ply=1, to_ply=3, speed="fast")
+    assert (fast.from_ply, fast.to_ply, fast.frames) == (1, 3, 3)
+    assert _durations(fast.gif) == [500, 500, timing.last_ms]
+    assert fast.filename == f"generatorb-{snapshot.game_id}-1-3.gif"
+
+
+async def test_bad_ranges_and_speeds_are_one_sentence(
+    service: GameService, start_game: StartGame
+) -> None:
+    snapshot = await start_game(game="generator")
+    snapshot = await play_random(service, snapshot, Rng(3), plies=4)
+    with pytest.raises(ServiceError, match="plies 0 to"):
+        await service.animation(GAMES, guild_id=GUILD, from_ply=3, to_ply=2)
+    with pytest.raises(ServiceError, match="plies 0 to"):
+        await service.animation(GAMES, guild_id=GUILD, to_ply=snapshot.ply + 1)
+    with pytest.raises(ServiceError, match="speed"):
+        await service.animation(GAMES, guild_id=GUILD, speed="slow")
+
+
+async def test_a_gif_over_discords_limit_is_refused(
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = await start_game(game="orbs")
+    await play_random(service, snapshot, Rng(5), plies=3)
+    monkeypatch.setattr(animate, "MAX_BYTES", 1000)
+    with pytest.raises(ServiceError, match=r"too big for Discord.*fewer plies") as refused:
+        await service.animation(GAMES, guild_id=GUILD)
+    assert str(refused.value).count(".") == 1  # one sentence
