@@ -52,7 +52,12 @@ def upgrade() -> None:
         sa.Column("last_played_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("user_id", "game", name=op.f("pk_ratings")),
     )
-    op.create_index(op.f("ix_ratings_game_rating"), "ratings", ["game", "rating"], unique=False)
+    op.create_index(
+        op.f("ix_ratings_game_rating"),
+        "ratings",
+        ["game", "rating", "games", "sigma", "last_played_at", "user_id"],
+        unique=False,
+    )
     op.create_table(
         "rating_changes",
         sa.Column("game_id", sa.Integer(), nullable=False),
