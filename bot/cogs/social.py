@@ -93,6 +93,10 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
             await request_post.edit(content=presenters.takeback_answer_text(answer), view=None)
         except discord.HTTPException:
             log.warning("game %d: could not edit the takeback request", answer.snapshot.game_id)
+        await self._post_taken_back(answer)
+
+    async def _post_taken_back(self, answer: TakebackAnswer) -> None:
+        """After an allowed takeback: the board as it was, mentioning who moves now."""
         if answer.accepted:
             snapshot = answer.snapshot
             await post_board(
@@ -121,14 +125,7 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 await edit_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
                 raise
             await edit_post(interaction, presenters.takeback_answer_text(answer))
-            if answer.accepted:
-                snapshot = answer.snapshot
-                await post_board(
-                    self.bot,
-                    snapshot,
-                    presenters.takeback_done_text(answer),
-                    mention_ids=snapshot.to_move_user_ids,
-                )
+            await self._post_taken_back(answer)
 
     async def _on_rematch(self, interaction: Interaction, button: GameButtonId) -> None:
         """Rematch: open the new challenge and post its lobby where ``/challenge`` would.

@@ -64,6 +64,16 @@ Clock = Callable[[], datetime]
 DEFAULT_REMINDER_QUIET = timedelta(hours=24)
 
 
+#: What a compare-and-set write raises when another change landed first (the game's version,
+#: a clock, or a vacation a clock was planned with): the user is told to look and try again.
+CHANGED_MEANWHILE = (
+    DbStaleVersionError,
+    DbGameNotActiveError,
+    ClockChangedError,
+    VacationChangedError,
+)
+
+
 def utc_now() -> datetime:
     """The current time as an aware UTC datetime (the default clock)."""
     return datetime.now(UTC)
@@ -378,12 +388,7 @@ class GameCore:
                 clock_changes=clock_changes,
                 rating=rating,
             )
-        except (
-            DbStaleVersionError,
-            DbGameNotActiveError,
-            ClockChangedError,
-            VacationChangedError,
-        ) as exc:
+        except CHANGED_MEANWHILE as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError(
                 "Someone changed this game at the same moment; look at the board and try again."
@@ -433,12 +438,7 @@ class GameCore:
                 clock_changes=clock_changes,
                 rating=rating,
             )
-        except (
-            DbStaleVersionError,
-            DbGameNotActiveError,
-            ClockChangedError,
-            VacationChangedError,
-        ) as exc:
+        except CHANGED_MEANWHILE as exc:
             self._positions.pop(loaded.row.id)
             raise StaleActionError() from exc
         restamped = self.restamp(loaded, row)

@@ -14,7 +14,7 @@ import logging
 from bot.service import records, social
 from bot.service._cache import GameMeta
 from bot.service.bot_seats import is_bot
-from bot.service.core import GameCore, Loaded
+from bot.service.core import CHANGED_MEANWHILE, GameCore, Loaded
 from bot.service.errors import (
     NotAPlayerError,
     StaleActionError,
@@ -25,7 +25,6 @@ from bot.service.models import (
 )
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
-from db.clocks import ClockChangedError
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +166,7 @@ class Takebacks:
                     now=now,
                     clock_changes=clock_changes,
                 )
-            except (DbStaleVersionError, DbGameNotActiveError, ClockChangedError) as exc:
+            except CHANGED_MEANWHILE as exc:
                 raise StaleActionError(social.TAKEBACK_CLOSED) from exc
             finally:
                 self.core.forget(game_id)
