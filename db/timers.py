@@ -37,7 +37,7 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import Row, and_, delete, insert, select, update
+from sqlalchemy import Row, and_, delete, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions, dialect_insert
@@ -342,6 +342,9 @@ async def schedule_timer(
         result = await conn.execute(insert(timers).values(values).returning(*timers.c))
         return _timer_row(result.one())
     pending = timers.c.status == _PENDING
+    # The conflict target's predicate must match the partial index's as written: PostgreSQL
+    # cannot infer the index from ``status = $1`` (a bound parameter), only from a literal.
+    pending_literal = timers.c.status == literal_column(f"'{_PENDING}'")
     if timer.seat is None:
         same_key = and_(
             pending,
@@ -350,7 +353,7 @@ async def schedule_timer(
             timers.c.seat.is_(None),
         )
         target = [timers.c.game_id, timers.c.kind]
-        target_where = and_(pending, timers.c.seat.is_(None))
+        target_where = and_(pending_literal, timers.c.seat.is_(None))
     else:
         same_key = and_(
             pending,
@@ -359,7 +362,7 @@ async def schedule_timer(
             timers.c.seat == timer.seat,
         )
         target = [timers.c.game_id, timers.c.seat, timers.c.kind]
-        target_where = pending
+        target_where = pending_literal
     if not replace:
         existing = (await conn.execute(select(timers).where(same_key))).one_or_none()
         if existing is not None:

@@ -469,3 +469,14 @@ async def test_clock_rows_survive_a_new_database_object(db_url: str, tmp_path: P
         created = await first.clocks.create(game.id, [NewClock(0, "hard:1h+0s/1h", 9, T0)], now=T0)
     async with Database(db_url) as second:
         assert await second.clocks.for_game(game.id) == created
+
+
+async def test_replacing_a_timer_many_times_keeps_working(db: Database, new_game: NewGame) -> None:
+    # PostgreSQL plans a prepared statement generically after five runs; a conflict target
+    # whose predicate was a bound parameter then matched no partial index ("there is no unique
+    # or exclusion constraint matching the ON CONFLICT specification"). Every move of a game
+    # reschedules its reminder this way, so the tenth move of a game failed.
+    game = await new_game()
+    for minutes in range(1, 13):
+        timer = await db.timers.schedule(_timer(minutes=minutes, game_id=game.id, seat=0), now=T0)
+        assert timer.due_at == T0 + timedelta(minutes=minutes)
