@@ -23,6 +23,7 @@ from bot.settings import Settings
 from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
+from bot.ui.offers import DrawOfferPosts
 from bot.ui.replies import describe, send_ephemeral
 from db import Database
 
@@ -107,6 +108,7 @@ class GameroomBot(commands.Bot):
             tree_cls=GameroomTree,
         )
         self.settings = settings
+        self.draw_offers = DrawOfferPosts()
         self._names: OrderedDict[int, str] = OrderedDict()
 
     async def setup_hook(self) -> None:

@@ -58,7 +58,10 @@ async def post_turn(bot: BotHost, result: TurnResult) -> discord.Message | None:
         )
     mentions = snapshot.user_ids if result.outcome else result.next_user_ids
     people = [user_id for user_id in mentions if not is_bot(user_id)]
-    return await post_board(bot, snapshot, presenters.turn_text(result), mention_ids=people)
+    posted = await post_board(bot, snapshot, presenters.turn_text(result), mention_ids=people)
+    if result.declined_draw_offer:
+        await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
+    return posted
 
 
 class BotsCog(commands.Cog, name=BOTS_COG):

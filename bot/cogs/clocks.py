@@ -115,6 +115,8 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         else:
             mentions = snapshot.user_ids
         await post_board(self.bot, snapshot, text, mention_ids=mentions)
+        if not snapshot.is_active:
+            await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
 
     # ---- claims -------------------------------------------------------------------------
 

@@ -91,6 +91,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             )
             text = presenters.abort_text(snapshot, interaction.user.id)
             posted = await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
+            await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
             ack = "Game aborted." if posted else "Game aborted, but I could not post here."
             await interaction.followup.send(ack, ephemeral=True)
 

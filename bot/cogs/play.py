@@ -20,7 +20,8 @@ from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import StaleActionError
-from bot.service.models import PrivateView
+from bot.service.bot_seats import is_bot
+from bot.service.models import DrawOffer, PrivateView
 from bot.ui.board import board_view, post_board, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
@@ -80,6 +81,8 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     mention_ids=mentions,
                     interaction=interaction,
                 )
+            if result.declined_draw_offer:
+                await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
             if posted is None:
                 failed = presenters.move_ack_text(result, posted=False)
                 await interaction.edit_original_response(
@@ -160,6 +163,8 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             snapshot = await self.bot.service.resign(channel_id_of(interaction), user_id)
             text = presenters.resign_text(snapshot, user_id)
             await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
+            if not snapshot.is_active:
+                await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
             await interaction.followup.send("You resigned.", ephemeral=True)
 
     @app_commands.command(name="draw", description="Offer your opponent a draw")
@@ -184,7 +189,32 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     ephemeral=True,
                 )
                 return
+            self.bot.draw_offers.remember(offer.game_id, posted)
+            if any(is_bot(user_id) for user_id in offer.opponent_user_ids):
+                await self._bot_answers(offer, posted)
+                await interaction.followup.send("Draw offered to the bot.", ephemeral=True)
+                return
             await interaction.followup.send("Draw offered.", ephemeral=True)
+
+    async def _bot_answers(self, offer: DrawOffer, post: discord.Message) -> None:
+        """A draw offered to the bot is answered at once (:meth:`Bots.answer_draw
+        <bot.service.bots.Bots.answer_draw>`): the offer's post says how, without buttons,
+        and an accepted draw posts the final board."""
+        snapshot = await self.bot.service.bots.answer_draw(offer)
+        if snapshot is None:
+            return
+        self.bot.draw_offers.forget(offer.game_id)
+        accepted = not snapshot.is_active
+        bot_id = next(u for u in offer.opponent_user_ids if is_bot(u))
+        text = presenters.draw_answer_text(snapshot, accepted=accepted, by_user_id=bot_id)
+        try:
+            await post.edit(content=text, view=None)
+        except discord.HTTPException:
+            log.warning("game %d: could not show the bot's answer to a draw", offer.game_id)
+        if accepted:
+            await post_board(
+                self.bot, snapshot, presenters.outcome_text(snapshot), mention_ids=snapshot.user_ids
+            )
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
         """A game button was pressed: "My view", or a draw offer's Accept or Decline."""
@@ -204,6 +234,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id
             )
+            self.bot.draw_offers.forget(button.game_id)
             await edit_post(interaction, text)
             if not snapshot.is_active:
                 await post_board(

@@ -66,6 +66,8 @@ from bot.presenters.spectators import (
 from bot.presenters.timeouts import CLAIM_CLOSED, claimed_text, clock_event_text, final_warning_text
 from bot.presenters.turns import (
     DRAW_OFFER_CLOSED,
+    DRAW_OFFER_ENDED,
+    DRAW_OFFER_LAPSED,
     abort_text,
     board_caption,
     decision_text,
@@ -83,6 +85,8 @@ __all__ = [
     "APOLOGY",
     "CLAIM_CLOSED",
     "DRAW_OFFER_CLOSED",
+    "DRAW_OFFER_ENDED",
+    "DRAW_OFFER_LAPSED",
     "FORGET_ME_PHRASE",
     "MAX_MENTIONS",
     "MESSAGE_LIMIT",

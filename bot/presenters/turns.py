@@ -22,6 +22,8 @@ from engines.base import Event
 
 __all__ = [
     "DRAW_OFFER_CLOSED",
+    "DRAW_OFFER_ENDED",
+    "DRAW_OFFER_LAPSED",
     "abort_text",
     "board_caption",
     "decision_text",
@@ -38,6 +40,10 @@ __all__ = [
 
 #: A draw offer post whose offer was answered, withdrawn or overtaken by a move.
 DRAW_OFFER_CLOSED = "This draw offer is no longer open: it was answered, or a move came first."
+#: The offer's post once a move declined it (the buttons are removed).
+DRAW_OFFER_LAPSED = "This draw offer lapsed: a move was played instead."
+#: The offer's post once the game ended another way (resignation, abort, time-out).
+DRAW_OFFER_ENDED = "This draw offer lapsed: the game ended."
 
 #: How the bot's own endings read; engine endings come from the engine's ``ended`` event.
 _BOT_TERMINATIONS = {

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.service import GameService, GameSnapshot
 from bot.settings import Settings
+from bot.ui.offers import DrawOfferPosts
 from db import Database
 
 __all__ = ["BotHost", "Interaction"]
@@ -40,6 +41,8 @@ class BotHost(Protocol):
     #: The database, for the repositories the service does not wrap (settings, timers).
     database: Database
     settings: Settings
+    #: The posts of open draw offers (to retire their buttons when a move closes them).
+    draw_offers: DrawOfferPosts
 
     def remember_name(self, user: discord.abc.User) -> None:
         """Note a user's display name (from an interaction) for later board labels."""

@@ -193,10 +193,15 @@ async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:
     mark = fake.checkpoint()
     offered = await fake.slash(room.alice, channel, "draw")
     assert offered.ephemeral
-    reply = await fake.wait_for_message(
-        channel, lambda m: "draw" in m.content.lower() and m.id > mark, after=mark, timeout=30
+    offer = await fake.wait_for_message(
+        channel, lambda m: "draw" in m.content.lower(), after=mark, timeout=30
     )
-    assert reply is not None  # the bot answers: never silence
+    # The bot answers at once (never silence): the offer's post says how, with no buttons left.
+    answered = fake.message(offer)
+    assert "declined by **Gameroom (level 1)**" in answered.content or (
+        "**Gameroom (level 1)** accepted" in answered.content
+    )
+    assert not answered.components
 
 
 async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) -> None:
