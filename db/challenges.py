@@ -73,8 +73,10 @@ class ChallengesRepo:
         seating: Sequence[int] | None = None,
         rematch_of: int | None = None,
         start_position: str | None = None,
+        rated: bool = True,
     ) -> ChallengeRow:
-        """Record an open challenge for ``players`` seats, at version 1.
+        """Record an open challenge for ``players`` seats, at version 1 (``rated``: whether
+        its game will count for ratings).
 
         ``clock`` is the clock's canonical text; ``seating`` fixes the seat order (user ids,
         one per seat; a rematch) instead of drawing it at the start; ``rematch_of`` names the
@@ -120,6 +122,7 @@ class ChallengesRepo:
                 seating=seating,
                 rematch_of=rematch_of,
                 start_position=start_position,
+                rated=rated,
             )
         except IntegrityError as exc:
             if rematch_of is not None and _is_open_rematch_conflict(exc):
@@ -142,6 +145,7 @@ class ChallengesRepo:
         seating: Sequence[int] | None,
         rematch_of: int | None,
         start_position: str | None,
+        rated: bool,
     ) -> ChallengeRow:
         """:meth:`create` once its arguments are checked: one write transaction."""
         async with self._tx.write() as conn:
@@ -158,6 +162,7 @@ class ChallengesRepo:
                     seating=None if seating is None else json.dumps(list(seating)),
                     rematch_of=rematch_of,
                     start_position=start_position,
+                    rated=rated,
                     status=ChallengeStatus.OPEN.value,
                     version=1,
                     created_at=now,
@@ -513,6 +518,7 @@ def _challenge_row(row: Row[Any], lobby: Sequence[ChallengePlayerRow]) -> Challe
         seating=None if row.seating is None else tuple(int(u) for u in json.loads(row.seating)),
         rematch_of=row.rematch_of,
         start_position=row.start_position,
+        rated=bool(row.rated),
     )
 
 

@@ -206,6 +206,8 @@ class ChallengeRow:
     rematch_of: int | None = None
     #: The custom start position (the game's position notation), ``None``: the standard one.
     start_position: str | None = None
+    #: Whether the game it starts counts for ratings (``/challenge rated:``; migration 0006).
+    rated: bool = True
 
     @property
     def is_open(self) -> bool:

@@ -61,6 +61,8 @@ def challenge_text(info: ChallengeInfo) -> str:
         lines.append(f"{clock_line(info.clock_text)}.")
     if info.start_position is not None:
         lines.append("Starts from a custom position, so the game is casual (not rated).")
+    elif not info.rated:
+        lines.append("A casual game (not rated).")
     notes = _answer_note(info)
     if info.min_players < info.players and info.start_position is None:
         notes.append(

@@ -196,9 +196,8 @@ class Lobby:
             seating=seating,
             rematch_of=rematch_of,
             start_position=start_position,
+            rated=rated,  # the game copies it when it starts (db/ratings.py)
         )
-        if not rated:  # casual; the game copies the option when it starts (db/ratings.py)
-            await self.core.database.ratings.set_challenge_rated(row.id, False)
         log.info(
             "challenge %d: %s for %d by %d, invited %s, in channel %d",
             row.id,
@@ -576,6 +575,7 @@ class Lobby:
             seating=row.seating,
             rematch_of=row.rematch_of,
             start_position=row.start_position,
+            rated=row.rated,
         )
 
 

@@ -325,6 +325,9 @@ class ChallengeInfo:
     start_position: str | None = None
     """The custom position the game will start from (``/challenge position:``), else ``None``.
     Its player count is fixed: such a challenge never starts early."""
+    rated: bool = True
+    """Whether the game will count for ratings (``/challenge rated:``); a custom start or a
+    game of bots only is casual whatever this says (bot/service/ratings.py)."""
 
     @property
     def is_open(self) -> bool:

@@ -497,9 +497,6 @@ class Ratings:
             raise StillPlayingServiceError() from exc
         return anonymous
 
-    async def set_challenge_rated(self, challenge_id: int, rated: bool) -> None:
-        await self.core.database.ratings.set_challenge_rated(challenge_id, rated)
-
 
 def _gate_note(row: RatingRow, now: datetime) -> str:
     """Why ``row`` is not on the leaderboard, or ``""``."""

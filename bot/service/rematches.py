@@ -102,4 +102,5 @@ class Rematches:
             seating=plan.seating,
             rematch_of=game_id,
             start_position=row.start_position,
+            rated=row.rated,  # a rematch of a casual game is casual too
         )

@@ -347,3 +347,23 @@ async def test_forget_me_anonymises_and_keeps_ratings_derivable(
     await service.rebuild_ratings()
     assert await database.ratings.of_user(anonymous) == kept
     assert await service.forget_me(BOB) == anonymous - 1
+
+
+async def test_a_casual_challenge_says_so_and_its_rematch_stays_casual(
+    service: GameService,
+) -> None:
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="generatorb",
+        rated=False,
+    )
+    assert not challenge.rated
+    assert "A casual game (not rated)." in presenters.challenge_text(challenge)
+    started = (await service.accept_challenge(challenge.challenge_id, BOB)).game
+    assert started is not None
+    ended = await service.resign(GAMES, ALICE)
+    rematch = await service.rematch(ended.game_id, BOB)
+    assert not rematch.rated
