@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from typing import Any
 
 import discord
 import yarl
@@ -76,6 +77,17 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway)
 
 
+def _shard_options(settings: Settings) -> dict[str, Any]:
+    """``shard_count``/``shard_ids`` for ``AutoShardedBot``: only those the settings give
+    (none: discord.py asks Discord how many shards to run, and runs them all)."""
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        options["shard_ids"] = list(settings.shard_ids)
+    return options
+
+
 class GameroomTree(app_commands.CommandTree["GameroomBot"]):
     """The command tree, with a last-resort error handler."""
 
@@ -92,8 +104,13 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
             log.warning("could not apologise for %s", describe(interaction))
 
 
-class GameroomBot(commands.Bot):
-    """The Gameroom bot. ``service`` and ``database`` exist once ``setup_hook`` has run."""
+class GameroomBot(commands.AutoShardedBot):
+    """The Gameroom bot. ``service`` and ``database`` exist once ``setup_hook`` has run.
+
+    Sharded (discord.py's ``AutoShardedBot``): one process runs every shard Discord recommends,
+    or, with ``GAMEROOM_SHARD_COUNT`` and ``GAMEROOM_SHARD_IDS``, only its own shards, so
+    several processes sharing one PostgreSQL database serve the bot together
+    (``docs/scale.md``): every guarantee is the database's, not the process's."""
 
     service: GameService
     database: Database
@@ -106,6 +123,7 @@ class GameroomBot(commands.Bot):
             # Nobody is pinged unless a message names them explicitly (see allowed_users).
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=GameroomTree,
+            **_shard_options(settings),
         )
         self.settings = settings
         self.draw_offers = DrawOfferPosts()

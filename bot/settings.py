@@ -34,6 +34,10 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
                                      finished it (it died) is run again; default 5m
 ``GAMEROOM_AI_WORKERS``              processes the bot searches its own moves in (1 … 64);
                                      default 1
+``GAMEROOM_SHARD_COUNT``             how many Discord shards the bot has in all, when it runs as
+                                     several processes (default: what Discord recommends)
+``GAMEROOM_SHARD_IDS``               the shards this process runs, e.g. ``0,1`` (needs
+                                     ``GAMEROOM_SHARD_COUNT``; default: all of them)
 ===================================  ==========================================================
 
 Every duration takes a number with units, largest first (``3d 12h``, ``90m``, ``45s``) or a
@@ -49,7 +53,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import timedelta
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
@@ -81,6 +85,8 @@ DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
 #: Search processes for the bot's own moves (GAMEROOM_AI_WORKERS).
 DEFAULT_AI_WORKERS: Final = 1
 MAX_AI_WORKERS: Final = 64
+#: The most shards the settings accept (Discord's large bots use thousands; this is a sanity bound).
+MAX_SHARDS: Final = 4096
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 #: The longest duration any setting accepts.
@@ -114,6 +120,8 @@ class Settings:
     timer_interval: timedelta = DEFAULT_TIMER_INTERVAL
     timer_stale_after: timedelta = DEFAULT_TIMER_STALE_AFTER
     ai_workers: int = DEFAULT_AI_WORKERS
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
         # Every field but the token, which must never reach a log line.
@@ -194,6 +202,7 @@ class Settings:
                 minimum=timedelta(seconds=2),
             ),
             ai_workers=_parse_ai_workers(get("GAMEROOM_AI_WORKERS")),
+            **_parse_shards(get("GAMEROOM_SHARD_COUNT"), get("GAMEROOM_SHARD_IDS")),
         )
 
     @property
@@ -218,6 +227,37 @@ def _parse_url(name: str, text: str | None, schemes: tuple[str, ...]) -> str | N
         allowed = " or ".join(f"{s}://" for s in schemes)
         raise SettingsError(f"{name} must be an absolute {allowed} URL, not {text!r}")
     return text.rstrip("/")
+
+
+def _parse_shards(count_text: str | None, ids_text: str | None) -> dict[str, Any]:
+    """``shard_count`` and ``shard_ids`` for :class:`Settings` (both ``None`` when unset).
+
+    Raises :class:`SettingsError` for a count that is not a whole number from 1 to
+    :data:`MAX_SHARDS`, ids without a count, or ids that are not distinct numbers below it."""
+    if count_text is None:
+        if ids_text is not None:
+            raise SettingsError("GAMEROOM_SHARD_IDS needs GAMEROOM_SHARD_COUNT (the shards in all)")
+        return {"shard_count": None, "shard_ids": None}
+    if (
+        not (count_text.isascii() and count_text.isdigit())
+        or not 1 <= int(count_text) <= MAX_SHARDS
+    ):
+        raise SettingsError(
+            f"GAMEROOM_SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}, "
+            f"not {count_text!r}"
+        )
+    count = int(count_text)
+    if ids_text is None:
+        return {"shard_count": count, "shard_ids": None}
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(p.isascii() and p.isdigit() and int(p) < count for p in parts) or len(
+        set(parts)
+    ) != len(parts):
+        raise SettingsError(
+            f"GAMEROOM_SHARD_IDS must be distinct shard numbers below {count}, like 0,1; "
+            f"not {ids_text!r}"
+        )
+    return {"shard_count": count, "shard_ids": tuple(sorted(int(p) for p in parts))}
 
 
 def _parse_ai_workers(text: str | None) -> int:

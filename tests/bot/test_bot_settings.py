@@ -230,3 +230,19 @@ def test_the_command_line_needs_a_subcommand(capsys: pytest.CaptureFixture[str])
         main([])
     assert exit_info.value.code == 2
     assert "run" in capsys.readouterr().err
+
+
+def test_shards_are_read_and_checked() -> None:
+    assert (Settings.from_mapping({"DISCORD_TOKEN": "t"}).shard_count, None) == (None, None)
+    both = Settings.from_mapping(
+        {"DISCORD_TOKEN": "t", "GAMEROOM_SHARD_COUNT": "4", "GAMEROOM_SHARD_IDS": "2, 0"}
+    )
+    assert (both.shard_count, both.shard_ids) == (4, (0, 2))
+    for bad in (
+        {"GAMEROOM_SHARD_IDS": "0"},
+        {"GAMEROOM_SHARD_COUNT": "0"},
+        {"GAMEROOM_SHARD_COUNT": "2", "GAMEROOM_SHARD_IDS": "2"},
+        {"GAMEROOM_SHARD_COUNT": "2", "GAMEROOM_SHARD_IDS": "1,1"},
+    ):
+        with pytest.raises(SettingsError):
+            Settings.from_mapping({"DISCORD_TOKEN": "t", **bad})

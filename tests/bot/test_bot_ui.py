@@ -188,66 +188,66 @@ def test_point_at_discord_moves_rest_webhooks_and_gateway() -> None:
 
 
 async def test_every_extension_loads_and_registers_its_commands() -> None:
-    bot = GameroomBot(Settings(discord_token="t"))
-    try:
-        for extension in EXTENSIONS:
-            await bot.load_extension(extension)
-        names = sorted(c.name for c in bot.tree.get_commands())
-        assert names == [
-            "board",
-            "challenge",
-            "claim",
-            "draw",
-            "forget-me",
-            "game",
-            "games",
-            "hand",
-            "leaderboard",
-            "move",
-            "rating",
-            "resign",
-            "settings",
-            "takeback",
-            "unwatch",
-            "vacation",
-            "watch",
-        ]
-        game = bot.tree.get_command("game")
-        assert isinstance(game, discord.app_commands.Group)
-        assert sorted(c.name for c in game.commands) == [
-            "abort",
-            "export",
-            "info",
-            "moves",
-            "replay",
-            "rules",
-        ]
-        challenge = bot.tree.get_command("challenge")
-        assert isinstance(challenge, discord.app_commands.Command)
-        game_param = challenge.get_parameter("game")
-        assert game_param is not None
-        assert [c.value for c in game_param.choices] == list(ENGINES)
-        players_param = challenge.get_parameter("players")
-        assert players_param is not None
-        assert (players_param.min_value, players_param.max_value) == (
-            2,
-            max(e.info.max_players for e in ENGINES.values()),
-        )
-        assert [p.name for p in challenge.parameters] == [
-            "game",
-            "opponent",
-            "opponent2",
-            "opponent3",
-            "players",
-            "options",
-            "preset",
-            "clock",
-            "bot_level",
-            "position",
-            "rated",
-            "exhibition",
-        ]
-    finally:
-        for extension in EXTENSIONS:
-            await bot.unload_extension(extension)
-        await bot.close()
+    # As a context manager the (sharded) client sets itself up without logging in, and closes.
+    async with GameroomBot(Settings(discord_token="t")) as bot:
+        try:
+            for extension in EXTENSIONS:
+                await bot.load_extension(extension)
+            names = sorted(c.name for c in bot.tree.get_commands())
+            assert names == [
+                "board",
+                "challenge",
+                "claim",
+                "draw",
+                "forget-me",
+                "game",
+                "games",
+                "hand",
+                "leaderboard",
+                "move",
+                "rating",
+                "resign",
+                "settings",
+                "takeback",
+                "unwatch",
+                "vacation",
+                "watch",
+            ]
+            game = bot.tree.get_command("game")
+            assert isinstance(game, discord.app_commands.Group)
+            assert sorted(c.name for c in game.commands) == [
+                "abort",
+                "export",
+                "info",
+                "moves",
+                "replay",
+                "rules",
+            ]
+            challenge = bot.tree.get_command("challenge")
+            assert isinstance(challenge, discord.app_commands.Command)
+            game_param = challenge.get_parameter("game")
+            assert game_param is not None
+            assert [c.value for c in game_param.choices] == list(ENGINES)
+            players_param = challenge.get_parameter("players")
+            assert players_param is not None
+            assert (players_param.min_value, players_param.max_value) == (
+                2,
+                max(e.info.max_players for e in ENGINES.values()),
+            )
+            assert [p.name for p in challenge.parameters] == [
+                "game",
+                "opponent",
+                "opponent2",
+                "opponent3",
+                "players",
+                "options",
+                "preset",
+                "clock",
+                "bot_level",
+                "position",
+                "rated",
+                "exhibition",
+            ]
+        finally:
+            for extension in EXTENSIONS:
+                await bot.unload_extension(extension)

@@ -29,7 +29,7 @@ class BotProcess:
         fake: FakeDiscord,
         db_path: Path,
         log_path: Path,
-        dev_guild: int,
+        dev_guild: int | None,
         extra_env: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
@@ -37,10 +37,11 @@ class BotProcess:
             **os.environ,
             **bot_environment(fake),
             "GAMEROOM_DB_URL": f"sqlite+aiosqlite:///{db_path}",
-            "GAMEROOM_DEV_GUILD": str(dev_guild),
             "GAMEROOM_LOG_LEVEL": "INFO",
             **(extra_env or {}),
         }
+        if dev_guild is not None:  # else the commands are global, as in production
+            self.env["GAMEROOM_DEV_GUILD"] = str(dev_guild)
         self.log_path = log_path
         self.process: asyncio.subprocess.Process | None = None
 
@@ -54,8 +55,9 @@ class BotProcess:
         log.close()
         await self.fake.wait_ready(timeout=timeout, identifies=identifies + 1)
 
-    async def stop(self, *, kill: bool = False) -> None:
-        """End the process (SIGTERM, or SIGKILL for a crash) and wait until it is gone."""
+    async def stop(self, *, kill: bool = False, others: int = 0) -> None:
+        """End the process (SIGTERM, or SIGKILL for a crash) and wait until it is gone and its
+        gateway connection closed (``others``: how many other bot processes stay connected)."""
         if self.process is None or self.process.returncode is not None:
             return
         self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
@@ -64,7 +66,7 @@ class BotProcess:
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
-        await self.fake.wait_disconnected(timeout=15)
+        await self.fake.wait_disconnected(timeout=15, remaining=others)
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")

@@ -405,12 +405,15 @@ class FakeDiscord:
         """How many times a bot has IDENTIFYed (each bot process start adds one)."""
         return self.gateway.identify_count
 
-    async def wait_disconnected(self, timeout: float = 10.0) -> None:
-        """Wait until no bot connection is open (e.g. after stopping a bot)."""
+    async def wait_disconnected(self, timeout: float = 10.0, *, remaining: int = 0) -> None:
+        """Wait until at most ``remaining`` bot connections are open (e.g. after stopping one
+        of several bot processes; by default none)."""
         await self.state.wait_for(
-            lambda: None if self.gateway.live_sessions else True,
+            lambda: None if len(self.gateway.live_sessions) > remaining else True,
             timeout,
-            "the bot to disconnect",
+            "the bot to disconnect"
+            if not remaining
+            else f"all but {remaining} bot connections to close",
         )
 
     async def wait_commands(
