@@ -73,9 +73,9 @@ def _png(image: Image.Image) -> bytes:
 
 def _trend_text(trend: int) -> tuple[str, RGB]:
     if trend > 0:
-        return f"▲ {trend}", GAIN
+        return f"+{trend}", GAIN  # ASCII signs: Aileron draws only ASCII, no arrows
     if trend < 0:
-        return f"▼ {-trend}", LOSS
+        return f"-{-trend}", LOSS
     return "–", MUTED
 
 
@@ -211,7 +211,7 @@ def leaderboard_png(
         row(line, y, index)
         y += 32
     if extra and caller is not None:
-        draw_text(image, _WIDTH / 2, y + 10, "⋯", 20, MUTED, anchor="mm")
+        draw_text(image, _WIDTH / 2, y + 10, "...", 20, MUTED, anchor="mm")
         y += 14
         row(caller, y, 1)
         y += 30
