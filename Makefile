@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck imports pytest bench clean
+.PHONY: run test lint typecheck imports pytest pytest-pg bench bench-load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,14 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
+# PostgreSQL needs no set-up: the dev extra installs the pgserver wheel and tests/pg starts a
+# throwaway server per session (set GAMEROOM_TEST_POSTGRES_URL to use an existing one instead).
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Only the tests that run on PostgreSQL (the database layer and the fixture's own tests).
+pytest-pg: $(STAMP)
+	$(BIN)/python -m pytest -q tests/db tests/pg -k "postgresql or pg_"
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
@@ -43,6 +49,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/render_orbs.py
 	$(BIN)/python bench/generation_zero.py
 	$(BIN)/python bench/render_generation_zero.py
+	$(BIN)/python bench/ai_speed.py
+	$(BIN)/python bench/ai_strength.py
+	$(BIN)/python bench/bot_responsiveness.py
+	$(BIN)/python bench/ratings.py
+	$(BIN)/python bench/gif.py
+
+# N concurrent games against the real bot through the fake Discord, with Discord's rate limits,
+# and against a do-nothing floor bot (docs/scale.md). BENCH_LOAD_ARGS="--games 20 --turns 5".
+bench-load: $(STAMP)
+	$(BIN)/python bench/load.py $(BENCH_LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -17,12 +17,15 @@ gets :data:`DEFAULT_PROFILE` (playouts to the end, every seat ½ when cut off).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ai.rewards import Rewards, rewards_from_values
 from engines import arbos, generator_board, generatorb, orbs
+from engines.geometry import gryb
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "GameProfile", "profile_for"]
 
@@ -38,11 +41,15 @@ class GameProfile:
       seat ½ at a cut-off.
     * ``playout_plies``: plies a playout may run before it is cut off and evaluated
       (0 = evaluate the new leaf at once; chance draws count as plies).
+    * ``assess_evaluate``: the evaluation :func:`ai.levels.assess` uses instead of
+      ``evaluate``, for a game whose ``evaluate`` is deliberately one-sided (Orbs); ``None``
+      = ``evaluate``. An assessment must give ½ to an even position.
     """
 
     players: Callable[[Any], int]
     evaluate: Evaluator | None = None
     playout_plies: int = 10_000
+    assess_evaluate: Evaluator | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,52 +113,181 @@ def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
 # ---------------------------------------------------------------------------------------------
 
 
+def _generator_progress(board: tuple[int, ...], nodes: tuple[int, ...], colour: int) -> float:
+    """How far a seat of ``colour`` is toward a power coupling (GEN-13), 0–3.
+
+    Each part (Small on level 4, Medium on level 3, Large on level 2, on nodes of the seat's
+    colour) scores 1 when in place, and partial credit for the right size on the way down in a
+    branch other than the home branch (0.75 on the right level but the wrong colour, less
+    higher up). The three parts take the best assignment to three different branches.
+    """
+    best = [[0.0] * 4 for _ in range(3)]
+    level_of, colour_of, branch_of = gryb.LEVEL, gryb.COLOUR, gryb.BRANCH
+    for node in nodes:
+        branch = branch_of[node]
+        if branch == colour:
+            continue
+        mask = board[node] & 7
+        level = level_of[node]
+        right = colour_of[node] == colour
+        if mask & generator_board.SMALL:
+            value = 1.0 if level == 4 and right else 0.75 if level == 4 else 0.15 * level
+            if value > best[0][branch]:
+                best[0][branch] = value
+        if mask & generator_board.MEDIUM:
+            value = 1.0 if level == 3 and right else 0.75 if level == 3 else 0.2 * level
+            if value > best[1][branch]:
+                best[1][branch] = value
+        if mask & generator_board.LARGE:
+            value = 1.0 if level == 2 and right else 0.75 if level == 2 else 0.35
+            if value > best[2][branch]:
+                best[2][branch] = value
+    return max(
+        best[0][small] + best[1][medium] + best[2][large]
+        for small, medium, large in generator_board.BRANCH_ORDERS[colour]
+    )
+
+
 def _generator_evaluate(state: Any) -> Rewards:
-    """Per seat: 2 for each of Small on level 4 / Medium on level 3 / Large on level 2 of its
-    colour (the parts of a power coupling, branches ignored), + 0.2 per own stack on the
-    board; a resigned seat −10. Spread 2."""
+    """Per seat: 2 × its progress toward a power coupling (:func:`_generator_progress`),
+    + 0.2 per own stack on the board; a resigned seat −10. Spread 2."""
     board = state.board
     values = []
     for seat, stash in enumerate(state.stashes):
         if stash is None:
             values.append(-10.0)
             continue
-        qualifying = generator_board.QUALIFYING[state.rules.colours[seat]]
-        small = medium = large = 0
         nodes = state.occupied[seat]
-        for node in nodes:
-            level = qualifying[node]
-            if level == 4:
-                small = 1
-            elif level == 3 and board[node] & generator_board.MEDIUM:
-                medium = 1
-            elif level == 2 and board[node] & generator_board.LARGE:
-                large = 1
-        values.append(2.0 * (small + medium + large) + 0.2 * len(nodes))
+        progress = _generator_progress(board, nodes, state.rules.colours[seat])
+        values.append(2.0 * progress + 0.2 * len(nodes))
     return rewards_from_values(values, 2.0)
 
 
 # ---------------------------------------------------------------------------------------------
-# Orbs: orbs left per side (the last side with orbs wins, ORB-8)
+# Orbs: material and the way to orbs one can beat (ORB-2), against the no-progress draw
 # ---------------------------------------------------------------------------------------------
+
+#: ORB-2 as a table over the 5 × 5 element pairs: 1 the mover wins, 0 both go, -1 the mover
+#: loses, None illegal (same element).
+_ORBS_CLASH: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple({"win": 1, "both": 0, "lose": -1, "same": None}[orbs.clash(x, y)] for y in range(5))
+    for x in range(5)
+)
+#: What one orb of each element is worth (a Void removes whatever it meets).
+_ORBS_WORTH: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.5)
+#: The approach term: an orb ``d`` steps from the nearest enemy orb it beats adds
+#: ``_ORBS_APPROACH * (1 - d / _ORBS_REACH)`` (a side's best orb fully, the others a quarter).
+#: Linear, so every step toward a victim gains the same even from across the board.
+_ORBS_APPROACH = 0.8
+_ORBS_REACH = 20.0
+
+
+@lru_cache(maxsize=16)
+def _orbs_distances(adjacent: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Steps between any two playable cells over ``adjacent`` (orbs ignored; 99 = unreachable),
+    one breadth-first search per cell, once per board shape."""
+    size = len(adjacent)
+    table = []
+    for start in range(size):
+        row = [99] * size
+        if adjacent[start]:
+            row[start] = 0
+            frontier = [start]
+            while frontier:
+                following = []
+                for cell in frontier:
+                    step = row[cell] + 1
+                    for other in adjacent[cell]:
+                        if row[other] > step:
+                            row[other] = step
+                            following.append(other)
+                frontier = following
+        table.append(tuple(row))
+    return tuple(table)
 
 
 def _orbs_players(state: orbs.OrbsState) -> int:
     return state.rules.players
 
 
-def _orbs_evaluate(state: orbs.OrbsState) -> Rewards:
-    """Per seat: the orbs its side (team) has left, a Void counting 1.5 (it destroys
-    whatever it meets). Teammates get the same value, so they tie. Spread 1.5 orbs."""
+def _orbs_parts(state: orbs.OrbsState) -> tuple[list[float], list[float]]:
+    """Per side (team): its material (:data:`_ORBS_WORTH`) and its approach term.
+
+    The approach term rewards orbs close to an enemy orb they beat (ORB-2), so that the
+    search walks toward captures instead of drifting until the no-progress draw (ORB-8.5).
+    """
     rules = state.rules
-    per_seat = [0.0] * rules.players
-    for value in state.board:
+    side = rules.side
+    board = state.board
+    distances = _orbs_distances(rules.adjacent)
+    placed: list[tuple[int, int, int]] = []
+    for cell in rules.playable:
+        value = board[cell]
         if value >= 0:
-            per_seat[value // 5] += 1.5 if value % 5 == orbs.VOID else 1.0
-    per_side: dict[int, float] = {}
-    for seat, count in enumerate(per_seat):
-        per_side[rules.side[seat]] = per_side.get(rules.side[seat], 0.0) + count
-    return rewards_from_values([per_side[rules.side[s]] for s in range(rules.players)], 1.5)
+            placed.append((cell, side[value // 5], value % 5))
+    sides = len(rules.sides)
+    material = [0.0] * sides
+    best = [0.0] * sides
+    rest = [0.0] * sides
+    for cell, mine, element in placed:
+        material[mine] += _ORBS_WORTH[element]
+        row = distances[cell]
+        clash_row = _ORBS_CLASH[element]
+        nearest = 99
+        for other, theirs, victim in placed:
+            if theirs != mine and clash_row[victim] == 1:
+                d = row[other]
+                if d < nearest:
+                    nearest = d
+        if nearest < 99:
+            pull = _ORBS_APPROACH * max(0.0, 1.0 - nearest / _ORBS_REACH)
+            if pull > best[mine]:
+                rest[mine] += best[mine]
+                best[mine] = pull
+            else:
+                rest[mine] += pull
+    return material, [best[i] + 0.25 * rest[i] for i in range(sides)]
+
+
+def _orbs_evaluate(state: orbs.OrbsState) -> Rewards:
+    """Per seat, against each other seat: sigmoid of (own material + own approach − their
+    material) / 1.5 orbs, averaged; teammates count ½, as a tie.
+
+    Each seat counts only its *own* approach: an orb walking toward a victim also walks
+    toward whatever beats it, and a symmetric term cancels out (level 1 then drew most games
+    against a random player by no progress). Threats against a seat show up in the tree,
+    where the opponent's replies are searched. The one-sided values are optimistic for every
+    seat, so :func:`ai.levels.assess` uses :func:`_orbs_assess` instead.
+    """
+    material, approach = _orbs_parts(state)
+    rules = state.rules
+    side = rules.side
+    players = rules.players
+    result = []
+    for seat in range(players):
+        mine = side[seat]
+        own = material[mine] + approach[mine]
+        total = 0.0
+        for other in range(players):
+            if other == seat:
+                continue
+            theirs = side[other]
+            if theirs == mine:
+                total += 0.5
+                continue
+            diff = max(-30.0, min(30.0, (own - material[theirs]) / 1.5))
+            total += 1.0 / (1.0 + math.exp(-diff))
+        result.append(total / (players - 1))
+    return tuple(result)
+
+
+def _orbs_assess(state: orbs.OrbsState) -> Rewards:
+    """Material plus approach for every seat alike, through the pairwise sigmoid (spread 1.5
+    orbs): an even position gives ½, as :func:`ai.levels.assess` needs."""
+    material, approach = _orbs_parts(state)
+    side = state.rules.side
+    per_side = [m + a for m, a in zip(material, approach, strict=True)]
+    return rewards_from_values([per_side[side[s]] for s in range(state.rules.players)], 1.5)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -187,13 +323,15 @@ def _generator_players(state: Any) -> int:
     return len(state.rules.colours)
 
 
-#: Playout plies before the cut-off were tuned with ``bench/ai.py`` (iterations per second
+#: Playout plies before the cut-off were tuned with ``bench/ai_speed.py`` (iterations per second
 #: against strength in ``bench/ai_strength.py``).
 PROFILES: dict[str, GameProfile] = {
     "generatorb": GameProfile(_two, _generatorb_evaluate, playout_plies=4),
     "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2),
-    "generator": GameProfile(_generator_players, _generator_evaluate, playout_plies=40),
-    "orbs": GameProfile(_orbs_players, _orbs_evaluate, playout_plies=30),
+    "generator": GameProfile(_generator_players, _generator_evaluate, playout_plies=8),
+    "orbs": GameProfile(
+        _orbs_players, _orbs_evaluate, playout_plies=0, assess_evaluate=_orbs_assess
+    ),
     "generation_zero": GameProfile(_gz_players, _gz_evaluate, playout_plies=12),
 }
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ai.evaluation import profile_for
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget, Mcts, SearchResult
 from engines import get_engine
@@ -202,7 +203,10 @@ def assess(
     """
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)
-    mcts = Mcts(engine)
+    profile = profile_for(engine.info.id)
+    if profile.assess_evaluate is not None:
+        profile = replace(profile, evaluate=profile.assess_evaluate)
+    mcts = Mcts(engine, profile)
     if is_view:
         outcome = getattr(subject, "outcome", None)
         if outcome is not None or not getattr(subject, "to_move", True):

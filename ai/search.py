@@ -62,8 +62,9 @@ class Budget:
     """How long one decision may think.
 
     ``iterations``: MCTS iterations (one selection, expansion, playout and backup each).
-    ``seconds``: a hard wall-clock limit, checked every iteration; the search stops at the
-    first limit reached. Both must be positive.
+    ``seconds``: a wall-clock limit, checked every iteration: the search does not start an
+    iteration that would, at its average pace so far, end past it (it always runs one). The
+    search stops at the first limit reached. Both must be positive.
     """
 
     iterations: int
@@ -191,23 +192,25 @@ class Mcts:
         acting = self._to_move(state)
         if not acting or (to_move and seat not in acting):
             raise ValueError(f"seat {seat} is not to move in this state")
+        start = time.perf_counter()
         players = self.profile.players(state)
         rng = random.Random(seed)
         root = Node(-2, None, state)
         self._prepare(root, players)
-        start = time.perf_counter()
         deadline = start + budget.seconds
         clock = time.perf_counter
         done = 0
         plies = 0
         total = 0.0
-        while done < budget.iterations and clock() < deadline:
+        now = clock()
+        while done == 0 or (done < budget.iterations and now + (now - start) / done < deadline):
             rewards, used = self._iterate_closed(root, players, rng)
             total += rewards[seat]
             plies += used
             done += 1
             if root.won:  # a move wins at once: nothing left to search
                 break
+            now = clock()
         return self._result(root, seat, done, clock() - start, total, state, plies)
 
     def search_view(
@@ -219,6 +222,7 @@ class Mcts:
         move (``to_move`` as in :meth:`search`)."""
         if not determinize_supported(self.engine):
             raise NotImplementedError(f"{self.engine.info.id} cannot determinize a view")
+        start = time.perf_counter()  # the first deal counts against the budget too
         determinize = self.engine.determinize
         rng = random.Random(seed)
         first = determinize(view, seat, _derive(seed, 0))
@@ -227,20 +231,21 @@ class Mcts:
             raise ValueError(f"seat {seat} is not to move in this view")
         players = self.profile.players(first)
         root = Node(-2, None, None)
-        start = time.perf_counter()
         deadline = start + budget.seconds
         clock = time.perf_counter
         done = 0
         plies = 0
         total = 0.0
         state = first
-        while done < budget.iterations and clock() < deadline:
+        now = clock()
+        while done == 0 or (done < budget.iterations and now + (now - start) / done < deadline):
             if done:
                 state = determinize(view, seat, _derive(seed, done))
             rewards, used = self._iterate_open(root, state, players, rng)
             total += rewards[seat]
             plies += used
             done += 1
+            now = clock()
         return self._result(root, seat, done, clock() - start, total, first, plies)
 
     # ---- closed loop (perfect information) ----------------------------------------------

@@ -1,43 +1,44 @@
 """Playing strength of the bot levels: seeded matches, win rates with 95% Wilson intervals.
 
-Run: ``.venv/bin/python bench/ai_strength.py [--games N] [--game ID ...] [--match A-B ...]``.
-A match ``A-B`` pits level A (``1``…``5``) against B (a level or ``random``):
+Run: ``.venv/bin/python bench/ai_strength.py [--games N] [--game ID ...] [--match A-B ...]``
+(``--players N``, ``--option NAME=VALUE``, ``--seed S``, ``--verbose`` for every game).
+A match ``A-B`` pits level A (``1``…``5``) against B (a level or ``random``); game ``i`` uses
+seed ``S + i``, so a run is reproducible where the iteration budgets, not the clocks, bind.
 
 * two-player games: N games, seats alternating; the score is wins + ½ draws, shown as a rate
-  with its 95% Wilson interval (draws counted as half a win, the usual approximation).
-  Goals (issue 14): L1 vs random ≥ 90%, each level vs the one below ≥ 60%, L5 vs random ≥ 99%.
+  with its 95% Wilson interval (draws counted as half a win, the usual approximation), and
+  A's wins-draws-losses. Goals (issue 14): L1 vs random ≥ 90%, each level vs the one below
+  ≥ 60%, L5 vs random ≥ 99%.
 * multi-player games (``--players`` > 2): one seat plays A, every other seat B, the A seat
   rotating; reported: A's mean reward (1 = first, 0 = last, ties shared, see ``ai.rewards``)
-  with its Wilson interval, against ``1/2``, the mean of an equal field.
+  with its Wilson interval, and A's mean rank ``1 + (players − 1) × (1 − reward)``; an equal
+  field gives ½ and rank ``(players + 1) / 2``. W-D-L then counts first alone / in between /
+  last alone.
 
-Defaults finish in a few minutes on one core: Generatorb and Orbs, matches ``1-random`` and
-``2-1``, 6 games each. Games are capped at ``--max-plies`` (a capped game counts as a draw).
-Not a test: numbers depend on the machine (the levels have wall-clock limits).
+Also printed: mean plies per game (chance draws included) and A's mean / largest seconds per
+decision. Generator is played with ``max_turns=600`` (its default has no turn limit, so a
+game between bots could go on for ever). Defaults finish in a few minutes: Generatorb and
+Orbs, matches ``1-random`` and ``2-1``, 6 games each. Games are capped at ``--max-plies`` (a
+capped game counts as a draw). Not a test: numbers depend on the machine (the levels have
+wall-clock limits).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-# bench/ai.py would shadow the ``ai`` package: drop this directory from the path and make the
-# repository root importable when run as ``python bench/ai_strength.py``.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))
-
-from ai.arena import play_game  # noqa: E402
-from ai.bots import Bot, MctsBot, RandomBot  # noqa: E402
-from engines import get_engine  # noqa: E402
+from ai.arena import play_game
+from ai.bots import Bot, MctsBot, RandomBot
+from engines import get_engine
 
 DEFAULT_GAMES = ("generatorb", "orbs")
 DEFAULT_MATCHES = ("1-random", "2-1")
 #: Options per game for the benchmark: turn limits keep Generator finite.
-OPTIONS: dict[str, dict[str, Any]] = {"generator": {"max_turns": 200}}
+OPTIONS: dict[str, dict[str, Any]] = {"generator": {"max_turns": 600}}
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -55,23 +56,73 @@ def make_bot(name: str) -> Bot:
     return RandomBot() if name == "random" else MctsBot(int(name))
 
 
+@dataclass(slots=True)
+class MatchResult:
+    """A's total score over ``games``; wins / draws / losses of A (two players: reward 1 / ½
+    / 0; more players: first alone / shared or middle / last); mean plies per game, wall
+    seconds, A's mean and maximum seconds per decision."""
+
+    score: float = 0.0
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    plies: float = 0.0
+    seconds: float = 0.0
+    think: float = 0.0
+    think_max: float = 0.0
+
+
 def run_match(
-    game: str, players: int, a: str, b: str, games: int, seed: int, max_plies: int
-) -> tuple[float, int, float, float]:
-    """``(A's total score, games, seconds, A's mean seconds per decision)``."""
+    game: str,
+    players: int,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    max_plies: int,
+    options: dict[str, Any] | None = None,
+    verbose: bool = False,
+) -> MatchResult:
+    """Play ``games`` seeded games, A's seat rotating; see :class:`MatchResult`."""
     engine = get_engine(game)
-    options = OPTIONS.get(game, {})
-    total = 0.0
+    opts = OPTIONS.get(game, {}) if options is None else options
+    result = MatchResult()
     started = time.perf_counter()
     think: list[float] = []
+    plies = 0
     for index in range(games):
         seat = index % players
         bots = [make_bot(a) if s == seat else make_bot(b) for s in range(players)]
-        record = play_game(engine, players, options, bots, seed + index, max_plies=max_plies)
-        total += record.rewards[seat]
+        record = play_game(engine, players, opts, bots, seed + index, max_plies=max_plies)
+        reward = record.rewards[seat]
+        result.score += reward
+        result.games += 1
+        if reward >= 1.0:
+            result.wins += 1
+        elif reward <= 0.0:
+            result.losses += 1
+        else:
+            result.draws += 1
+        plies += len(record.moves)
         think.extend(t for s, t in record.think if s == seat)
-    mean_think = sum(think) / len(think) if think else 0.0
-    return total, games, time.perf_counter() - started, mean_think
+        if verbose:
+            end = record.outcome.termination if record.outcome else "capped"
+            print(
+                f"  game {index + 1}: seat {seat} reward {reward:.2f} ({end}, "
+                f"{len(record.moves)} plies)",
+                flush=True,
+            )
+    result.plies = plies / games if games else 0.0
+    result.think = sum(think) / len(think) if think else 0.0
+    result.think_max = max(think, default=0.0)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _option(text: str) -> tuple[str, Any]:
+    name, _, value = text.partition("=")
+    return name, int(value) if value.lstrip("-").isdigit() else value
 
 
 def main() -> None:
@@ -82,24 +133,44 @@ def main() -> None:
     parser.add_argument("--match", action="append", help="A-B, e.g. 1-random or 3-2")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--max-plies", type=int, default=1500)
+    parser.add_argument(
+        "--option", action="append", default=[], help="game option NAME=VALUE (repeatable)"
+    )
+    parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
     game_ids = args.game or list(DEFAULT_GAMES)
     matches = args.match or list(DEFAULT_MATCHES)
+    extra = dict(_option(text) for text in args.option)
     for game in game_ids:
-        print(f"\n{game}, {args.players} players, {args.games} games per match")
+        options = {**OPTIONS.get(game, {}), **extra}
+        shown = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+        print(f"\n{game}, {args.players} players, {args.games} games per match, {shown}")
         print(
-            f"{'match':<12} {'score':>7} {'rate':>6} {'95% Wilson':>15} {'s/dec A':>8} {'time':>7}"
+            f"{'match':<12} {'score':>7} {'rate':>6} {'95% Wilson':>13} {'W-D-L':>9}"
+            f" {'rank':>5} {'plies':>6} {'s/dec A':>11} {'time':>6}"
         )
         for match in matches:
             a, b = match.split("-")
-            score, n, seconds, think = run_match(
-                game, args.players, a, b, args.games, args.seed, args.max_plies
+            r = run_match(
+                game,
+                args.players,
+                a,
+                b,
+                args.games,
+                args.seed,
+                args.max_plies,
+                options,
+                args.verbose,
             )
-            low, high = wilson(score, n)
+            low, high = wilson(r.score, r.games)
+            rate = r.score / r.games
+            # Mean rank of A, 1 = first: reward = fraction of the others beaten (ties half).
+            rank = 1 + (args.players - 1) * (1 - rate)
             label = f"L{a} vs {b if b == 'random' else 'L' + b}"
             print(
-                f"{label:<12} {score:>7.1f} {score / n:>6.0%} {low:>7.0%}–{high:<7.0%}"
-                f" {think:>8.2f} {seconds:>6.0f}s",
+                f"{label:<12} {r.score:>7.1f} {rate:>6.0%} {low:>5.0%}–{high:<6.0%}"
+                f" {f'{r.wins}-{r.draws}-{r.losses}':>9} {rank:>5.2f} {r.plies:>6.0f}"
+                f" {r.think:>5.2f}/{r.think_max:<5.2f} {r.seconds:>5.0f}s",
                 flush=True,
             )
 

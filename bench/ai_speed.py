@@ -1,6 +1,6 @@
 """Speed of the AI: MCTS iterations/s, playout plies/s and think time per level, per game.
 
-Run: ``.venv/bin/python bench/ai.py [--seconds S] [--decisions N] [--game ID ...]``.
+Run: ``.venv/bin/python bench/ai_speed.py [--seconds S] [--decisions N] [--game ID ...]``.
 
 For each game setup it prints, measured in the same run:
 
@@ -19,20 +19,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-# This file is called ai.py: drop its own directory from the path so that ``import ai`` finds
-# the package, and make the repository root importable when run as ``python bench/ai.py``.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))
-
-from ai import LEVELS, Budget, Mcts, choose_move  # noqa: E402
-from engines import get_engine  # noqa: E402
-from engines.base import CHANCE, Engine  # noqa: E402
+from ai import LEVELS, Budget, Mcts, choose_move
+from engines import get_engine
+from engines.base import CHANCE, Engine
 
 #: (game, players, options) measured by default.
 SETUPS: list[tuple[str, int, dict[str, Any]]] = [

@@ -1,0 +1,81 @@
+"""The per-game evaluations (ai.evaluation): what they reward, on hand-made positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai import Budget, assess, choose_move
+from ai.evaluation import _generator_progress, _orbs_distances, profile_for
+from engines import get_engine
+from engines.generator_board import LARGE, MEDIUM, SMALL
+from engines.geometry import gryb
+from engines.geometry.hexstar import INDEX
+from engines.orbs import read_position
+from tests.ai.helpers import new_state
+
+
+def test_orbs_distances_follow_the_star() -> None:
+    state, _ = new_state("orbs", 2, 1)
+    distances = _orbs_distances(state.rules.adjacent)
+    assert distances[INDEX["I5"]][INDEX["I6"]] == 1
+    assert distances[INDEX["A1"]][INDEX["B2"]] == 1
+    assert distances[INDEX["A1"]][INDEX["Q1"]] == 16
+
+
+def test_orbs_rewards_walking_toward_a_victim() -> None:
+    """Far from any capture, the evaluation prefers the Fire that stands nearer enemy Air."""
+    rules = new_state("orbs", 2, 1)[0].rules
+    evaluate = profile_for("orbs").evaluate
+    assert evaluate is not None
+    far = read_position("E5:F/Q1:A 0 0", rules)
+    near = read_position("I5:F/Q1:A 0 0", rules)
+    assert evaluate(near)[0] > evaluate(far)[0]
+    assert all(0.0 <= r <= 1.0 for r in evaluate(near))
+
+
+def test_orbs_level_one_takes_a_capture_it_can_afford() -> None:
+    """Fire next to a lone enemy Air burns it and wins the game at once."""
+    engine = get_engine("orbs")
+    rules = new_state("orbs", 2, 1)[0].rules
+    state = read_position("I5:F/I6:A 0 0", rules)
+    move = choose_move("orbs", {}, 0, engine.dumps(state), 1, 3)
+    assert engine.parse_move(state, 0, move) == (INDEX["I5"], INDEX["I6"])
+
+
+def test_orbs_teammates_share_the_evaluation() -> None:
+    state, _ = new_state("orbs", 4, 2, teams="02-13")
+    evaluate = profile_for("orbs").evaluate
+    assert evaluate is not None
+    rewards = evaluate(state)
+    assert rewards[0] == pytest.approx(rewards[2])
+    assert rewards[1] == pytest.approx(rewards[3])
+
+
+def _node(name: str) -> int:
+    return gryb.NAMES.index(name)
+
+
+def test_generator_progress_counts_a_power_coupling_as_three() -> None:
+    red = 1  # GEN-13's example: S on GYBR, M on YBR, L on BR
+    board = [0] * gryb.NODE_COUNT
+    nodes = (_node("GYBR"), _node("YBR"), _node("BR"))
+    for node, size in zip(nodes, (SMALL, MEDIUM, LARGE), strict=True):
+        board[node] = red * 8 + size
+    assert _generator_progress(tuple(board), tuple(sorted(nodes)), red) == pytest.approx(3.0)
+    # The same pieces in the home branch count for nothing.
+    home = (_node("RGYR"), _node("RBR"), _node("RR"))
+    board = [0] * gryb.NODE_COUNT
+    for node, size in zip(home, (SMALL, MEDIUM, LARGE), strict=True):
+        board[node] = red * 8 + size
+    assert _generator_progress(tuple(board), tuple(sorted(home)), red) == 0.0
+
+
+def test_orbs_assess_calls_the_opening_even() -> None:
+    """The search's Orbs evaluation is one-sided (optimistic for every seat); ``assess`` uses
+    a symmetric one, so the symmetric opening is worth about ½ to either seat."""
+    engine = get_engine("orbs")
+    state, options = new_state("orbs", 2, 4)
+    text = engine.dumps(state)
+    for seat in (0, 1):
+        value = assess("orbs", options, seat, text, 5, Budget(300, 5.0))
+        assert 0.4 < value < 0.6
