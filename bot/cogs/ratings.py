@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import presenters
-from bot.service.models import Leaderboard, LeaderboardEntry, RatingProfile
+from bot.service.rating_models import Leaderboard, LeaderboardEntry, RatingProfile
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import answer_errors

@@ -8,7 +8,7 @@ footers, the privacy setting and ``/forget-me``.
 from __future__ import annotations
 
 from bot.presenters.common import mention
-from bot.service.models import GameRating, Leaderboard, RatingProfile
+from bot.service.rating_models import GameRating, Leaderboard, RatingProfile
 
 __all__ = [
     "FORGET_ME_PHRASE",

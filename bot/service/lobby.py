@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from ai.levels import LEVELS
 from bot.service import _codec
-from bot.service.bot_seats import bot_user_id, is_bot
+from bot.service.bot_seats import is_bot
 from bot.service.clock_plans import (
     merge_changes,
     plan_bot_turns,
@@ -44,6 +43,17 @@ from bot.service.errors import (
     StaleActionError,
     sentence,
 )
+from bot.service.lobby_rules import (
+    LEFT,
+    Press,
+    accept_press,
+    bot_press,
+    decline_press,
+    join_press,
+    leave_press,
+    seated_after,
+    start_press,
+)
 from bot.service.models import (
     ChallengeInfo,
     ChallengePlayer,
@@ -58,7 +68,6 @@ from db import ChallengeClosedError as DbChallengeClosedError
 from db import (
     ChallengeEntry,
     ChallengePlayerRole,
-    ChallengePlayerStatus,
     ChallengeRow,
 )
 from db import ChallengeFullError as DbChallengeFullError
@@ -250,7 +259,7 @@ class Lobby:
         return await self._lobby_press(
             challenge_id,
             user_id,
-            _accept_press,
+            accept_press,
             channel_id=channel_id,
             parent_channel_id=parent_channel_id,
         )
@@ -270,7 +279,7 @@ class Lobby:
         return await self._lobby_press(
             challenge_id,
             user_id,
-            _join_press,
+            join_press,
             channel_id=channel_id,
             parent_channel_id=parent_channel_id,
         )
@@ -283,13 +292,13 @@ class Lobby:
         for a user with no pending invitation, and the errors of :meth:`accept_challenge`
         for a missing or closed challenge.
         """
-        return await self._lobby_press(challenge_id, user_id, _decline_press)
+        return await self._lobby_press(challenge_id, user_id, decline_press)
 
     async def leave_challenge(self, challenge_id: int, user_id: int) -> LobbyUpdate:
         """A seated user (not the challenger, who cancels instead) gives up their seat before
         the game starts (Leave). Raises :class:`NotChallengedError` for anyone without a
         seat, and the errors of :meth:`accept_challenge` for a missing or closed challenge."""
-        return await self._lobby_press(challenge_id, user_id, _leave_press)
+        return await self._lobby_press(challenge_id, user_id, leave_press)
 
     async def start_challenge(
         self,
@@ -309,7 +318,7 @@ class Lobby:
         return await self._lobby_press(
             challenge_id,
             user_id,
-            _start_press,
+            start_press,
             channel_id=channel_id,
             parent_channel_id=parent_channel_id,
         )
@@ -343,7 +352,7 @@ class Lobby:
         )
         now = self.core.now()
         row = await self._open_challenge(info.challenge_id, now)
-        leave = ChallengeEntry(user_id, ChallengePlayerRole.CHALLENGER, _LEFT)
+        leave = ChallengeEntry(user_id, ChallengePlayerRole.CHALLENGER, LEFT)
         updated = await self.core.database.challenges.enter(
             info.challenge_id, row.version, leave, now=now
         )
@@ -377,7 +386,7 @@ class Lobby:
             update = await self._lobby_press(
                 challenge_id,
                 user_id,
-                partial(_bot_press, level=level),
+                partial(bot_press, level=level),
                 channel_id=channel_id,
                 parent_channel_id=parent_channel_id,
             )
@@ -412,7 +421,7 @@ class Lobby:
         self,
         challenge_id: int,
         user_id: int,
-        decide: Callable[[ChallengeRow, int], _Press],
+        decide: Callable[[ChallengeRow, int], Press],
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
@@ -464,7 +473,7 @@ class Lobby:
         engine = get_engine(challenge.game)
         options = engine.resolve_options(_codec.load_options(challenge.options_json))
         seed = self._seed_source()
-        seated = _seated_after(challenge, entry)
+        seated = seated_after(challenge, entry)
         if challenge.seating is not None and sorted(challenge.seating) == sorted(seated):
             user_ids = list(challenge.seating)  # a rematch: seats as the challenge fixed them
         else:
@@ -579,24 +588,6 @@ class Lobby:
         )
 
 
-# ---- lobby decisions: what one press changes, or the user's mistake ---------------------
-
-_SEATED = ChallengePlayerStatus.SEATED
-_INVITED = ChallengePlayerStatus.INVITED
-_DECLINED = ChallengePlayerStatus.DECLINED
-_LEFT = ChallengePlayerStatus.LEFT
-
-
-@dataclass(frozen=True, slots=True)
-class _Press:
-    """What one lobby press does: write ``entry`` (the presser's new place), and either
-    start the game (``starts``) or close the challenge with ``closes_as`` — or neither."""
-
-    entry: ChallengeEntry | None
-    starts: bool = False
-    closes_as: str | None = None
-
-
 def _checked_position(
     engine: Engine[Any, Any], text: str, options: Mapping[str, OptionValue], players: int
 ) -> str:
@@ -619,128 +610,3 @@ def _checked_position(
     if engine.outcome(state) is not None:
         raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
     return text
-
-
-def _seated_after(challenge: ChallengeRow, entry: ChallengeEntry | None) -> list[int]:
-    """The users seated once ``entry`` is written, in listing order (a newcomer last)."""
-    seated = []
-    for player in challenge.lobby:
-        changes = entry is not None and entry.user_id == player.user_id
-        status = entry.status if entry is not None and changes else player.status
-        if status is _SEATED:
-            seated.append(player.user_id)
-    if entry is not None and entry.status is _SEATED and challenge.entry_of(entry.user_id) is None:
-        seated.append(entry.user_id)
-    return seated
-
-
-def _take_seat(challenge: ChallengeRow, entry: ChallengeEntry) -> _Press:
-    """Seat ``entry``'s user; the game starts if that fills the last seat."""
-    return _Press(entry, starts=len(_seated_after(challenge, entry)) == challenge.players)
-
-
-def _bot_press(challenge: ChallengeRow, user_id: int, *, level: int) -> _Press:
-    """Add bot: the challenger seats a bot of ``level`` in an open seat (the first bot user id
-    of that level not yet in the lobby)."""
-    if user_id != challenge.challenger_id:
-        raise NotChallengedError("Only the challenger can add bots to this challenge.")
-    if challenge.open_seats < 1:
-        raise LobbyError("Every seat is taken or reserved, so there is no room for a bot.")
-    taken = {p.user_id for p in challenge.lobby}
-    instance = next(k for k in range(challenge.players + 1) if bot_user_id(level, k) not in taken)
-    entry = ChallengeEntry(bot_user_id(level, instance), ChallengePlayerRole.BOT, _SEATED)
-    return _take_seat(challenge, entry)
-
-
-def _accept_press(challenge: ChallengeRow, user_id: int) -> _Press:
-    """Accept: only for a pending invitation (the seat reserved for the user)."""
-    mine = challenge.entry_of(user_id)
-    if user_id == challenge.challenger_id:
-        raise NotChallengedError("You cannot accept your own challenge.")
-    if mine is not None and mine.status is _SEATED:
-        raise LobbyError("You already have a seat in this challenge.")
-    if (
-        mine is not None
-        and mine.role is ChallengePlayerRole.INVITED
-        and mine.status is not _INVITED
-    ):
-        raise LobbyError("You gave your seat up; press Join if one is still open.")
-    if mine is None or mine.status is not _INVITED:
-        invited = any(e.role is ChallengePlayerRole.INVITED for e in challenge.lobby)
-        if mine is None and not invited and challenge.open_seats:
-            # An open challenge posted before the lobby existed shows Accept, not Join.
-            return _join_press(challenge, user_id)
-        if challenge.open_seats:
-            raise NotChallengedError(
-                "That invitation is for someone else; press Join to take an open seat."
-            )
-        raise NotChallengedError("This challenge is for someone else.")
-    return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
-
-
-def _join_press(challenge: ChallengeRow, user_id: int) -> _Press:
-    """Join: an open seat for anyone not seated; an invited user's Join is an Accept."""
-    mine = challenge.entry_of(user_id)
-    if user_id == challenge.challenger_id:
-        raise LobbyError("You made this challenge, so you already have a seat.")
-    if mine is not None and mine.status is _SEATED:
-        raise LobbyError("You already have a seat in this challenge.")
-    if mine is not None and mine.status is _INVITED:
-        return _take_seat(challenge, ChallengeEntry(user_id, mine.role, _SEATED))
-    if challenge.open_seats < 1:
-        raise LobbyError("Every seat is taken or reserved for an invited player.")
-    role = mine.role if mine is not None else ChallengePlayerRole.JOINED
-    return _take_seat(challenge, ChallengeEntry(user_id, role, _SEATED))
-
-
-def _decline_press(challenge: ChallengeRow, user_id: int) -> _Press:
-    """Decline: a pending invitation only. A two-seat challenge closes as declined (its
-    only invitation is refused); with more seats the user's seat opens for anyone."""
-    mine = challenge.entry_of(user_id)
-    if mine is None or mine.status is not _INVITED:
-        if user_id == challenge.challenger_id:
-            raise NotChallengedError("You made this challenge: press Cancel to call it off.")
-        if mine is not None and mine.status is _SEATED:
-            raise NotChallengedError("You have already accepted; press Leave to give up your seat.")
-        raise NotChallengedError("Only an invited player can decline this challenge.")
-    entry = ChallengeEntry(user_id, mine.role, _DECLINED)
-    return _Press(entry, closes_as="declined" if challenge.players == 2 else None)
-
-
-def _leave_press(challenge: ChallengeRow, user_id: int) -> _Press:
-    """Leave: a seated user other than the challenger gives the seat up."""
-    mine = challenge.entry_of(user_id)
-    if user_id == challenge.challenger_id:
-        raise NotChallengedError("You made this challenge: press Cancel to call it off.")
-    if mine is None or mine.status is not _SEATED:
-        if mine is not None and mine.status is _INVITED:
-            raise NotChallengedError(
-                "You have not accepted yet; press Decline to turn the invitation down."
-            )
-        raise NotChallengedError("You do not have a seat in this challenge.")
-    return _Press(ChallengeEntry(user_id, mine.role, _LEFT))
-
-
-def _start_press(challenge: ChallengeRow, user_id: int) -> _Press:
-    """Start: the challenger, for a game that allows fewer players than seats, once at
-    least its ``min_players`` are seated."""
-    if user_id != challenge.challenger_id:
-        raise NotChallengedError("Only the challenger can start the game.")
-    info = get_engine(challenge.game).info
-    if info.min_players >= challenge.players:
-        raise LobbyError(
-            f"{info.name} needs all {challenge.players} seats filled; "
-            "the game starts by itself once they are."
-        )
-    if challenge.start_position is not None:
-        raise LobbyError(
-            f"This game starts from a position for {challenge.players} players, so it starts "
-            "by itself once every seat is filled."
-        )
-    seated = len(challenge.seated_ids)
-    if seated < info.min_players:
-        raise LobbyError(
-            f"{info.name} needs at least {info.min_players} players to start; "
-            f"{seated} {'has' if seated == 1 else 'have'} a seat so far."
-        )
-    return _Press(None, starts=True)

@@ -569,7 +569,7 @@ class ReplayAnimation:
         return f"{self.game}-{self.game_id}-{self.from_ply}-{self.to_ply}.gif"
 
 
-__all__ += ["GameRating", "Leaderboard", "LeaderboardEntry", "RatingChange", "RatingProfile"]
+__all__ += ["RatingChange"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,57 +588,3 @@ class RatingChange:
     @property
     def delta(self) -> int:
         return self.after - self.before
-
-
-@dataclass(frozen=True, slots=True)
-class GameRating:
-    """A user's rating in one game, as shown, with their record in it and (for the profile
-    card) its history: ``history`` is ``(when, rating)`` after each rated game, oldest first;
-    ``best_win`` the strongest opponent beaten, ``(user id, their rating then, game id)``."""
-
-    game: str
-    game_name: str
-    rating: int
-    provisional: bool
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    last_played_at: datetime
-    history: tuple[tuple[datetime, int], ...] = ()
-    best_win: tuple[int, int, int] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RatingProfile:
-    """``/rating``: ``user_id``'s ratings, the asked-for (or most played) game first."""
-
-    user_id: int
-    ratings: tuple[GameRating, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardEntry:
-    """One line of a leaderboard: ``place`` (1-based), the rating shown, rated games, and
-    ``trend``: the change over the entry's last rated games (``TREND_GAMES``)."""
-
-    place: int
-    user_id: int
-    rating: int
-    games: int
-    trend: int
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    """``/leaderboard``: the best ``entries`` of ``game`` in ``scope`` (``server`` or
-    ``global``) and the caller's own place (``None``: not on the board, ``caller_note`` says
-    why)."""
-
-    game: str
-    game_name: str
-    scope: str
-    entries: tuple[LeaderboardEntry, ...]
-    caller: LeaderboardEntry | None
-    caller_note: str
-    as_of: datetime

@@ -36,14 +36,8 @@ from bot.service import _codec
 from bot.service.bot_seats import bot_identity, is_bot
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import ServiceError
-from bot.service.models import (
-    GameRating,
-    Leaderboard,
-    LeaderboardEntry,
-    Player,
-    RatingChange,
-    RatingProfile,
-)
+from bot.service.models import Player, RatingChange
+from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from db.ratings import StillPlayingError
 from db.rows import GameRow, RatingChangeRow, RatingHook, RatingRow
 from engines import get_engine

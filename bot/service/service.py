@@ -35,12 +35,10 @@ from bot.service.models import (
     DrawOffer,
     FinalWarning,
     GameSnapshot,
-    Leaderboard,
     LobbyUpdate,
     MoveRecord,
     Player,
     PrivateView,
-    RatingProfile,
     ReplayAnimation,
     ReplayReport,
     TakebackAnswer,
@@ -50,6 +48,7 @@ from bot.service.models import (
 )
 from bot.service.play import Play
 from bot.service.randomness import random_seed
+from bot.service.rating_models import Leaderboard, RatingProfile
 from bot.service.ratings import Ratings, RebuildReport
 from bot.service.records import BoardAtPly, GameRecord
 from bot.service.rematches import Rematches
