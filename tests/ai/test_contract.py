@@ -16,6 +16,7 @@ import pytest
 from ai import Budget, Mcts, MctsBot, RandomBot, assess, choose_move
 from ai.arena import play_game
 from ai.evaluation import profile_for
+from ai.levels import level, pick_move, search
 from ai.search import determinize_supported
 from engines import ENGINES, get_engine
 from engines.base import CHANCE
@@ -110,12 +111,14 @@ def test_the_time_limit_is_respected(game: str) -> None:
     result = Mcts(engine).search(state, seat, Budget(10**9, 0.3), 1)
     elapsed = time.perf_counter() - started
     assert result.iterations > 0
-    assert elapsed < 0.3 + 0.25
+    # A billion iterations would take hours: the clock stopped it. The margin allows for one
+    # long iteration and a busy machine (this is a bound, not a benchmark: bench/ai_speed.py).
+    assert elapsed < 0.3 + 1.0
 
 
 @pytest.mark.parametrize(("game", "players", "options"), SETUPS[:-1])
 def test_same_seed_same_move(game: str, players: int, options: dict[str, Any]) -> None:
-    state, resolved = new_state(game, players, 9, **options)
+    state, _ = new_state(game, players, 9, **options)
     engine = get_engine(game)
     seat = engine.to_move(state)[0]
     budget = Budget(40, 60.0)
@@ -126,8 +129,11 @@ def test_same_seed_same_move(game: str, players: int, options: dict[str, Any]) -
         engine.format_move(state, m) for m in again.moves
     ]
     assert first.visits == again.visits
-    texts = {choose_move(game, resolved, seat, engine.dumps(state), 2, 77) for _ in range(2)}
-    assert len(texts) == 1
+    # A level's deliberate mistake is drawn from the seed too (the level's own budget could be
+    # cut by the clock on a busy machine, so the search here is bound by iterations).
+    lvl = level(2)
+    picks = {pick_move(search(game, seat, engine.dumps(state), budget, 77), lvl, 77) for _ in "ab"}
+    assert len(picks) == 1
 
 
 def test_a_hidden_information_game_refuses_the_state() -> None:
