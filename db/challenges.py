@@ -307,19 +307,24 @@ class ChallengesRepo:
                 await write_entry(conn, challenge_id, entry, now=now)
             return await read_challenge(conn, challenge_id)
 
-    async def expire_due(self, now: datetime) -> list[ChallengeRow]:
-        """Mark every open challenge with ``expires_at <= now`` as ``"expired"``.
+    async def expire_due(
+        self, now: datetime, *, challenge_id: int | None = None
+    ) -> list[ChallengeRow]:
+        """Mark every open challenge with ``expires_at <= now`` as ``"expired"`` (only
+        challenge ``challenge_id`` when given: a rematch making room for a new one).
 
         Returns the challenges this call expired, by id (each is returned by exactly one
         call, even with several processes sweeping), so the caller can edit their messages.
         """
         require_aware("now", now)
+        only = () if challenge_id is None else (challenges.c.id == challenge_id,)
         async with self._tx.write() as conn:
             result = await conn.execute(
                 update(challenges)
                 .where(
                     challenges.c.status == ChallengeStatus.OPEN.value,
                     challenges.c.expires_at <= now,
+                    *only,
                 )
                 .values(
                     status=ChallengeStatus.EXPIRED.value,

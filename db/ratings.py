@@ -12,6 +12,7 @@ lose one of the two updates.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any
@@ -64,6 +65,12 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook) -> None:
     rows, and keep the history rows in ``hook.written``."""
     query = select(ratings).where(ratings.c.game == hook.game, ratings.c.user_id.in_(hook.user_ids))
     if conn.dialect.name == "postgresql":
+        # FOR UPDATE locks only rows that exist: two endings that both rate a newcomer would
+        # both insert. A transaction-scoped advisory lock per (game, user), taken in one order
+        # (no deadlock), makes the second ending wait and then read the first one's row.
+        # SQLite needs neither: BEGIN IMMEDIATE already serialises writers.
+        for key in sorted(_rating_lock_key(hook.game, user_id) for user_id in hook.user_ids):
+            await conn.execute(select(func.pg_advisory_xact_lock(key)))
         query = query.with_for_update()
     current = {row.user_id: _rating_row(row) for row in await conn.execute(query)}
     new_rows, changes = hook.update(current)
@@ -80,6 +87,12 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook) -> None:
     if changes:
         await conn.execute(insert(rating_changes), [_change_values(c) for c in changes])
     hook.written = tuple(changes)
+
+
+def _rating_lock_key(game: str, user_id: int) -> int:
+    """A signed 64-bit advisory-lock key for the rating of ``user_id`` in ``game``."""
+    digest = hashlib.blake2b(f"rating:{game}:{user_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class RatingsRepo:

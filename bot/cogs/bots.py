@@ -45,6 +45,9 @@ BOTS_COG: Final = "Bots"
 POLL_SECONDS: Final = 5.0
 #: A search's handler gives up after this (the search's own limit is at most a few seconds).
 HANDLER_TIMEOUT: Final = timedelta(seconds=60)
+#: Attempts of one bot turn before the timer is marked failed (at most a minute apart: about
+#: a week of retrying, far longer than any clock gives the bot).
+MAX_TURN_ATTEMPTS: Final = 10_000
 
 
 async def post_turn(bot: BotHost, result: TurnResult) -> discord.Message | None:
@@ -87,6 +90,9 @@ class BotsCog(commands.Cog, name=BOTS_COG):
                 batch_size=1,
                 handler_timeout=min(HANDLER_TIMEOUT, settings.timer_stale_after / 2),
                 stale_after=settings.timer_stale_after,
+                # A failed turn (a search process that died or hung) is tried again, without
+                # end: a bot that gave up would leave its opponent waiting forever.
+                max_attempts=MAX_TURN_ATTEMPTS,
                 backoff_base=timedelta(seconds=2),
                 backoff_cap=timedelta(minutes=1),
             )

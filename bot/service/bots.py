@@ -21,10 +21,12 @@ practice levels (1–2, :data:`ALLOW_TAKEBACKS_UP_TO`) and refused above, like a
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -40,7 +42,6 @@ from bot.service.play import Play
 from bot.service.takebacks import Takebacks
 from db.rows import TimerRow
 from engines.base import OptionValue
-from engines.rng import splitmix64
 
 __all__ = [
     "ACCEPT_DRAW_AT_MOST",
@@ -48,6 +49,7 @@ __all__ = [
     "BOT_TURN_TIMER",
     "BotTurn",
     "Bots",
+    "search_seed",
 ]
 
 log = logging.getLogger(__name__)
@@ -61,8 +63,6 @@ ASSESS_BUDGET: Final = Budget(800, 0.5)
 #: Seconds beyond a level's own time limit before a search is given up (the worker is busy
 #: or stuck); the turn then fails and its timer retries.
 THINK_GRACE_S: Final = 20.0
-#: Seed stream of bot decisions, apart from every other use of a game's seed.
-_BOT_STREAM: Final = 0xB07
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,33 @@ class Bots:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
+    def _replace_pool(self, why: BaseException) -> None:
+        """After a search that broke its pool (a worker died) or never answered (a worker is
+        stuck), stop those processes so the next search starts on fresh ones; otherwise every
+        later search would fail or wait behind the stuck one."""
+        log.warning("the bot's search processes are restarted: %r", why)
+        executor = self._executor
+        if executor is None or not self._owns_executor:
+            return
+        self._executor = None
+        executor.shutdown(wait=False, cancel_futures=True)
+        # ProcessPoolExecutor has no public way to stop a running task: end its processes.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+
+    async def _run(self, limit: float, function: Any, *args: Any) -> Any:
+        """``function(*args)`` in a search process, given up after ``limit`` seconds (and the
+        pool replaced when it broke or got stuck). Raises :class:`TimeoutError`,
+        :class:`~concurrent.futures.process.BrokenProcessPool` and what ``function`` raises."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(
+                loop.run_in_executor(self._pool(), function, *args), limit
+            )
+        except (TimeoutError, BrokenProcessPool) as exc:
+            self._replace_pool(exc)
+            raise
+
     # ---- turns ------------------------------------------------------------------------------
 
     async def turn_due(self, timer: TimerRow) -> BotTurn | None:
@@ -164,7 +191,7 @@ class Bots:
             game=row.game,
             options=dict(loaded.meta.options),
             subject=subject,
-            seed=splitmix64(splitmix64(loaded.meta.seed, _BOT_STREAM), row.ply * 8 + timer.seat),
+            seed=search_seed(loaded.meta.seed, "turn", row.ply, timer.seat),
         )
 
     async def think(self, turn: BotTurn) -> str:
@@ -172,10 +199,9 @@ class Bots:
         process within the level's time limit. Raises :class:`TimeoutError` when the worker
         does not answer within the limit plus :data:`THINK_GRACE_S`, and what
         :func:`ai.levels.choose_move` raises."""
-        loop = asyncio.get_running_loop()
         limit = LEVELS[turn.level - 1].budget.seconds + THINK_GRACE_S
-        future = loop.run_in_executor(
-            self._pool(),
+        text: str = await self._run(
+            limit,
             choose_move,
             turn.game,
             turn.options,
@@ -184,7 +210,7 @@ class Bots:
             turn.level,
             turn.seed,
         )
-        return await asyncio.wait_for(future, limit)
+        return text
 
     async def play(self, turn: BotTurn, text: str) -> TurnResult:
         """Commit the bot's move ``text`` for ``turn`` (compare-and-set on ``turn.version``).
@@ -228,20 +254,20 @@ class Bots:
         subject: Any = (
             engine.view(state, seat) if engine.info.has_hidden_information else engine.dumps(state)
         )
-        loop = asyncio.get_running_loop()
-        value = await asyncio.wait_for(
-            loop.run_in_executor(
-                self._pool(),
+        try:
+            value: float = await self._run(
+                ASSESS_BUDGET.seconds + THINK_GRACE_S,
                 assess,
                 row.game,
                 dict(loaded.meta.options),
                 seat,
                 subject,
-                splitmix64(loaded.meta.seed, row.version),
+                search_seed(loaded.meta.seed, "assess", row.version, seat),
                 ASSESS_BUDGET,
-            ),
-            ASSESS_BUDGET.seconds + THINK_GRACE_S,
-        )
+            )
+        except Exception:  # never silence: a bot that cannot assess declines
+            log.exception("game %d: the bot could not assess a draw offer; it declines", row.id)
+            value = 1.0
         accept = value <= ACCEPT_DRAW_AT_MOST
         log.info(
             "game %d: bot assesses its seat at %.2f and %s the draw",
@@ -271,3 +297,14 @@ class Bots:
             )
         except StaleActionError:
             return None
+
+
+def search_seed(game_seed: int, purpose: str, ply: int, seat: int) -> int:
+    """The seed a search for ``seat`` at ``ply`` gets: deterministic (a replay of the bot's
+    decision is exact) but one-way. The game's seed deals the hidden cards, and SplitMix64
+    can be run backwards, so a seed derived with it would let a search rebuild the whole
+    deal; a BLAKE2b digest cannot be."""
+    digest = hashlib.blake2b(
+        f"gameroom-bot:{game_seed}:{purpose}:{ply}:{seat}".encode(), digest_size=8
+    ).digest()
+    return int.from_bytes(digest, "big") >> 1

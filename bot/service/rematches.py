@@ -68,8 +68,10 @@ class Rematches:
             existing = await self.core.database.challenges.open_rematch(game_id)
             if existing is not None and existing.expires_at > self.core.now():
                 raise social.RematchOpenError(self.lobby.challenge_info(existing))
-            if existing is not None:  # past its expiry: mark it so a new one may open
-                await self.lobby.expire_challenges()
+            if existing is not None:  # past its expiry: close it (only it) for a new one
+                await self.core.database.challenges.expire_due(
+                    self.core.now(), challenge_id=existing.id
+                )
             try:
                 info = await self._open(row, meta, plan, user_id, channel_id, game_id)
             except RematchAlreadyOpenError as exc:

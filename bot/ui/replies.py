@@ -117,6 +117,9 @@ async def post_public(
             )
         except discord.HTTPException:
             log.warning("could not post a follow-up in channel %d", channel_id, exc_info=True)
+            attachment = kwargs.get("file")
+            if isinstance(attachment, discord.File):
+                attachment.reset()  # the failed request read it to the end
     return await post_in_channel(
         bot, channel_id, content, guild_id=guild_id, mention_ids=mention_ids, **kwargs
     )

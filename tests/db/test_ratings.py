@@ -4,6 +4,7 @@ forgetting a user."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
@@ -147,3 +148,29 @@ async def test_rated_option_and_forgetting(db: Database, new_game: NewGame) -> N
     assert first == -(10**12) - 1
     assert second == first - 1
     assert [s.user_id for s in await db.games.seats(game.id)] == [first, second]
+
+
+async def test_two_endings_at_once_both_rate_a_newcomer(db: Database, new_game: NewGame) -> None:
+    # Both games end at the same moment and both rate users 11 and 22 for the first time: on
+    # PostgreSQL FOR UPDATE locks no missing row, so without a per-rating lock both endings
+    # would insert and the second fail on the key. Both must land, one after the other.
+    first, second = await new_game(1), await new_game(2)
+
+    async def end(game: GameRow) -> RatingHook:
+        hook = RatingHook("generatorb", (11, 22), _update(game.id))
+        await db.games.finish(
+            game.id,
+            game.version,
+            status="finished",
+            outcome_json="{}",
+            termination="x",
+            now=T0,
+            rating=hook,
+        )
+        return hook
+
+    hooks = await asyncio.gather(end(first), end(second))
+    assert [len(hook.written) for hook in hooks] == [2, 2]
+    row = await db.ratings.get(11, "generatorb")
+    assert row is not None
+    assert row.games == 2  # the second ending read the first one's row
