@@ -23,7 +23,7 @@ from sqlalchemy import Row, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.engine import Transactions
+from db.engine import Transactions, dialect_insert
 from db.errors import PersistenceError
 from db.rows import (
     ClockChanges,
@@ -217,6 +217,24 @@ class VacationsRepo:
                 await conn.execute(select(vacations).where(vacations.c.user_id == user_id))
             ).one_or_none()
         return None if row is None else _vacation_row(row)
+
+    async def ensure(self, user_id: int, *, now: datetime) -> None:
+        """Give ``user_id`` an empty vacation book (nothing used, not away) unless they have
+        one, so a vacation's write always updates an existing row. Updating locks the row,
+        which a move checking the row it planned with waits on; inserting a new row would
+        not (on PostgreSQL a move would see no row and start the clock unpaused)."""
+        require_aware("now", now)
+        async with self._tx.write() as conn:
+            statement = dialect_insert(conn, vacations).values(
+                user_id=user_id,
+                year=now.year,
+                used_ms=0,
+                started_at=None,
+                until=None,
+                updated_at=now,
+                version=1,
+            )
+            await conn.execute(statement.on_conflict_do_nothing(index_elements=["user_id"]))
 
     async def write(
         self,

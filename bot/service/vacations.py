@@ -145,6 +145,9 @@ async def start_vacation(
     """
     for attempt in range(VACATION_ATTEMPTS):
         row = await database.vacations.get(user_id)
+        if row is None:  # write over an existing row: its lock is what a racing move waits on
+            await database.vacations.ensure(user_id, now=now)
+            row = await database.vacations.get(user_id)
         book = VacationBook.from_row(row, now).start(now, requested, allowance)
         until = book.until if book.until is not None else now  # start() always sets it
         running = await database.clocks.running_for_user(user_id)

@@ -21,10 +21,19 @@ import pytest
 from bot.service import GameService, StaleActionError
 from bot.service.social import RematchOpenError
 from db import Database
+from tests.pg.fixtures import db_backend_url, pg_server, pg_url
 from tests.service.conftest import ALICE, BOB, GAMES, FakeClock, seeds, to_move_user, waiting_user
 from tests.service.test_service_clocks import play_any, start
 
 DAY = timedelta(days=1)
+
+__all__ = ["db_backend_url", "pg_server", "pg_url"]
+
+
+@pytest.fixture
+def db_url(db_backend_url: str) -> str:
+    """These races are run on SQLite and on PostgreSQL (where writers do not queue)."""
+    return db_backend_url
 
 
 async def test_a_vacation_booked_while_a_move_is_planned_makes_the_move_try_again(
