@@ -44,6 +44,7 @@ from db.schema import (
     vacations,
     watchers,
 )
+from db.schema import moves as move_log
 
 __all__ = ["RatingsRepo", "StillPlayingError", "apply_rating_hook", "is_anonymous"]
 
@@ -272,8 +273,19 @@ class RatingsRepo:
                 users: dict[int, list[int]] = {}
                 for seat in seat_rows:
                     users.setdefault(seat.game_id, []).append(seat.user_id)
+                # Plies a seat played (chance rows have no seat): what "fewer plies than
+                # players" counts, so an Arbos setup or a die roll is no player's move.
+                counted = await conn.execute(
+                    select(move_log.c.game_id, func.count())
+                    .where(
+                        move_log.c.game_id.in_([r.id for r in rows]),
+                        move_log.c.seat.is_not(None),
+                    )
+                    .group_by(move_log.c.game_id)
+                )
+                played = {game_id: int(count) for game_id, count in counted}
             for row in rows:
-                yield RatedGame(row, tuple(users.get(row.id, ())))
+                yield RatedGame(row, tuple(users.get(row.id, ())), played.get(row.id, 0))
             last_at, last_id = rows[-1].finished_at, rows[-1].id
 
     # ---- writes ----------------------------------------------------------------------------

@@ -504,6 +504,8 @@ class RatedGame:
 
     row: GameRow
     user_ids: tuple[int, ...]
+    #: Log rows a seat played (chance outcomes not counted).
+    seat_plies: int = 0
 
 
 #: A rating update: given the current ``ratings`` rows of the identities it names (absent:

@@ -208,12 +208,23 @@ class GameCore:
             loaded = replace(loaded, ratings=self.ratings.changes(changes, meta.players))
         return loaded
 
-    def _rating_hook(
-        self, loaded: Loaded, status: str, outcome: Outcome | None, ply: int, now: datetime
+    async def _rating_hook(
+        self,
+        loaded: Loaded,
+        status: str,
+        outcome: Outcome | None,
+        new_moves: Sequence[NewMove],
+        now: datetime,
     ) -> RatingHook | None:
+        """The rating update to write with the change that ends ``loaded``'s game (after
+        ``new_moves``), or ``None``. Reads the move log once, at the end of a game only: the
+        plies seats played decide "fewer plies than players"."""
         if status != "finished" or self.ratings is None:
             return None
-        return self.ratings.hook(loaded, status, outcome, ply, now)
+        logged = await self.database.games.moves(loaded.row.id)
+        seats = [m.seat for m in logged] + [m.seat for m in new_moves]
+        seat_plies = sum(1 for seat in seats if seat is not None)
+        return self.ratings.hook(loaded, status, outcome, seat_plies, now)
 
     def _with_ratings(self, loaded: Loaded, hook: RatingHook | None) -> Loaded:
         if hook is None or not hook.written or self.ratings is None:
@@ -372,7 +383,7 @@ class GameCore:
             ply_after=moves[-1].ply,
         )
         status = "active" if outcome is None else "finished"
-        rating = self._rating_hook(loaded, status, outcome, moves[-1].ply, now)
+        rating = await self._rating_hook(loaded, status, outcome, moves, now)
         try:
             row = await self.database.games.commit_moves(
                 loaded.row.id,
@@ -426,7 +437,7 @@ class GameCore:
             timed_out=timed_out,
             clocks=loaded.clocks,
         )
-        rating = self._rating_hook(loaded, status, outcome, loaded.row.ply, now)
+        rating = await self._rating_hook(loaded, status, outcome, (), now)
         try:
             row = await self.database.games.finish(
                 loaded.row.id,

@@ -112,12 +112,19 @@ def inflated_sigma(sigma: float, idle: timedelta) -> float:
 
 
 def is_rated(
-    *, rated: bool, status: str, ply: int, start_position: str | None, user_ids: Sequence[int]
+    *,
+    rated: bool,
+    status: str,
+    seat_plies: int,
+    start_position: str | None,
+    user_ids: Sequence[int],
 ) -> bool:
-    """Whether a game that ended so counts for ratings (see the module's list)."""
+    """Whether a game that ended so counts for ratings (see the module's list).
+    ``seat_plies`` counts the plies seats played (not chance outcomes: an Arbos setup or a
+    die roll is nobody's move)."""
     if not rated or status != "finished" or start_position is not None:
         return False
-    if ply < len(user_ids) or all(is_bot(u) for u in user_ids):
+    if seat_plies < len(user_ids) or all(is_bot(u) for u in user_ids):
         return False
     people = [u for u in user_ids if not is_bot(u)]
     if len(set(people)) != len(people):
@@ -281,15 +288,21 @@ class Ratings:
     # ---- the core's plug (RatingPlug) -----------------------------------------------------
 
     def hook(
-        self, loaded: Loaded, status: str, outcome: Outcome | None, ply: int, now: datetime
+        self,
+        loaded: Loaded,
+        status: str,
+        outcome: Outcome | None,
+        seat_plies: int,
+        now: datetime,
     ) -> RatingHook | None:
-        """The rating update of the write that ends ``loaded``'s game now, if it is rated."""
+        """The rating update of the write that ends ``loaded``'s game now, if it is rated
+        (``seat_plies``: the plies seats played, the ending write's included)."""
         row = loaded.row
         user_ids = tuple(p.user_id for p in loaded.meta.players)
         if outcome is None or not is_rated(
             rated=row.rated,
             status=status,
-            ply=ply,
+            seat_plies=seat_plies,
             start_position=row.start_position,
             user_ids=user_ids,
         ):
@@ -339,7 +352,7 @@ class Ratings:
             if outcome is None or not is_rated(
                 rated=row.rated,
                 status=str(row.status),
-                ply=row.ply,
+                seat_plies=rated.seat_plies,
                 start_position=row.start_position,
                 user_ids=rated.user_ids,
             ):

@@ -128,11 +128,11 @@ def test_sigma_grows_back_when_idle() -> None:
 
 
 def test_what_is_rated() -> None:
-    people = {"rated": True, "status": "finished", "ply": 10, "start_position": None}
+    people = {"rated": True, "status": "finished", "seat_plies": 10, "start_position": None}
     assert is_rated(**people, user_ids=[ALICE, BOB])
     assert not is_rated(**{**people, "rated": False}, user_ids=[ALICE, BOB])
     assert not is_rated(**{**people, "status": "aborted"}, user_ids=[ALICE, BOB])
-    assert not is_rated(**{**people, "ply": 1}, user_ids=[ALICE, BOB])
+    assert not is_rated(**{**people, "seat_plies": 1}, user_ids=[ALICE, BOB])
     assert not is_rated(**{**people, "start_position": "x"}, user_ids=[ALICE, BOB])
     assert not is_rated(**people, user_ids=[bot_user_id(1), bot_user_id(5)])
     assert not is_rated(**people, user_ids=[ALICE, ALICE])
@@ -367,3 +367,19 @@ async def test_a_casual_challenge_says_so_and_its_rematch_stays_casual(
     ended = await service.resign(GAMES, ALICE)
     rematch = await service.rematch(ended.game_id, BOB)
     assert not rematch.rated
+
+
+async def test_a_game_ended_before_anyone_moved_is_unrated_although_chance_steps_were_logged(
+    service: GameService,
+) -> None:
+    # Arbos logs its random setup as chance plies before either player moves: a resignation
+    # then is no rated game ("fewer plies than players" counts the plies seats played).
+    challenge = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, opponent_ids=[BOB], game="arbos"
+    )
+    started = (await service.accept_challenge(challenge.challenge_id, BOB)).game
+    assert started is not None
+    assert started.ply >= 2  # the setup's chance steps
+    ended = await service.resign(GAMES, ALICE)
+    assert ended.status == "finished"
+    assert await service.database.ratings.get(ALICE, "arbos") is None
