@@ -151,9 +151,7 @@ class BotsCog(commands.Cog, name=BOTS_COG):
         except StaleActionError:
             if await service.bots.still_to_move(turn):
                 log.info("game %d: the position changed while the bot thought; again", turn.game_id)
-                return NewTimer(
-                    BOT_TURN_TIMER, discord.utils.utcnow(), turn.game_id, turn.seat, "{}"
-                )
+                return service.bots.again(turn)
             return None
         except OutOfTimeError:
             return None  # the time-out was applied and announced by the clock listeners

@@ -12,6 +12,7 @@ marks challenges whose seats did not fill in time as expired and edits their pos
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from typing import Final
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
+from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import (
@@ -234,7 +236,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 start_position=position,
                 rated=rated,
             )
-            message = await self._post_challenge(info)
+            message = await self._post_challenge(info, buttons=not levels)
             if levels:
                 await self._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
@@ -269,7 +271,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 options_text=options,
                 clock=clock,
             )
-            message = await self._post_challenge(info)
+            message = await self._post_challenge(info, buttons=False)
             await self._seat_bots(interaction, info, message, [bot_level] * seats)
             await interaction.followup.send("Exhibition started.", ephemeral=True)
 
@@ -282,11 +284,21 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     ) -> None:
         """Give seats of the new challenge ``info`` (posted as ``message``) to bots of
         ``levels``, then show the lobby as it is, or the game if that filled the last seat.
-        A failure leaves the lobby open (the challenger may add bots with its menu)."""
+        A failure leaves the lobby open with its buttons (the challenger may add bots with its
+        menu, or cancel) and is raised for the caller's answer."""
         press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
-        update = await self._press_where_games_go(
-            interaction.channel, message, interaction.guild_id, press
-        )
+        try:
+            update = await self._press_where_games_go(
+                interaction.channel, message, interaction.guild_id, press
+            )
+        except Exception:
+            with contextlib.suppress(discord.HTTPException, ServiceError):
+                now = await self.bot.service.get_challenge(info.challenge_id)
+                if now.is_open:
+                    await message.edit(
+                        content=presenters.challenge_text(now), view=challenge_view(now)
+                    )
+            raise
         after, game = update.challenge, update.game
         try:
             if game is not None:
@@ -304,15 +316,21 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 self.bot, game, presenters.game_started_text(game), mention_ids=game.user_ids
             )
 
-    async def _post_challenge(self, info: ChallengeInfo) -> discord.Message:
-        """Post the lobby, pinging only the invited players; returns the post."""
+    async def _post_challenge(
+        self, info: ChallengeInfo, *, buttons: bool = True
+    ) -> discord.Message:
+        """Post the lobby, pinging only the invited players; returns the post.
+
+        ``buttons=False`` posts it without its buttons, for a lobby whose seats the bot is
+        about to take (:meth:`_seat_bots` then shows the buttons that fit): nobody can Join
+        a seat meant for the bot in between."""
         message = await post_in_channel(
             self.bot,
             info.channel_id,
             presenters.challenge_text(info),
             guild_id=info.guild_id,
             mention_ids=info.pending_ids,
-            view=challenge_view(info),
+            view=challenge_view(info) if buttons else MISSING,
         )
         if message is None:
             # Nobody could answer a challenge nobody sees: withdraw it.

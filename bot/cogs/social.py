@@ -152,8 +152,8 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 await send_ephemeral(interaction, presenters.APOLOGY)
                 return
             lobby = cast("ChallengesCog", challenges)
-            message = await lobby._post_challenge(info)
             levels = [level for u in info.seating or () if (level := bot_level(u)) is not None]
+            message = await lobby._post_challenge(info, buttons=not levels)
             if levels:  # the bot takes its seats again, at the same levels
                 await lobby._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Rematch challenge posted.", ephemeral=True)

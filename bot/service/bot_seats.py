@@ -26,7 +26,6 @@ __all__ = [
     "bot_name",
     "bot_user_id",
     "is_bot",
-    "level_name",
 ]
 
 #: Bot user ids lie strictly between ``-BOT_ID_LIMIT`` and ``-99`` (Discord's are positive).
@@ -65,11 +64,6 @@ def bot_identity(user_id: int) -> int:
     person is themselves."""
     level = bot_level(user_id)
     return user_id if level is None else -level * _PER_LEVEL
-
-
-def level_name(level: int) -> str:
-    """``"club"``: the name players read for a level (:data:`ai.levels.LEVELS`)."""
-    return LEVELS[level - 1].name
 
 
 def bot_name(user_id: int) -> str:

@@ -40,7 +40,7 @@ from bot.service.errors import StaleActionError
 from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, TakebackRequest, TurnResult
 from bot.service.play import Play
 from bot.service.takebacks import Takebacks
-from db.rows import TimerRow
+from db.rows import NewTimer, TimerRow
 from engines.base import OptionValue
 
 __all__ = [
@@ -228,6 +228,11 @@ class Bots:
             turn.ply + 1,
         )
         return result
+
+    def again(self, turn: BotTurn) -> NewTimer:
+        """The bot turn of ``turn``'s seat planned again at once, after its commit found the
+        game changed (no ply check: the game moved on without changing whose turn it is)."""
+        return NewTimer(BOT_TURN_TIMER, self.core.now(), turn.game_id, turn.seat, "{}")
 
     async def still_to_move(self, turn: BotTurn) -> bool:
         """Whether ``turn``'s seat is still to move in its active game (after a stale commit,

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
+from bot.service.bot_seats import is_bot
 from bot.service.clock_plans import (
     timeout_rng,
 )
@@ -198,6 +199,8 @@ class Timeouts:
         if clock.deadline is None or clock.flagged(self.core.now()):
             return None
         player = loaded.meta.players[timer.seat]
+        if is_bot(player.user_id):  # the bot needs no warning (its turn is a timer of its own)
+            return None
         return FinalWarning(
             game_id=row.id,
             game_name=loaded.meta.engine.info.name,
