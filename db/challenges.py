@@ -108,90 +108,56 @@ class ChallengesRepo:
         ):
             raise ValueError(f"seating {list(seating)} must seat {users} and others once each")
         try:
-            return await self._insert(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=challenger_id,
-                invited_ids=invited_ids,
-                players=players,
-                game=game,
-                options_json=options_json,
-                now=now,
-                expires_at=expires_at,
-                clock=clock,
-                seating=seating,
-                rematch_of=rematch_of,
-                start_position=start_position,
-                rated=rated,
-            )
+            async with self._tx.write() as conn:
+                result = await conn.execute(
+                    insert(challenges)
+                    .values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        challenger_id=challenger_id,
+                        game=game,
+                        options=options_json,
+                        players=players,
+                        clock=clock,
+                        seating=None if seating is None else json.dumps(list(seating)),
+                        rematch_of=rematch_of,
+                        start_position=start_position,
+                        rated=rated,
+                        status=ChallengeStatus.OPEN.value,
+                        version=1,
+                        created_at=now,
+                        expires_at=expires_at,
+                    )
+                    .returning(challenges.c.id)
+                )
+                challenge_id = result.scalar_one()
+                listed = [
+                    (challenger_id, ChallengePlayerRole.CHALLENGER, ChallengePlayerStatus.SEATED)
+                ]
+                listed += [
+                    (user_id, ChallengePlayerRole.INVITED, ChallengePlayerStatus.INVITED)
+                    for user_id in invited_ids
+                ]
+                await conn.execute(
+                    insert(challenge_players),
+                    [
+                        {
+                            "challenge_id": challenge_id,
+                            "user_id": user_id,
+                            "role": role.value,
+                            "status": status.value,
+                            "ordinal": ordinal,
+                            "created_at": now,
+                            "updated_at": now,
+                        }
+                        for ordinal, (user_id, role, status) in enumerate(listed)
+                    ],
+                )
+                return await read_challenge(conn, challenge_id)
         except IntegrityError as exc:
             if rematch_of is not None and _is_open_rematch_conflict(exc):
                 raise RematchAlreadyOpenError(rematch_of) from exc
             raise
-
-    async def _insert(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        challenger_id: int,
-        invited_ids: Sequence[int],
-        players: int,
-        game: str,
-        options_json: str,
-        now: datetime,
-        expires_at: datetime,
-        clock: str,
-        seating: Sequence[int] | None,
-        rematch_of: int | None,
-        start_position: str | None,
-        rated: bool,
-    ) -> ChallengeRow:
-        """:meth:`create` once its arguments are checked: one write transaction."""
-        async with self._tx.write() as conn:
-            result = await conn.execute(
-                insert(challenges)
-                .values(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    challenger_id=challenger_id,
-                    game=game,
-                    options=options_json,
-                    players=players,
-                    clock=clock,
-                    seating=None if seating is None else json.dumps(list(seating)),
-                    rematch_of=rematch_of,
-                    start_position=start_position,
-                    rated=rated,
-                    status=ChallengeStatus.OPEN.value,
-                    version=1,
-                    created_at=now,
-                    expires_at=expires_at,
-                )
-                .returning(challenges.c.id)
-            )
-            challenge_id = result.scalar_one()
-            listed = [(challenger_id, ChallengePlayerRole.CHALLENGER, ChallengePlayerStatus.SEATED)]
-            listed += [
-                (user_id, ChallengePlayerRole.INVITED, ChallengePlayerStatus.INVITED)
-                for user_id in invited_ids
-            ]
-            await conn.execute(
-                insert(challenge_players),
-                [
-                    {
-                        "challenge_id": challenge_id,
-                        "user_id": user_id,
-                        "role": role.value,
-                        "status": status.value,
-                        "ordinal": ordinal,
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-                    for ordinal, (user_id, role, status) in enumerate(listed)
-                ],
-            )
-            return await read_challenge(conn, challenge_id)
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
         """The challenge with id ``challenge_id`` and its lobby, or ``None``."""
