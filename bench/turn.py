@@ -123,9 +123,70 @@ async def play_game(
     return rows
 
 
-async def run(games: int, plies: int, seed: int, directory: Path) -> int:
+async def store_finished_games(database: Database, count: int) -> None:
+    """Fill the database with ``count`` finished two-player games (each with its seats and
+    ten logged moves), in bulk, so a run shows whether a turn's cost grows with the number of
+    stored games (issue 16: 100,000 games ≤ 1.2x the latency of 10)."""
+    from datetime import UTC, datetime
+
+    from db.schema import games as games_table
+    from db.schema import moves as moves_table
+    from db.schema import seats as seats_table
+
+    engine = get_engine("generatorb")
+    state = engine.dumps(engine.new_game(2, engine.resolve_options({}), 0))
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    batch = 5000
+    async with database.engine.begin() as conn:
+        for start in range(0, count, batch):
+            ids = range(start + 1, min(count, start + batch) + 1)
+            await conn.execute(
+                games_table.insert(),
+                [
+                    {
+                        "id": i,
+                        "guild_id": 1,
+                        "channel_id": 10**6 + i,
+                        "game": "generatorb",
+                        "options": "{}",
+                        "rules_version": "1",
+                        "seed": i,
+                        "status": "finished",
+                        "version": 12,
+                        "ply": 10,
+                        "to_move": "",
+                        "state": state,
+                        "outcome": None,
+                        "termination": "resignation",
+                        "clock": "none",
+                        "created_at": at,
+                        "updated_at": at,
+                        "finished_at": at,
+                    }
+                    for i in ids
+                ],
+            )
+            await conn.execute(
+                seats_table.insert(),
+                [{"game_id": i, "seat": s, "user_id": 7 + s} for i in ids for s in (0, 1)],
+            )
+            await conn.execute(
+                moves_table.insert(),
+                [
+                    {"game_id": i, "ply": p, "seat": p % 2, "text": "a1-a3", "events": "[]",
+                     "created_at": at}
+                    for i in ids
+                    for p in range(1, 11)
+                ],
+            )  # fmt: skip
+
+
+async def run(games: int, plies: int, seed: int, directory: Path, stored_games: int = 0) -> int:
     database = Database(f"sqlite+aiosqlite:///{directory / 'bench.db'}")
     await database.migrate()
+    if stored_games:
+        await store_finished_games(database, stored_games)
+        print(f"{stored_games} finished games stored before the run")
     commits: list[float] = []
     database.games.commit_moves = timed_commit(database, commits)  # type: ignore[method-assign,assignment]
     service = GameService(database)
@@ -180,9 +241,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4, help="games to play (default 4)")
     parser.add_argument("--plies", type=int, default=320, help="plies per game (default 320)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game's policy")
+    parser.add_argument(
+        "--stored-games",
+        type=int,
+        default=0,
+        help="finished games to store first (compare 10 with 100000: nothing should grow)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="gameroom-bench-") as directory:
-        return asyncio.run(run(args.games, args.plies, args.seed, Path(directory)))
+        return asyncio.run(
+            run(args.games, args.plies, args.seed, Path(directory), args.stored_games)
+        )
 
 
 if __name__ == "__main__":
