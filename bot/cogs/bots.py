@@ -21,22 +21,17 @@ import logging
 from datetime import timedelta
 from typing import Final
 
-import discord
 from discord.ext import commands
 
-from bot import presenters
 from bot.service import StaleActionError
-from bot.service.bot_seats import is_bot
 from bot.service.bots import BOT_TURN_TIMER
 from bot.service.clocks import OutOfTimeError
-from bot.service.models import TurnResult
 from bot.service.timers import TimerRunner, default_worker_name
-from bot.ui.board import post_board
+from bot.ui.board import post_turn
 from bot.ui.host import BotHost
-from bot.ui.replies import post_in_channel
 from db.rows import NewTimer, TimerRow
 
-__all__ = ["BOTS_COG", "POLL_SECONDS", "BotsCog", "post_turn"]
+__all__ = ["BOTS_COG", "POLL_SECONDS", "BotsCog"]
 
 log = logging.getLogger(__name__)
 
@@ -48,23 +43,6 @@ HANDLER_TIMEOUT: Final = timedelta(seconds=60)
 #: Attempts of one bot turn before the timer is marked failed (at most a minute apart: about
 #: a week of retrying, far longer than any clock gives the bot).
 MAX_TURN_ATTEMPTS: Final = 10_000
-
-
-async def post_turn(bot: BotHost, result: TurnResult) -> discord.Message | None:
-    """Post a committed move for everyone, as after ``/move``: one quiet line while the same
-    seat decides again, else the board with the summary, mentioning who acts next (every
-    player once the game is over) — people only, never the bot's own seats."""
-    snapshot = result.snapshot
-    if result.turn_goes_on:
-        return await post_in_channel(
-            bot, snapshot.channel_id, presenters.decision_text(result), guild_id=snapshot.guild_id
-        )
-    mentions = snapshot.user_ids if result.outcome else result.next_user_ids
-    people = [user_id for user_id in mentions if not is_bot(user_id)]
-    posted = await post_board(bot, snapshot, presenters.turn_text(result), mention_ids=people)
-    if result.declined_draw_offer:
-        await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
-    return posted
 
 
 class BotsCog(commands.Cog, name=BOTS_COG):

@@ -22,7 +22,7 @@ from bot import presenters
 from bot.service import StaleActionError
 from bot.service.bot_seats import is_bot
 from bot.service.models import DrawOffer, PrivateView
-from bot.ui.board import board_view, post_board, private_file, render_file
+from bot.ui.board import board_view, post_board, post_turn, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -31,7 +31,6 @@ from bot.ui.replies import (
     channel_id_of,
     edit_post,
     post_in_channel,
-    post_public,
 )
 
 log = logging.getLogger(__name__)
@@ -63,26 +62,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             )
             for chunk in chunks[1:]:
                 await interaction.followup.send(chunk, ephemeral=True)
-            if result.turn_goes_on:
-                # The same seat decides again: one public line, no board, nobody pinged.
-                posted = await post_public(
-                    self.bot,
-                    interaction,
-                    snapshot.channel_id,
-                    presenters.decision_text(result),
-                    guild_id=snapshot.guild_id,
-                )
-            else:
-                mentions = snapshot.user_ids if result.outcome else result.next_user_ids
-                posted = await post_board(
-                    self.bot,
-                    snapshot,
-                    presenters.turn_text(result),
-                    mention_ids=mentions,
-                    interaction=interaction,
-                )
-            if result.declined_draw_offer:
-                await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
+            posted = await post_turn(self.bot, result, interaction=interaction)
             if posted is None:
                 failed = presenters.move_ack_text(result, posted=False)
                 await interaction.edit_original_response(

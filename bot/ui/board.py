@@ -25,7 +25,7 @@ import discord
 
 from bot import presenters
 from bot.service import GameSnapshot
-from bot.service.models import PrivateView
+from bot.service.models import PrivateView, TurnResult
 from bot.service.spectators import Spectators
 from bot.service.views import public_perspective
 from bot.ui.buttons import GameButton
@@ -185,6 +185,37 @@ async def post_board(
         link = None if message is None else jump_url(snapshot, message.id)
         await _direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, content, link))
     return message
+
+
+async def post_turn(
+    bot: BotHost, result: TurnResult, *, interaction: discord.Interaction[Any] | None = None
+) -> discord.Message | None:
+    """Post a committed move for everyone, whoever made it (``/move`` passes its answered
+    ``interaction``, so the post is its public follow-up; the bot's own moves pass none):
+    one quiet line while the same seat decides again, else the board with the summary,
+    mentioning who acts next (every player once the game is over). A draw offer the move
+    declined loses its buttons. Returns the post, or ``None`` when Discord refused it."""
+    snapshot = result.snapshot
+    if result.turn_goes_on:
+        posted = await post_public(
+            bot,
+            interaction,
+            snapshot.channel_id,
+            presenters.decision_text(result),
+            guild_id=snapshot.guild_id,
+        )
+    else:
+        mentions = snapshot.user_ids if result.outcome else result.next_user_ids
+        posted = await post_board(
+            bot,
+            snapshot,
+            presenters.turn_text(result),
+            mention_ids=mentions,
+            interaction=interaction,
+        )
+    if result.declined_draw_offer:
+        await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
+    return posted
 
 
 async def _watchers(bot: BotHost, snapshot: GameSnapshot) -> tuple[int, ...]:

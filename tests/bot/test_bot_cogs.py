@@ -47,6 +47,7 @@ def posted_boards(monkeypatch: pytest.MonkeyPatch) -> AsyncMock:
     post = AsyncMock(return_value=MagicMock())
     monkeypatch.setattr("bot.cogs.game.post_board", post)
     monkeypatch.setattr("bot.cogs.play.post_board", post)
+    monkeypatch.setattr("bot.ui.board.post_board", post)  # a move posts through post_turn
     monkeypatch.setattr("bot.cogs.challenges.post_board", post)
     return post
 

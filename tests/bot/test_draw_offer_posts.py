@@ -51,7 +51,7 @@ async def test_a_move_that_declines_an_offer_retires_its_post(monkeypatch: Any) 
     result = MagicMock(turn_goes_on=False, declined_draw_offer=True, outcome=None)
     result.snapshot.game_id = 5
     bot.service.play = AsyncMock(return_value=result)
-    monkeypatch.setattr("bot.cogs.play.post_board", AsyncMock(return_value=MagicMock()))
+    monkeypatch.setattr("bot.ui.board.post_board", AsyncMock(return_value=MagicMock()))
     monkeypatch.setattr("bot.cogs.play.board_view", lambda *a, **k: None)
     monkeypatch.setattr("bot.cogs.play.presenters.move_ack_text", lambda *a, **k: "Played.")
     monkeypatch.setattr("bot.cogs.play.presenters.turn_text", lambda *a, **k: "A move.")

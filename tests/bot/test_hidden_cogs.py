@@ -149,13 +149,13 @@ async def test_a_posted_board_of_a_hidden_game_has_the_my_view_button() -> None:
 
 @pytest.fixture
 def posted(monkeypatch: pytest.MonkeyPatch) -> dict[str, AsyncMock]:
-    """Replaces the play cog's public posting; records what it would post."""
+    """Replaces the public posting behind ``post_turn``; records what it would post."""
     mocks = {
         "post_board": AsyncMock(return_value=MagicMock()),
         "post_public": AsyncMock(return_value=MagicMock()),
     }
     for name, mock in mocks.items():
-        monkeypatch.setattr(f"bot.cogs.play.{name}", mock)
+        monkeypatch.setattr(f"bot.ui.board.{name}", mock)  # what post_turn calls
     return mocks
 
 
