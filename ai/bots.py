@@ -13,8 +13,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ai.levels import Level, level, pick_move
-from ai.search import Budget, Mcts, determinize_supported
+from ai.levels import Level, decide, level
+from ai.search import Budget, determinize_supported
 from engines.base import Engine, OptionValue
 
 __all__ = ["Bot", "MctsBot", "RandomBot"]
@@ -88,14 +88,12 @@ class MctsBot:
         seed: int,
         budget: Budget | None = None,
     ) -> str:
-        mcts = Mcts(engine)
-        spend = budget or self.level.budget
-        if engine.info.has_hidden_information:
-            result = mcts.search_view(state_or_view, seat, spend, seed)
-        else:
-            moves = engine.legal_moves(state_or_view, seat)
-            if len(moves) == 1:
-                return engine.format_move(state_or_view, moves[0])
-            result = mcts.search(state_or_view, seat, spend, seed)
-        index = pick_move(result, self.level, seed)
-        return engine.format_move(result.state, result.moves[index])
+        return decide(
+            engine,
+            seat,
+            state_or_view,
+            is_view=engine.info.has_hidden_information,
+            lvl=self.level,
+            budget=budget or self.level.budget,
+            seed=seed,
+        )

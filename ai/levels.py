@@ -36,6 +36,7 @@ __all__ = [
     "Level",
     "assess",
     "choose_move",
+    "decide",
     "level",
     "pick_move",
     "search",
@@ -171,17 +172,34 @@ def choose_move(
     lvl = level(level_)
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)
+    if not is_view and seat not in engine.to_move(subject):
+        raise ValueError(f"seat {seat} is not to move")
+    return decide(engine, seat, subject, is_view=is_view, lvl=lvl, budget=lvl.budget, seed=seed)
+
+
+def decide(
+    engine: Engine[Any, Any],
+    seat: int,
+    subject: Any,
+    *,
+    is_view: bool,
+    lvl: Level,
+    budget: Budget,
+    seed: int,
+) -> str:
+    """The move a level plays for ``seat`` from ``subject`` (a state, or with ``is_view`` the
+    seat's view), searched within ``budget``: a single legal move without a search, else
+    MCTS (or SO-ISMCTS for a view) and :func:`pick_move`. What :func:`choose_move` and
+    :class:`ai.bots.MctsBot` both play; the checks of what may be passed are the callers'."""
     if not is_view:
-        if seat not in engine.to_move(subject):
-            raise ValueError(f"seat {seat} is not to move")
         moves = engine.legal_moves(subject, seat)
         if len(moves) == 1:
             return engine.format_move(subject, moves[0])
     mcts = Mcts(engine)
     if is_view:
-        result = mcts.search_view(subject, seat, lvl.budget, seed)
+        result = mcts.search_view(subject, seat, budget, seed)
     else:
-        result = mcts.search(subject, seat, lvl.budget, seed)
+        result = mcts.search(subject, seat, budget, seed)
     index = pick_move(result, lvl, seed)
     return engine.format_move(result.state, result.moves[index])
 
