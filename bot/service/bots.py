@@ -34,7 +34,7 @@ from ai.levels import LEVELS, assess, choose_move
 from ai.search import Budget
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.clock_plans import BOT_TURN_TIMER
-from bot.service.core import GameCore
+from bot.service.core import GameCore, Loaded
 from bot.service.endings import Endings
 from bot.service.errors import StaleActionError
 from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, TakebackRequest, TurnResult
@@ -50,6 +50,7 @@ __all__ = [
     "BotTurn",
     "Bots",
     "search_seed",
+    "search_subject",
 ]
 
 log = logging.getLogger(__name__)
@@ -176,12 +177,7 @@ class Bots:
         level = bot_level(user_id)
         if level is None:
             return None
-        engine = loaded.meta.engine
-        state = loaded.position.state
-        if engine.info.has_hidden_information:
-            subject: Any = engine.view(state, timer.seat)  # never the state: no peeking
-        else:
-            subject = engine.dumps(state)
+        subject = search_subject(loaded, timer.seat)
         return BotTurn(
             game_id=row.id,
             version=row.version,
@@ -254,11 +250,7 @@ class Bots:
             return None
         loaded = await self.core.load_row(row)
         seat = loaded.meta.seats_of(bots[0])[0]
-        engine = loaded.meta.engine
-        state = loaded.position.state
-        subject: Any = (
-            engine.view(state, seat) if engine.info.has_hidden_information else engine.dumps(state)
-        )
+        subject = search_subject(loaded, seat)
         try:
             value: float = await self._run(
                 ASSESS_BUDGET.seconds + THINK_GRACE_S,
@@ -302,6 +294,17 @@ class Bots:
             )
         except StaleActionError:
             return None
+
+
+def search_subject(loaded: Loaded, seat: int) -> Any:
+    """What a search for ``seat`` is given: the state's JSON for a game of perfect
+    information, and **only the seat's view** for a game with hidden information (the one
+    place this is decided, so no path can hand a search the full state)."""
+    engine = loaded.meta.engine
+    state = loaded.position.state
+    if engine.info.has_hidden_information:
+        return engine.view(state, seat)
+    return engine.dumps(state)
 
 
 def search_seed(game_seed: int, purpose: str, ply: int, seat: int) -> int:
