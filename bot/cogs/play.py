@@ -1,9 +1,10 @@
 """Playing: ``/move``, ``/board``, ``/hand``, ``/resign``, ``/draw``, the draw-offer buttons
 and the "My view" button.
 
-Each handler is defer → service → present. Commands defer ephemerally (errors go to the
-caller only); what everyone should see — the board after a move, a resignation, a draw
-offer — is posted in the channel once the change is committed. In games with hidden
+Each handler is defer → service → present, but ``/move``: it plays first and answers with the
+board itself (see :meth:`PlayCog.move`). Commands defer ephemerally (errors go to the caller
+only); what everyone should see — the board after a move, a resignation, a draw offer — is
+posted in the channel once the change is committed. In games with hidden
 information, public posts hold only the spectator's view and public events; what a player
 alone may see (their private view, the private events of their move) is only ever sent to
 them ephemerally.
@@ -21,16 +22,19 @@ from discord.utils import MISSING
 from bot import presenters
 from bot.service import StaleActionError
 from bot.service.bot_seats import is_bot
-from bot.service.models import DrawOffer, PrivateView
+from bot.service.models import DrawOffer, PrivateView, TurnResult
+from bot.service.views import public_perspective
 from bot.ui.board import board_view, post_board, post_turn, private_file, render_file
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
 from bot.ui.replies import (
     answer_errors,
+    answered_in_time,
     channel_id_of,
     edit_post,
     post_in_channel,
+    send_ephemeral,
 )
 
 log = logging.getLogger(__name__)
@@ -45,29 +49,63 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     @app_commands.command(name="move", description="Play a move in this channel's game")
     @app_commands.describe(text="Your move, e.g. a1-a3 (/game rules explains the notation)")
     async def move(self, interaction: Interaction, text: app_commands.Range[str, 1, 100]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Play the move, then answer with the board for everyone — one request.
+
+        The move is validated and committed *before* the interaction is answered, so a
+        refusal stays private (an ephemeral sentence) and a played move's answer is the public
+        board itself, the interaction's own response (exempt from Discord's message rate
+        limits). A move that takes longer than :data:`~bot.ui.replies.ANSWER_WITHIN_S`, and
+        every move in a game with hidden information (whose ``/move`` text must not show
+        under a public answer, and whose mover gets private events), is answered privately
+        first and the board follows as a public follow-up.
+        """
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
-            result = await self.bot.service.play(
-                channel_id_of(interaction), interaction.user.id, text
+            channel_id = channel_id_of(interaction)
+            result, drawn = await answered_in_time(
+                interaction, self._play_and_draw(channel_id, interaction.user.id, text)
             )
-            snapshot = result.snapshot
-            # The private answer first (it replaces "thinking…" and stays ephemeral), then the
-            # board as a public follow-up of the same interaction: follow-ups are exempt from
-            # Discord's message rate limits, so busy channels and a busy bot are not throttled.
-            view = board_view(snapshot, for_player=True)
-            chunks = presenters.split_message(presenters.move_ack_text(result, posted=True))
-            await interaction.edit_original_response(
-                content=chunks[0], view=MISSING if view is None else view
-            )
-            for chunk in chunks[1:]:
-                await interaction.followup.send(chunk, ephemeral=True)
-            posted = await post_turn(self.bot, result, interaction=interaction)
-            if posted is None:
-                failed = presenters.move_ack_text(result, posted=False)
-                await interaction.edit_original_response(
-                    content=presenters.split_message(failed)[0]
-                )
+            if interaction.response.is_done() or result.snapshot.hidden_information:
+                await self._answer_privately_first(interaction, result, drawn)
+                return
+            posted = await post_turn(self.bot, result, interaction=interaction, drawn=drawn)
+            if posted is None or result.private_events or result.turn_goes_on:
+                ack = presenters.move_ack_text(result, posted=posted is not None)
+                for chunk in presenters.split_message(ack):
+                    await send_ephemeral(interaction, chunk)
+
+    async def _play_and_draw(
+        self, channel_id: int, user_id: int, text: str
+    ) -> tuple[TurnResult, discord.File | None]:
+        """Play ``text`` (:meth:`GameService.play <bot.service.service.GameService.play>`,
+        whose errors propagate) and draw the board the move leads to (``None`` while the
+        same seat decides again, or if drawing failed: logged, the move stands)."""
+        result = await self.bot.service.play(channel_id, user_id, text)
+        if result.turn_goes_on:
+            return result, None
+        snapshot = result.snapshot
+        return result, await render_file(
+            self.bot, snapshot, perspective=public_perspective(snapshot)
+        )
+
+    async def _answer_privately_first(
+        self, interaction: Interaction, result: TurnResult, drawn: discord.File | None
+    ) -> None:
+        """The move's private answer (replacing "thinking…", ephemeral), then the board as a
+        public follow-up of the same interaction."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        view = board_view(result.snapshot, for_player=True)
+        chunks = presenters.split_message(presenters.move_ack_text(result, posted=True))
+        await interaction.edit_original_response(
+            content=chunks[0], view=MISSING if view is None else view
+        )
+        for chunk in chunks[1:]:
+            await interaction.followup.send(chunk, ephemeral=True)
+        posted = await post_turn(self.bot, result, interaction=interaction, drawn=drawn)
+        if posted is None:
+            failed = presenters.move_ack_text(result, posted=False)
+            await interaction.edit_original_response(content=presenters.split_message(failed)[0])
 
     @move.autocomplete("text")
     async def move_autocomplete(

@@ -133,11 +133,14 @@ async def post_board(
     mention_ids: Iterable[int],
     notify_watchers: bool = True,
     interaction: discord.Interaction[Any] | None = None,
+    drawn: discord.File | None = None,
 ) -> discord.Message | None:
     """Post ``content`` and the board in the game's channel, pinging only ``mention_ids``,
-    then tell the game's watchers (see the module docstring). With an answered
-    ``interaction`` of that channel (a ``/move``) the board is its public follow-up, which
-    Discord's message rate limits do not count (:func:`bot.ui.replies.post_public`).
+    then tell the game's watchers (see the module docstring). With an ``interaction`` of
+    that channel (a ``/move``) the board is its public response, or its public follow-up
+    once it was answered, which Discord's message rate limits do not count
+    (:func:`bot.ui.replies.post_public`). ``drawn`` is the board already drawn by
+    :func:`render_file` for this snapshot (else it is drawn here).
 
     The picture is the public one, drawn from the side of the player to move
     (:func:`bot.service.views.public_perspective`), with the buttons of :func:`board_view`.
@@ -148,7 +151,9 @@ async def post_board(
     new happened, so nobody is told. Watchers to be mentioned in a post that failed get a
     direct message instead.
     """
-    file = await render_file(bot, snapshot, perspective=public_perspective(snapshot))
+    file = drawn
+    if file is None:
+        file = await render_file(bot, snapshot, perspective=public_perspective(snapshot))
     extra: dict[str, discord.File | discord.ui.View] = {} if file is None else {"file": file}
     view = board_view(snapshot)
     if view is not None:
@@ -188,13 +193,18 @@ async def post_board(
 
 
 async def post_turn(
-    bot: BotHost, result: TurnResult, *, interaction: discord.Interaction[Any] | None = None
+    bot: BotHost,
+    result: TurnResult,
+    *,
+    interaction: discord.Interaction[Any] | None = None,
+    drawn: discord.File | None = None,
 ) -> discord.Message | None:
-    """Post a committed move for everyone, whoever made it (``/move`` passes its answered
-    ``interaction``, so the post is its public follow-up; the bot's own moves pass none):
-    one quiet line while the same seat decides again, else the board with the summary,
-    mentioning who acts next (every player once the game is over). A draw offer the move
-    declined loses its buttons. Returns the post, or ``None`` when Discord refused it."""
+    """Post a committed move for everyone, whoever made it (``/move`` passes its
+    ``interaction``, so the post is its public response or follow-up; the bot's own moves
+    pass none): one quiet line while the same seat decides again, else the board (``drawn``
+    already, or drawn here) with the summary, mentioning who acts next (every player once
+    the game is over). A draw offer the move declined loses its buttons. Returns the post,
+    or ``None`` when Discord refused it."""
     snapshot = result.snapshot
     if result.turn_goes_on:
         posted = await post_public(
@@ -212,6 +222,7 @@ async def post_turn(
             presenters.turn_text(result),
             mention_ids=mentions,
             interaction=interaction,
+            drawn=drawn,
         )
     if result.declined_draw_offer:
         await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)

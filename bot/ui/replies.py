@@ -8,10 +8,11 @@ game and the interaction, and the user gets a short apology — never a tracebac
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final, TypeVar
 
 import discord
 
@@ -21,8 +22,10 @@ from bot.service.bot_seats import is_bot
 from bot.ui.host import BotHost
 
 __all__ = [
+    "ANSWER_WITHIN_S",
     "allowed_users",
     "answer_errors",
+    "answered_in_time",
     "channel_id_of",
     "describe",
     "edit_post",
@@ -32,6 +35,13 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: How long (seconds) a command may work before its interaction is deferred. Discord drops an
+#: interaction whose first answer has not arrived within 3 s; the rest is margin for the
+#: answer's own request.
+ANSWER_WITHIN_S: Final = 1.5
 
 
 def allowed_users(user_ids: Iterable[int]) -> discord.AllowedMentions:
@@ -89,6 +99,32 @@ async def post_in_channel(
         return None
 
 
+async def answered_in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, within: float = ANSWER_WITHIN_S
+) -> T:
+    """``work``'s result, deferring ``interaction`` (ephemerally, "thinking…") if ``work`` has
+    not finished within ``within`` seconds, so Discord does not drop the interaction.
+
+    What lets a quick command answer with its result in the interaction's own response (one
+    request) while a slow one (a database busy with another process) still gets its answer
+    as before. ``interaction.response.is_done()`` afterwards says which happened. ``work``'s
+    exceptions propagate; it is never cancelled by the wait. A refused defer (the
+    interaction expired meanwhile) is logged and the result still returned.
+    """
+    if interaction.response.is_done():
+        return await work
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), within)
+    except TimeoutError:
+        log.info("%s: still working after %.1f s, deferred", describe(interaction), within)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException:
+            log.warning("could not defer %s", describe(interaction), exc_info=True)
+        return await task
+
+
 async def post_public(
     bot: BotHost,
     interaction: discord.Interaction[Any] | None,
@@ -99,15 +135,23 @@ async def post_public(
     mention_ids: Iterable[int] = (),
     **kwargs: Any,
 ) -> discord.Message | None:
-    """Post ``content`` for everyone in the channel of ``interaction`` as a public follow-up
-    of it — interaction follow-ups are exempt from Discord's global and per-channel message
-    limits, which cap a bot's ``channel.send`` at 50 a second and 5 per channel in 5 s — or
-    with :func:`post_in_channel` when there is no interaction, it belongs to another
-    channel, or the follow-up fails. The interaction must have been answered already (its
-    first follow-up would replace the deferred answer, keeping the defer's visibility).
-    Returns ``None`` (logged) when Discord refused both."""
+    """Post ``content`` for everyone in the channel of ``interaction`` as the interaction's
+    own public response if it has none yet, else as a public follow-up of it — interaction
+    responses and follow-ups are exempt from Discord's global and per-channel message limits,
+    which cap a bot's ``channel.send`` at 50 a second and 5 per channel in 5 s — or with
+    :func:`post_in_channel` when there is no interaction, it belongs to another channel, or
+    the answer fails. An answered interaction must have been answered with a message of its
+    own already (its first follow-up would replace a deferred "thinking…", keeping the
+    defer's visibility). Returns ``None`` (logged) when Discord refused both."""
     if interaction is not None and interaction.channel_id == channel_id:
         try:
+            if not interaction.response.is_done():
+                callback = await interaction.response.send_message(
+                    content, ephemeral=False, allowed_mentions=allowed_users(mention_ids), **kwargs
+                )
+                if isinstance(callback.resource, discord.Message):
+                    return callback.resource
+                return await _original(interaction)
             return await interaction.followup.send(
                 content,
                 ephemeral=False,
@@ -116,13 +160,28 @@ async def post_public(
                 **kwargs,
             )
         except discord.HTTPException:
-            log.warning("could not post a follow-up in channel %d", channel_id, exc_info=True)
-            attachment = kwargs.get("file")
-            if isinstance(attachment, discord.File):
-                attachment.reset()  # the failed request read it to the end
+            log.warning("could not answer in channel %d", channel_id, exc_info=True)
+            _rewind(kwargs)
     return await post_in_channel(
         bot, channel_id, content, guild_id=guild_id, mention_ids=mention_ids, **kwargs
     )
+
+
+def _rewind(kwargs: dict[str, Any]) -> None:
+    """Rewind the attachment of a failed request, which read it to the end."""
+    attachment = kwargs.get("file")
+    if isinstance(attachment, discord.File):
+        attachment.reset()
+
+
+async def _original(interaction: discord.Interaction[Any]) -> discord.Message | None:
+    """The response message of an answered interaction, or ``None`` (logged) if Discord
+    did not give it back with the answer and cannot be asked now."""
+    try:
+        return await interaction.original_response()
+    except discord.HTTPException:
+        log.warning("could not read the answer of %s", describe(interaction), exc_info=True)
+        return None
 
 
 async def edit_post(interaction: discord.Interaction[Any], content: str) -> None:

@@ -54,10 +54,15 @@ def private_view(**changes: object) -> PrivateView:
 
 
 def acting(user_id: int) -> Any:
-    interaction = fake_interaction(done=True)
+    """A ``/move`` interaction not answered yet; deferring answers it."""
+    interaction = fake_interaction(done=False)
     interaction.user.id = user_id
     interaction.user.display_name = f"user{user_id}"
-    interaction.response.defer = AsyncMock()
+
+    async def defer(**_: Any) -> None:
+        interaction.response.is_done.return_value = True
+
+    interaction.response.defer = AsyncMock(side_effect=defer)
     return interaction
 
 

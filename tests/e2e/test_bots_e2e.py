@@ -114,8 +114,8 @@ async def play_to_the_end(room: Room, channel: Any, rng: random.Random, *, limit
             continue
         mark = fake.checkpoint()
         played = await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
-        assert played.ephemeral
-        if "not your turn" in played.content.lower() or "someone changed" in played.content.lower():
+        refused = played.content.lower()
+        if played.ephemeral and ("not your turn" in refused or "someone changed" in refused):
             continue
         await fake.wait_for_message(channel, lambda m: True, after=mark, timeout=30)
     pytest.fail("the game did not end")

@@ -42,7 +42,7 @@ async def play_a_little(fake: FakeDiscord, user: Any, channel: Any, rng: random.
     if choices:
         mark = fake.checkpoint()
         played = await fake.slash(user, channel, "move", text=rng.choice(choices).value)
-        if played.ephemeral and "Played" in played.content:
+        if not played.ephemeral or "Played" in played.content:  # the board, or a private "Played"
             await fake.wait_for_message(channel, lambda m: True, after=mark, timeout=30)
     else:
         await asyncio.sleep(0.2)
