@@ -112,9 +112,8 @@ async def test_arbos_from_challenge_to_final_score(fake_discord: FakeDiscord, bo
         player = seats[state.turn]
         mark = fake.checkpoint()
         played = await fake.slash(player, channel, "move", text=text.lower())
-        assert not played.ephemeral and played.files, (
-            played.content
-        )  # the answer is the public board itself
+        assert not played.ephemeral, played.content  # the answer: the board
+        assert played.files
         state = ENGINE.apply(state, state.turn, move).state
         if state.prune:  # a replace cut the opponent's tree: it must prune first
             board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)

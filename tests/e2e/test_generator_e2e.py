@@ -117,9 +117,8 @@ async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, b
         text = others[rng.below(len(others))] if others else "pass"
         mark = fake.checkpoint()
         reply = await fake.slash(player, channel, "move", text=text)
-        assert not reply.ephemeral and reply.files, (
-            reply.content
-        )  # the answer is the public board itself
+        assert not reply.ephemeral, reply.content  # the answer: the board
+        assert reply.files
         state = ENGINE.play(state, seat, text)[0]
         state, logged = settle(state)
         played += 1

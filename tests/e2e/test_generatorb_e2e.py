@@ -181,9 +181,8 @@ async def test_challenge_to_win_with_restart(table: Table) -> None:
         mark = fake.checkpoint()
         played = await fake.slash(player, channel, "move", text=text)
         played_texts.append(text)
-        assert not played.ephemeral and played.files, (
-            played.content
-        )  # the answer is the public board itself
+        assert not played.ephemeral, played.content  # the answer: the board
+        assert played.files
         state = ENGINE.apply(state, state.turn, move).state
         board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
         board_png(board)

@@ -162,9 +162,8 @@ async def test_four_players_in_two_teams_play_to_the_end(
         text = greedy(state, rng)
         mark = fake.checkpoint()
         reply = await fake.slash(player, channel, "move", text=text)
-        assert not reply.ephemeral and reply.files, (
-            reply.content
-        )  # the answer is the public board itself
+        assert not reply.ephemeral, reply.content  # the answer: the board
+        assert reply.files
         state = ENGINE.play(state, seat, text)[0]
         while ENGINE.outcome(state) is None and ENGINE.legal_moves(state, state.turn) == [(-1, -1)]:
             state = ENGINE.play(state, state.turn, "pass")[0]  # the bot passes for them (ORB-4)

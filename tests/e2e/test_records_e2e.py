@@ -117,9 +117,8 @@ async def test_export_and_replay_a_game(
         text = legal[rng.below(len(legal))]
         mark = fake.checkpoint()
         reply = await fake.slash(seats[state.turn], channel, "move", text=text)
-        assert not reply.ephemeral and reply.files, (
-            reply.content
-        )  # the answer is the public board itself
+        assert not reply.ephemeral, reply.content  # the answer: the board
+        assert reply.files
         await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
         state = ENGINE.play(state, state.turn, text)[0]
         played.append(text)

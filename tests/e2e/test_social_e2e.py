@@ -64,9 +64,8 @@ class Game:
         text = ENGINE.format_move(self.state, move)
         mark = self.fake.checkpoint()
         played = await self.fake.slash(self.seats[self.state.turn], self.channel, "move", text=text)
-        assert not played.ephemeral and played.files, (
-            played.content
-        )  # the answer is the public board itself
+        assert not played.ephemeral, played.content  # the answer: the board
+        assert played.files
         assert f"played `{text}`" in played.content, played.content
         self.state = ENGINE.apply(self.state, self.state.turn, move).state
         board = await self.fake.wait_for_message(

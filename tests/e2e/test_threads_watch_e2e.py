@@ -98,9 +98,8 @@ class Guild:
         (choice, *_) = await self.fake.autocomplete(user, channel, "move", focused="text", text="")
         mark = self.fake.checkpoint()
         played = await self.fake.slash(user, channel, "move", text=choice.value)
-        assert not played.ephemeral and played.files, (
-            played.content
-        )  # the answer is the public board itself
+        assert not played.ephemeral, played.content  # the answer: the board
+        assert played.files
         return await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
 
 
