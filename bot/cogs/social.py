@@ -6,13 +6,16 @@ move; the post pings the opponent and carries Allow takeback / Refuse
 refusing (or the requester withdrawing with Refuse) edits the post; a move in between closes
 the request, and a press on its buttons then says so. The Rematch button under the final
 board (:func:`bot.ui.board.board_view`) opens a new challenge for the same players, options and
-clock, seats rotated, posted as ``/challenge`` posts its lobbies. Each handler is defer →
-service → present, like the rest of the bot.
+clock, seats rotated, posted as ``/challenge`` posts its lobbies; under a game the bot played
+in it first asks the presser, in an ephemeral menu, at which level the bot plays the rematch
+(:mod:`bot.ui.rematch_menu`). Each handler is defer → service → present, like the rest of the
+bot.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, cast
 
 import discord
@@ -28,6 +31,7 @@ from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
+from bot.ui.rematch_menu import RematchLevelMenu, rematch_level_view
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
@@ -41,12 +45,28 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: How many used Rematch level menus the cog remembers (to answer a double click).
+_CHOSEN_MENUS_KEPT = 256
+
 
 class SocialCog(commands.Cog, name=SOCIAL_COG):
     """Asking the other players: take a move back, play again."""
 
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot
+        #: Messages of Rematch level menus a choice was made in (in flight or done), so a
+        #: double click opens one rematch.
+        self._chosen_menus: OrderedDict[int, None] = OrderedDict()
+
+    async def cog_load(self) -> None:
+        # The Rematch level menu is this cog's persistent select; the client registers the
+        # other persistent components (BotHost has no add_dynamic_items, so ask the bot).
+        if isinstance(self.bot, discord.Client):
+            self.bot.add_dynamic_items(RematchLevelMenu)
+
+    async def cog_unload(self) -> None:
+        if isinstance(self.bot, discord.Client):
+            self.bot.remove_dynamic_items(RematchLevelMenu)
 
     @app_commands.command(
         name="takeback", description="Ask your opponent to let you take back your last move"
@@ -128,35 +148,96 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
             await self._post_taken_back(answer)
 
     async def _on_rematch(self, interaction: Interaction, button: GameButtonId) -> None:
-        """Rematch: open the new challenge and post its lobby where ``/challenge`` would.
+        """Rematch: open the new challenge and post its lobby where ``/challenge`` would; under
+        a game the bot played in, first ask the presser the bot's level (an ephemeral menu,
+        :mod:`bot.ui.rematch_menu`, whose choice comes to :meth:`on_rematch_level`).
 
-        A game played in a thread that is archived by now gets its rematch in the thread's
-        parent channel. A second press while that challenge is open points at it.
+        A second press while that challenge is open points at it.
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=button.game_id):
             self.bot.remember_name(interaction.user)
-            channel = interaction.channel
-            archived = isinstance(channel, discord.Thread) and (channel.archived or channel.locked)
             try:
-                info = await self.bot.service.rematch(
-                    button.game_id, interaction.user.id, in_parent=archived
-                )
+                plan = await self.bot.service.rematches.plan(button.game_id, interaction.user.id)
+                if plan.has_bots:
+                    await interaction.followup.send(
+                        presenters.rematch_level_prompt(plan.bot_levels),
+                        view=rematch_level_view(button.game_id, plan.bot_levels),
+                        ephemeral=True,
+                    )
+                    return
+                levels = await self._open_rematch(interaction, button.game_id, None)
             except RematchOpenError as already:
                 await send_ephemeral(interaction, presenters.rematch_open_text(already.challenge))
                 return
-            challenges = self.bot.get_cog(CHALLENGES_COG)
-            if challenges is None:
-                log.error("rematch of game %d: the challenges cog is not loaded", button.game_id)
-                await self.bot.service.cancel_challenge(info.challenge_id, info.challenger_id)
-                await send_ephemeral(interaction, presenters.APOLOGY)
-                return
-            lobby = cast("ChallengesCog", challenges)
-            levels = [level for u in info.seating or () if (level := bot_level(u)) is not None]
-            message = await lobby._post_challenge(info, buttons=not levels)
-            if levels:  # the bot takes its seats again, at the same levels
-                await lobby._seat_bots(interaction, info, message, levels)
-            await interaction.followup.send("Rematch challenge posted.", ephemeral=True)
+            await interaction.followup.send(presenters.rematch_posted_text(levels), ephemeral=True)
+
+    async def on_rematch_level(
+        self, interaction: Interaction, game_id: int, level: int | None
+    ) -> None:
+        """The Rematch level menu: open the rematch with every bot seat at ``level`` (``None``:
+        the levels they had).
+
+        A menu opens one rematch: its message becomes what happened (no menu left to choose
+        from), and a second choice arriving before that (a double click) is told the first
+        one counts. A choice while a rematch of the game is open (from another menu, or
+        another player's Rematch) turns the menu into a pointer at it. Refusals (not a
+        player, the game gone, the channel busy) are an ephemeral sentence and leave the menu
+        as it was, to choose again.
+        """
+        menu = interaction.message.id if interaction.message is not None else None
+        if menu is not None and menu in self._chosen_menus:
+            await send_ephemeral(interaction, presenters.REMATCH_ALREADY_CHOSEN)
+            return
+        self._remember_menu(menu)
+        await interaction.response.defer()
+        done = False
+        try:
+            async with answer_errors(interaction, game_id=game_id):
+                self.bot.remember_name(interaction.user)
+                try:
+                    levels = await self._open_rematch(interaction, game_id, level)
+                except RematchOpenError as already:
+                    done = True
+                    await edit_post(interaction, presenters.rematch_open_text(already.challenge))
+                    return
+                done = True
+                await edit_post(interaction, presenters.rematch_posted_text(levels))
+        finally:
+            if not done and menu is not None:
+                self._chosen_menus.pop(menu, None)  # refused: the menu may be used again
+
+    def _remember_menu(self, menu: int | None) -> None:
+        """Note that a choice was made in the menu of message ``menu`` (the last few only:
+        a used menu's message loses its select once answered)."""
+        if menu is None:
+            return
+        self._chosen_menus[menu] = None
+        while len(self._chosen_menus) > _CHOSEN_MENUS_KEPT:
+            self._chosen_menus.popitem(last=False)
+
+    async def _open_rematch(
+        self, interaction: Interaction, game_id: int, level: int | None
+    ) -> list[int]:
+        """Open the rematch of ``game_id`` for the user of ``interaction`` with the bots at
+        ``level`` (``None``: as they were), post its lobby and seat the bots; returns their
+        levels. A game played in a thread that is archived by now gets its rematch in the
+        thread's parent channel. Raises the service's errors."""
+        channel = interaction.channel
+        archived = isinstance(channel, discord.Thread) and (channel.archived or channel.locked)
+        info = await self.bot.service.rematch(
+            game_id, interaction.user.id, in_parent=archived, bot_level=level
+        )
+        challenges = self.bot.get_cog(CHALLENGES_COG)
+        if challenges is None:  # withdrawn, and answered with the apology
+            await self.bot.service.cancel_challenge(info.challenge_id, info.challenger_id)
+            raise RuntimeError(f"rematch of game {game_id}: the challenges cog is not loaded")
+        lobby = cast("ChallengesCog", challenges)
+        levels = [seat for u in info.seating or () if (seat := bot_level(u)) is not None]
+        message = await lobby._post_challenge(info, buttons=not levels)
+        if levels:  # the bot takes its seats again
+            await lobby._seat_bots(interaction, info, message, levels)
+        return levels
 
 
 async def setup(bot: BotHost) -> None:

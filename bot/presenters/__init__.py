@@ -49,8 +49,11 @@ from bot.presenters.ratings import (
 )
 from bot.presenters.records import game_info_text, move_list_text, rules_text
 from bot.presenters.social import (
+    REMATCH_ALREADY_CHOSEN,
     TAKEBACK_REQUEST_CLOSED,
+    rematch_level_prompt,
     rematch_open_text,
+    rematch_posted_text,
     takeback_answer_text,
     takeback_done_text,
     takeback_request_text,
@@ -90,6 +93,7 @@ __all__ = [
     "FORGET_ME_PHRASE",
     "MAX_MENTIONS",
     "MESSAGE_LIMIT",
+    "REMATCH_ALREADY_CHOSEN",
     "TAKEBACK_REQUEST_CLOSED",
     "WATCHERS_LINE",
     "abort_text",
@@ -122,7 +126,9 @@ __all__ = [
     "rating_change_text",
     "rating_changes_text",
     "rating_value_text",
+    "rematch_level_prompt",
     "rematch_open_text",
+    "rematch_posted_text",
     "resign_text",
     "rules_text",
     "seat_label",

@@ -4,14 +4,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.presenters.common import _code, _join, _mentions, _player, mention
 from bot.presenters.turns import _to_move_text
 from bot.service import ChallengeInfo
+from bot.service.bot_seats import BOT_NAME
 from bot.service.models import TakebackAnswer, TakebackRequest
 
 __all__ = [
+    "REMATCH_ALREADY_CHOSEN",
     "TAKEBACK_REQUEST_CLOSED",
+    "rematch_level_prompt",
     "rematch_open_text",
+    "rematch_posted_text",
     "takeback_answer_text",
     "takeback_done_text",
     "takeback_request_text",
@@ -77,3 +83,34 @@ def rematch_open_text(challenge: ChallengeInfo) -> str:
     else:
         where = _message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
     return f"A rematch of this game is already open: {where}"
+
+
+#: A second choice in a Rematch level menu whose first choice is being answered (a double
+#: click): the first one counts.
+REMATCH_ALREADY_CHOSEN = "You already chose in this menu; the rematch is on its way."
+
+
+def _levels(levels: Sequence[int]) -> str:
+    """``level 3``, ``levels 1 and 2`` (each level once, in order)."""
+    distinct = sorted(set(levels))
+    if len(distinct) == 1:
+        return f"level {distinct[0]}"
+    return f"levels {_join([str(level) for level in distinct])}"
+
+
+def rematch_level_prompt(levels: Sequence[int]) -> str:
+    """The ephemeral answer to Rematch under a game the bot played in (``levels``: its
+    seats' levels), above the level menu: ``Rematch: at which level should Gameroom play?
+    It played at level 1 this game.``"""
+    return (
+        f"Rematch: at which level should {BOT_NAME} play? It played at {_levels(levels)} this game."
+    )
+
+
+def rematch_posted_text(levels: Sequence[int] = ()) -> str:
+    """What the player who asked for a rematch hears once its challenge is posted; with the
+    levels of the bot's seats when it plays: ``Rematch challenge posted, against Gameroom at
+    level 3.``"""
+    if not levels:
+        return "Rematch challenge posted."
+    return f"Rematch challenge posted, against {BOT_NAME} at {_levels(levels)}."

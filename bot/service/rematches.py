@@ -1,5 +1,7 @@
 """Rematches: the Rematch button opens a new challenge with the same game, options and
-clock, seats rotated by one (:func:`bot.service.social.plan_rematch`).
+clock, seats rotated by one (:func:`bot.service.social.plan_rematch`); the bot's seats keep
+their levels, or all take the level the player picks (:meth:`Rematches.rematch`'s
+``bot_level``).
 
 A rematch is a challenge, so it is opened through :class:`~bot.service.lobby.Lobby` (the one
 use case this module depends on, handed in by the facade).
@@ -35,29 +37,50 @@ class Rematches:
         self.core = core
         self.lobby = lobby
 
+    async def plan(self, game_id: int, user_id: int) -> social.RematchPlan:
+        """Whether ``user_id`` may ask for a rematch of game ``game_id`` now, without opening
+        one: the plan :meth:`rematch` would follow with the bots at their levels. The Rematch
+        button asks this first, to offer a level menu when the game had bot seats
+        (:attr:`~bot.service.social.RematchPlan.has_bots`); nothing is written.
+
+        Raises what :meth:`rematch` raises before it writes: :class:`NoGameHereError`,
+        :class:`NotAPlayerError`, :class:`~bot.service.social.RematchError` and
+        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open.
+        """
+        _, _, plan = await self._plan(game_id, user_id, None)
+        existing = await self.core.database.challenges.open_rematch(game_id)
+        if existing is not None and existing.expires_at > self.core.now():
+            raise social.RematchOpenError(self.lobby.challenge_info(existing))
+        return plan
+
     async def rematch(
-        self, game_id: int, user_id: int, *, in_parent: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        in_parent: bool = False,
+        bot_level: int | None = None,
     ) -> ChallengeInfo:
         """The Rematch button: a new challenge to play game ``game_id`` again.
 
         Same game, options, clock and start position (a game from a custom position is
         played again from it); ``user_id`` is the challenger, every other player is
         invited, and the seats are fixed, rotated by one
-        (:func:`bot.service.social.rotated_seating`). The challenge goes in the game's
-        channel, or in the parent channel of its thread when ``in_parent`` (the bot passes it
-        when the thread is archived). Returns the challenge for the bot to post.
+        (:func:`bot.service.social.rotated_seating`). The bot's seats stay the bot's: at the
+        level each had when ``bot_level`` is ``None``, else every one at ``bot_level`` (1–5;
+        ignored for a game without bot seats). The challenge goes in the game's channel, or
+        in the parent channel of its thread when ``in_parent`` (the bot passes it when the
+        thread is archived). Returns the challenge for the bot to post; the challenger then
+        seats the bots (:meth:`~bot.service.lobby.Lobby.add_bots`, the levels of
+        :attr:`ChallengeInfo.seating`).
 
         Raises :class:`NoGameHereError` (unknown game), :class:`NotAPlayerError` ("Only the
-        players can ask for a rematch"), :class:`~bot.service.social.RematchError` (the game
-        goes on, was aborted, or a user held several seats) and
-        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open
-        (a second press).
+        players can ask for a rematch"), :class:`~bot.service.social.RematchError` (a
+        ``bot_level`` outside 1–5, the game goes on, was aborted, or a user held several
+        seats) and :class:`~bot.service.social.RematchOpenError` while a rematch of this game
+        is open (a second press, or a second choice in the level menu).
         """
-        row = await self.core.database.games.get(game_id)
-        if row is None:
-            raise NoGameHereError("That game does not exist.")
-        meta = await self.core.game_meta(row)
-        plan = social.plan_rematch(str(row.status), [p.user_id for p in meta.players], user_id)
+        row, meta, plan = await self._plan(game_id, user_id, bot_level)
         channel_id = row.channel_id
         if in_parent and row.parent_channel_id is not None:
             channel_id = row.parent_channel_id
@@ -79,8 +102,26 @@ class Rematches:
                 if other is None:  # answered in the meantime: press again
                     raise StaleActionError() from exc
                 raise social.RematchOpenError(self.lobby.challenge_info(other)) from exc
-        log.info("game %d: rematch asked by %d (challenge %d)", game_id, user_id, info.challenge_id)
+        log.info(
+            "game %d: rematch asked by %d (challenge %d, bots at %s)",
+            game_id,
+            user_id,
+            info.challenge_id,
+            "their levels" if bot_level is None else f"level {bot_level}",
+        )
         return info
+
+    async def _plan(
+        self, game_id: int, user_id: int, bot_level: int | None
+    ) -> tuple[GameRow, GameMeta, social.RematchPlan]:
+        """Game ``game_id``'s row and meta, and the rematch ``user_id`` may ask for."""
+        row = await self.core.database.games.get(game_id)
+        if row is None:
+            raise NoGameHereError("That game does not exist.")
+        meta = await self.core.game_meta(row)
+        players = [p.user_id for p in meta.players]
+        plan = social.plan_rematch(str(row.status), players, user_id, bot_level=bot_level)
+        return row, meta, plan
 
     async def _open(
         self,

@@ -432,10 +432,12 @@ class GameService:
 
     # ---- Rematches (bot/service/rematches.py) ----------------------------------------------------
     async def rematch(
-        self, game_id: int, user_id: int, *, in_parent: bool = False
+        self, game_id: int, user_id: int, *, in_parent: bool = False, bot_level: int | None = None
     ) -> ChallengeInfo:
         """See :meth:`~bot.service.rematches.Rematches.rematch`."""
-        return await self.rematches.rematch(game_id, user_id, in_parent=in_parent)
+        return await self.rematches.rematch(
+            game_id, user_id, in_parent=in_parent, bot_level=bot_level
+        )
 
     # ---- Animated replays and perspective (issue 17) -------------------------------------------
     async def animation(

@@ -17,11 +17,13 @@ that revealed something (:func:`reveals`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.service import _codec
-from bot.service.bot_seats import bot_level, is_bot
+from ai.levels import LEVELS
+from bot.service import _codec, bot_seats
+from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.errors import NotAPlayerError, ServiceError
 from bot.service.logbook import resign_move_text
 from bot.service.models import ChallengeInfo
@@ -36,6 +38,7 @@ __all__ = [
     "RematchPlan",
     "TakebackError",
     "TakebackPlan",
+    "bots_at_level",
     "is_automatic",
     "plan_rematch",
     "plan_takeback",
@@ -186,12 +189,18 @@ class RematchPlan:
     """The rematch challenge to open: ``challenger_id`` (the player who asked),
     ``invited_ids`` (every other person, in seat order), ``seating`` (user ids by new
     seat, :func:`rotated_seating`, bots included) and ``bot_levels`` (the level of each of
-    the bot's seats, which the challenger gives back to the bot once the lobby is posted)."""
+    the bot's seats in ``seating`` order, which the challenger gives back to the bot once the
+    lobby is posted; empty for a game of people only)."""
 
     challenger_id: int
     invited_ids: tuple[int, ...]
     seating: tuple[int, ...]
     bot_levels: tuple[int, ...] = ()
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether the bot holds a seat (the Rematch button then offers a level menu)."""
+        return bool(self.bot_levels)
 
 
 def rotated_seating(user_ids: Sequence[int]) -> tuple[int, ...]:
@@ -201,14 +210,30 @@ def rotated_seating(user_ids: Sequence[int]) -> tuple[int, ...]:
     return (*user_ids[1:], *user_ids[:1])
 
 
-def plan_rematch(status: str, user_ids: Sequence[int], user_id: int) -> RematchPlan:
+def bots_at_level(user_ids: Sequence[int], level: int) -> tuple[int, ...]:
+    """``user_ids`` with every bot seat given to a bot of ``level`` instead (people keep
+    theirs): the ``k``-th bot seat gets the bot user id of ``level`` and instance ``k``, so
+    several bots of one level stay apart, as the lobby seats them
+    (:func:`bot.service.lobby_rules.bot_press` takes the first free instance)."""
+    instances = itertools.count()
+    return tuple(bot_user_id(level, next(instances)) if is_bot(u) else u for u in user_ids)
+
+
+def plan_rematch(
+    status: str, user_ids: Sequence[int], user_id: int, *, bot_level: int | None = None
+) -> RematchPlan:
     """Decide whether ``user_id`` may ask for a rematch of a game with ``status`` whose
     seats (in order) are held by ``user_ids``.
 
+    ``bot_level`` (1–5) gives every bot seat of the rematch to the bot at that level; ``None``
+    keeps each bot seat at the level it had. A game without bot seats ignores it.
+
     Raises :class:`~bot.service.errors.NotAPlayerError` for anyone without a seat and
-    :class:`RematchError` for a game that goes on, an aborted game, or a game where one user
-    held several seats (a challenge seats each user once).
+    :class:`RematchError` for a ``bot_level`` outside 1–5, a game that goes on, an aborted
+    game, or a game where one user held several seats (a challenge seats each user once).
     """
+    if bot_level is not None and not 1 <= bot_level <= len(LEVELS):
+        raise RematchError(f"Bot levels are 1 to {len(LEVELS)}.")
     if user_id not in user_ids:
         raise NotAPlayerError("Only the players can ask for a rematch.")
     if status == "active":
@@ -223,9 +248,12 @@ def plan_rematch(status: str, user_ids: Sequence[int], user_id: int) -> RematchP
             "A player held several seats in this game, and a challenge seats each player "
             "once; use /challenge for a new game."
         )
+    seating = rotated_seating(user_ids)
+    if bot_level is not None:
+        seating = bots_at_level(seating, bot_level)
     return RematchPlan(
         challenger_id=user_id,
         invited_ids=tuple(u for u in user_ids if u != user_id and not is_bot(u)),
-        seating=rotated_seating(user_ids),
-        bot_levels=tuple(level for u in user_ids if (level := bot_level(u)) is not None),
+        seating=seating,
+        bot_levels=tuple(level for u in seating if (level := bot_seats.bot_level(u)) is not None),
     )
