@@ -50,6 +50,7 @@ __all__ = [
     "Transactions",
     "create_engine",
     "dialect_insert",
+    "insert_for",
 ]
 
 #: Where the bot keeps its data unless configured otherwise (relative to the working directory).
@@ -158,9 +159,14 @@ def dialect_insert(conn: AsyncConnection, table: Table) -> Any:
     ``on_conflict_do_update`` (``INSERT ... ON CONFLICT``, which SQLite and PostgreSQL share
     but SQLAlchemy spells per dialect). Any other database raises :class:`NotImplementedError`.
     """
-    name = conn.dialect.name
-    if name == "postgresql":
+    return insert_for(conn.dialect.name, table)
+
+
+def insert_for(dialect: str, table: Table) -> Any:
+    """:func:`dialect_insert` by the dialect's name (``"sqlite"``, ``"postgresql"``), for
+    statements built once and reused; any other name raises :class:`NotImplementedError`."""
+    if dialect == "postgresql":
         return postgresql.insert(table)
-    if name == "sqlite":
+    if dialect == "sqlite":
         return sqlite.insert(table)
-    raise NotImplementedError(f"INSERT ... ON CONFLICT on {name}")  # pragma: no cover
+    raise NotImplementedError(f"INSERT ... ON CONFLICT on {dialect}")  # pragma: no cover

@@ -35,12 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, Final
 
 from sqlalchemy import Row, and_, delete, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from db.engine import Transactions, dialect_insert
+from db.engine import Transactions, insert_for
 from db.rows import NewTimer, TimerRow, require_aware
 from db.schema import TimerStatus, timers
 
@@ -320,11 +321,12 @@ async def schedule_timer(
 ) -> TimerRow:
     """:meth:`TimersRepo.schedule` inside the caller's write transaction ``conn``.
 
-    A timer of a game is inserted with ``ON CONFLICT`` on its key's partial unique index: on
-    PostgreSQL another transaction may insert a pending timer of the same key between our
-    ``DELETE`` (or look-up) and our ``INSERT`` (a worker's follow-up reminder racing a move's
-    new one). Then ``replace`` overwrites that timer (it becomes this one, unclaimed) and
-    ``replace=False`` keeps it, as if it had been there first; nobody gets a duplicate-key error.
+    A timer of a game (its key: game, seat, kind) is written with one ``INSERT ... ON
+    CONFLICT`` on the key's partial unique index: ``replace`` overwrites the pending timer of
+    the same key in place (it becomes this one, unclaimed), ``replace=False`` keeps it, as if
+    it had been there first. On PostgreSQL another transaction may insert a pending timer of
+    the same key between our look-up and our ``INSERT`` (a worker's follow-up reminder racing
+    a move's new one); nobody gets a duplicate-key error either way.
     """
     require_aware("now", now)
     values = {
@@ -341,35 +343,43 @@ async def schedule_timer(
     if timer.game_id is None:  # no key: timers without a game never replace one another
         result = await conn.execute(insert(timers).values(values).returning(*timers.c))
         return _timer_row(result.one())
-    pending = timers.c.status == _PENDING
-    # The conflict target's predicate must match the partial index's as written: PostgreSQL
-    # cannot infer the index from ``status = $1`` (a bound parameter), only from a literal.
-    pending_literal = timers.c.status == literal_column(f"'{_PENDING}'")
-    if timer.seat is None:
-        same_key = and_(
-            pending,
-            timers.c.game_id == timer.game_id,
-            timers.c.kind == timer.kind,
-            timers.c.seat.is_(None),
-        )
-        target = [timers.c.game_id, timers.c.kind]
-        target_where = and_(pending_literal, timers.c.seat.is_(None))
-    else:
-        same_key = and_(
-            pending,
-            timers.c.game_id == timer.game_id,
-            timers.c.kind == timer.kind,
-            timers.c.seat == timer.seat,
-        )
-        target = [timers.c.game_id, timers.c.seat, timers.c.kind]
-        target_where = pending_literal
+    no_seat = timer.seat is None
+    same_key = and_(
+        timers.c.status == _PENDING,
+        timers.c.game_id == timer.game_id,
+        timers.c.kind == timer.kind,
+        timers.c.seat.is_(None) if no_seat else timers.c.seat == timer.seat,
+    )
     if not replace:
         existing = (await conn.execute(select(timers).where(same_key))).one_or_none()
         if existing is not None:
             return _timer_row(existing)
+    statement = _keyed_insert(conn.dialect.name, no_seat=no_seat, replace=replace)
+    row = (await conn.execute(statement, values)).one_or_none()
+    if row is None:  # replace=False lost the race: the other transaction's timer stays
+        row = (await conn.execute(select(timers).where(same_key))).one()
+    return _timer_row(row)
+
+
+@cache
+def _keyed_insert(dialect: str, *, no_seat: bool, replace: bool) -> Any:
+    """The ``INSERT ... ON CONFLICT ... RETURNING`` of a timer with a key (a game), for one
+    dialect and shape, built once: building it (``excluded`` makes a column proxy per
+    column) cost more than running it. The values are bound when it is executed.
+
+    ``replace`` overwrites the pending timer of the same key in place: it becomes this one,
+    unclaimed (a worker that claimed the old one can no longer settle it). The conflict
+    target's predicate must match the partial index's as written: PostgreSQL cannot infer the
+    index from ``status = $1`` (a bound parameter), only from a literal.
+    """
+    pending = timers.c.status == literal_column(f"'{_PENDING}'")
+    if no_seat:
+        target = [timers.c.game_id, timers.c.kind]
+        target_where = and_(pending, timers.c.seat.is_(None))
     else:
-        await conn.execute(delete(timers).where(same_key))
-    statement = dialect_insert(conn, timers).values(values)
+        target = [timers.c.game_id, timers.c.seat, timers.c.kind]
+        target_where = pending
+    statement = insert_for(dialect, timers)
     if replace:
         statement = statement.on_conflict_do_update(
             index_elements=target,
@@ -390,10 +400,7 @@ async def schedule_timer(
         statement = statement.on_conflict_do_nothing(
             index_elements=target, index_where=target_where
         )
-    row = (await conn.execute(statement.returning(*timers.c))).one_or_none()
-    if row is None:  # replace=False lost the race: the other transaction's timer stays
-        row = (await conn.execute(select(timers).where(same_key))).one()
-    return _timer_row(row)
+    return statement.returning(*timers.c)
 
 
 async def cancel_timers(

@@ -206,10 +206,15 @@ class TimerRunner:
                     follow_up.due_at.isoformat(),
                 )
             return "fired"
-        if await self.database.timers.get(timer.id) is None:
+        current = await self.database.timers.get(timer.id)
+        if current is None:
             # Deleted meanwhile: cancelled, usually by the handler's own change (a time-out
             # ends the game and cancels its timers, this one included). Nothing to redo.
             log.info("timer %d (%s) ran and was cancelled meanwhile", timer.id, timer.kind)
+        elif current.created_at > timer.created_at:
+            # Rescheduled in place by a newer timer of the same key, usually the handler's
+            # own change (the bot's move leaves the same bot seat to decide again).
+            log.info("timer %d (%s) ran and was rescheduled meanwhile", timer.id, timer.kind)
         else:
             log.warning(
                 "timer %d (%s) ran, but its claim was gone (replaced or released)",

@@ -61,10 +61,14 @@ async def test_schedule_replaces_the_pending_timer_of_the_same_game_seat_and_kin
     first = await db.timers.schedule(_timer(minutes=10, game_id=game.id, seat=0), now=T0)
     other_seat = await db.timers.schedule(_timer(minutes=10, game_id=game.id, seat=1), now=T0)
     other_kind = await db.timers.schedule(_timer("reminder", 5, game_id=game.id, seat=0), now=T0)
-    second = await db.timers.schedule(_timer(minutes=20, game_id=game.id, seat=0), now=T0)
-    assert await db.timers.get(first.id) is None
+    later = T0 + timedelta(seconds=1)
+    second = await db.timers.schedule(_timer(minutes=20, game_id=game.id, seat=0), now=later)
+    assert second.id == first.id  # replaced in place: one row per pending key
+    assert second.due_at == first.due_at + timedelta(minutes=10)
+    assert second.created_at == later
     pending = await db.timers.pending(game_id=game.id)
     assert [t.id for t in pending] == [other_kind.id, other_seat.id, second.id]
+    assert [t.due_at for t in pending][-1] == second.due_at
 
 
 async def test_schedule_without_replace_keeps_the_pending_timer(
@@ -85,7 +89,8 @@ async def test_game_wide_timers_are_unique_per_kind_and_timers_without_a_game_ne
     second = await db.timers.schedule(_timer("expiry", 2, game_id=game.id), now=T0)
     await db.timers.schedule(_timer("challenge_expiry", 1), now=T0)
     await db.timers.schedule(_timer("challenge_expiry", 1), now=T0)
-    assert await db.timers.get(first.id) is None
+    assert second.id == first.id  # the game's one pending expiry, replaced in place
+    assert second.due_at == first.due_at + MINUTE
     assert [t.kind for t in await db.timers.pending()] == [
         "challenge_expiry",
         "challenge_expiry",
