@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, exists, insert, select, update
+from sqlalchemy import Row, bindparam, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -341,6 +341,20 @@ class GamesRepo:
             )
             if result.rowcount != 1:
                 raise GameNotFoundError(game_id)
+
+    async def set_board_messages(self, message_ids: Mapping[int, int | None]) -> int:
+        """:meth:`set_board_message` for many games (game id → message id) in one
+        transaction; returns how many games were found (a missing game is skipped)."""
+        if not message_ids:
+            return 0
+        async with self._tx.write() as conn:
+            result = await conn.execute(
+                update(games)
+                .where(games.c.id == bindparam("game_id"))
+                .values(board_message_id=bindparam("message_id")),
+                [{"game_id": g, "message_id": m} for g, m in message_ids.items()],
+            )
+        return int(result.rowcount)
 
     # ----------------------------------------------------------------------------------------
     # Reads

@@ -79,11 +79,53 @@ def public_perspective(snapshot: GameSnapshot) -> int | None:
     return snapshot.to_move[0] if len(snapshot.to_move) == 1 else None
 
 
+class _BoardMessages:
+    """The board message ids to store, written in groups (a group commit).
+
+    Every board post stores its message id (reminders link to it), one write per move. While
+    a group is being written, the ids posted meanwhile gather in the next group, written in
+    one transaction as soon as the first is done: idle, an id is written at once, as before;
+    under load, many games' ids share a write instead of queueing for the database one by
+    one. A caller returns once its id is stored (or the write failed: the error is raised to
+    every caller of that group).
+    """
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+        self._open: dict[int, int | None] | None = None
+        self._written: asyncio.Future[None] | None = None
+        self._one_at_a_time = asyncio.Lock()
+        self._writers: set[asyncio.Task[None]] = set()
+
+    async def store(self, game_id: int, message_id: int | None) -> None:
+        if self._open is None or self._written is None:
+            self._open, self._written = {}, asyncio.get_running_loop().create_future()
+            writer = asyncio.ensure_future(self._write(self._open, self._written))
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
+        self._open[game_id] = message_id
+        await asyncio.shield(self._written)
+
+    async def _write(self, group: dict[int, int | None], written: asyncio.Future[None]) -> None:
+        async with self._one_at_a_time:
+            if self._open is group:  # from now on, ids go to the next group
+                self._open = self._written = None
+            try:
+                found = await self.core.database.games.set_board_messages(group)
+            except Exception as exc:
+                written.set_exception(exc)
+                return
+            if found < len(group):
+                log.warning("board messages of %d unknown games not stored", len(group) - found)
+            written.set_result(None)
+
+
 class Views:
     """Snapshots, move lists, private views and board pictures of the games in ``core``."""
 
     def __init__(self, core: GameCore) -> None:
         self.core = core
+        self._board_messages = _BoardMessages(core)
 
     async def snapshot(self, channel_id: int) -> GameSnapshot:
         """The game of ``channel_id`` (``/board``, ``/game info``): the active one, else the
@@ -211,8 +253,11 @@ class Views:
         return seat
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the last board message posted for a game."""
-        await self.core.database.games.set_board_message(game_id, message_id)
+        """Remember the last board message posted for a game (reminders and final warnings
+        link to it); stored when this returns, in a group commit with the other games' posts
+        of the moment (:class:`_BoardMessages`). Raises the database's error if the write
+        failed."""
+        await self._board_messages.store(game_id, message_id)
 
     async def render(
         self,

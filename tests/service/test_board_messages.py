@@ -1,0 +1,87 @@
+"""The board message ids are stored in group commits (bot/service/views.py, _BoardMessages)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+import pytest
+
+from bot.service import GameService
+from db import Database
+from tests.service.conftest import StartGame
+
+
+async def test_posts_of_the_same_moment_share_one_write_and_each_is_stored_on_return(
+    service: GameService, database: Database, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [await start_game(channel_id=500 + n) for n in range(4)]
+    groups: list[dict[int, int | None]] = []
+    write = database.games.set_board_messages
+
+    async def spy(message_ids: Mapping[int, int | None]) -> int:
+        groups.append(dict(message_ids))
+        return await write(message_ids)
+
+    monkeypatch.setattr(database.games, "set_board_messages", spy)
+    await asyncio.gather(*(service.set_board_message(g.game_id, 9000 + g.game_id) for g in games))
+    assert groups == [{g.game_id: 9000 + g.game_id for g in games}]
+    for game in games:
+        row = await database.games.get(game.game_id)
+        assert row is not None
+        assert row.board_message_id == 9000 + game.game_id
+
+    # Idle again: the next id is written at once, alone, and the newest id of a game wins.
+    await service.set_board_message(games[0].game_id, 1)
+    await service.set_board_message(games[0].game_id, 2)
+    assert groups[1:] == [{games[0].game_id: 1}, {games[0].game_id: 2}]
+    row = await database.games.get(games[0].game_id)
+    assert row is not None
+    assert row.board_message_id == 2
+
+
+async def test_ids_posted_while_a_group_is_written_go_in_the_next_group(
+    service: GameService, database: Database, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second, third = [await start_game(channel_id=600 + n) for n in range(3)]
+    groups: list[dict[int, int | None]] = []
+    writing = asyncio.Event()
+    release = asyncio.Event()
+    write = database.games.set_board_messages
+
+    async def slow(message_ids: Mapping[int, int | None]) -> int:
+        groups.append(dict(message_ids))
+        writing.set()
+        await release.wait()
+        return await write(message_ids)
+
+    monkeypatch.setattr(database.games, "set_board_messages", slow)
+    one = asyncio.ensure_future(service.set_board_message(first.game_id, 11))
+    await writing.wait()  # the first group is being written
+    two = asyncio.ensure_future(service.set_board_message(second.game_id, 22))
+    three = asyncio.ensure_future(service.set_board_message(third.game_id, 33))
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(one, two, three)
+    assert groups == [{first.game_id: 11}, {second.game_id: 22, third.game_id: 33}]
+
+
+async def test_a_failed_write_is_raised_to_its_callers_and_the_next_group_is_written(
+    service: GameService, database: Database, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start_game()
+    write = database.games.set_board_messages
+    failures = iter([RuntimeError("disk full")])
+
+    async def flaky(message_ids: Mapping[int, int | None]) -> int:
+        for failure in failures:
+            raise failure
+        return await write(message_ids)
+
+    monkeypatch.setattr(database.games, "set_board_messages", flaky)
+    with pytest.raises(RuntimeError, match="disk full"):
+        await service.set_board_message(game.game_id, 5)
+    await service.set_board_message(game.game_id, 6)
+    row = await database.games.get(game.game_id)
+    assert row is not None
+    assert row.board_message_id == 6
