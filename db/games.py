@@ -342,19 +342,19 @@ class GamesRepo:
             if result.rowcount != 1:
                 raise GameNotFoundError(game_id)
 
-    async def set_board_messages(self, message_ids: Mapping[int, int | None]) -> int:
+    async def set_board_messages(self, message_ids: Mapping[int, int | None]) -> None:
         """:meth:`set_board_message` for many games (game id → message id) in one
-        transaction; returns how many games were found (a missing game is skipped)."""
+        transaction. A game that does not exist is skipped (the drivers do not count the rows
+        of a many-row update alike: asyncpg reports one statement's)."""
         if not message_ids:
-            return 0
+            return
         async with self._tx.write() as conn:
-            result = await conn.execute(
+            await conn.execute(
                 update(games)
                 .where(games.c.id == bindparam("game_id"))
                 .values(board_message_id=bindparam("message_id")),
                 [{"game_id": g, "message_id": m} for g, m in message_ids.items()],
             )
-        return int(result.rowcount)
 
     # ----------------------------------------------------------------------------------------
     # Reads

@@ -111,12 +111,10 @@ class _BoardMessages:
             if self._open is group:  # from now on, ids go to the next group
                 self._open = self._written = None
             try:
-                found = await self.core.database.games.set_board_messages(group)
+                await self.core.database.games.set_board_messages(group)
             except Exception as exc:
                 written.set_exception(exc)
                 return
-            if found < len(group):
-                log.warning("board messages of %d unknown games not stored", len(group) - found)
             written.set_result(None)
 
 

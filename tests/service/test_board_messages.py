@@ -19,9 +19,9 @@ async def test_posts_of_the_same_moment_share_one_write_and_each_is_stored_on_re
     groups: list[dict[int, int | None]] = []
     write = database.games.set_board_messages
 
-    async def spy(message_ids: Mapping[int, int | None]) -> int:
+    async def spy(message_ids: Mapping[int, int | None]) -> None:
         groups.append(dict(message_ids))
-        return await write(message_ids)
+        await write(message_ids)
 
     monkeypatch.setattr(database.games, "set_board_messages", spy)
     await asyncio.gather(*(service.set_board_message(g.game_id, 9000 + g.game_id) for g in games))
@@ -49,11 +49,11 @@ async def test_ids_posted_while_a_group_is_written_go_in_the_next_group(
     release = asyncio.Event()
     write = database.games.set_board_messages
 
-    async def slow(message_ids: Mapping[int, int | None]) -> int:
+    async def slow(message_ids: Mapping[int, int | None]) -> None:
         groups.append(dict(message_ids))
         writing.set()
         await release.wait()
-        return await write(message_ids)
+        await write(message_ids)
 
     monkeypatch.setattr(database.games, "set_board_messages", slow)
     one = asyncio.ensure_future(service.set_board_message(first.game_id, 11))
@@ -73,10 +73,10 @@ async def test_a_failed_write_is_raised_to_its_callers_and_the_next_group_is_wri
     write = database.games.set_board_messages
     failures = iter([RuntimeError("disk full")])
 
-    async def flaky(message_ids: Mapping[int, int | None]) -> int:
+    async def flaky(message_ids: Mapping[int, int | None]) -> None:
         for failure in failures:
             raise failure
-        return await write(message_ids)
+        await write(message_ids)
 
     monkeypatch.setattr(database.games, "set_board_messages", flaky)
     with pytest.raises(RuntimeError, match="disk full"):
