@@ -6,6 +6,11 @@ It connects like Gameroom (``DISCORD_TOKEN``, ``GAMEROOM_DISCORD_API_BASE``,
 defer (public, "thinking"), then one follow-up carrying a fixed 50 KB PNG made once at start.
 No database, no engine, no rendering: what is left is discord.py, the gateway and HTTP, which
 is what no bot can go below. Run by ``bench/load.py``; ``python bench/floor_bot.py`` by hand.
+
+``FLOOR_BOARD`` chooses how the board is sent, to check that ``bench/load.py`` sees it every
+way a bot may send one: ``followup`` (the default, above), ``response`` (the interaction's
+response itself, no defer), ``edit`` (a public defer, then the original response edited),
+``channel`` (an ephemeral defer and answer, then a channel message: rate-limited).
 """
 
 from __future__ import annotations
@@ -57,14 +62,30 @@ def main() -> int:
     client = discord.Client(intents=discord.Intents.default())
     tree = app_commands.CommandTree(client)
 
+    how = os.environ.get("FLOOR_BOARD", "followup")
+    if how not in ("followup", "response", "edit", "channel"):
+        raise SystemExit(f"FLOOR_BOARD={how!r}: followup, response, edit or channel")
+    none = discord.AllowedMentions.none()
+
     @tree.command(name="move", description="Play a move")
     async def move(interaction: discord.Interaction, text: str) -> None:
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(
-            f"{interaction.user.mention} played {text}",
-            file=discord.File(io.BytesIO(png), "board.png"),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        content = f"{interaction.user.mention} played {text}"
+        board = discord.File(io.BytesIO(png), "board.png")
+        if how == "response":
+            await interaction.response.send_message(content, file=board, allowed_mentions=none)
+        elif how == "edit":
+            await interaction.response.defer(thinking=True)
+            await interaction.edit_original_response(
+                content=content, attachments=[board], allowed_mentions=none
+            )
+        elif how == "channel":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.edit_original_response(content=f"Played {text}.")
+            assert isinstance(interaction.channel, discord.abc.Messageable)
+            await interaction.channel.send(content, file=board, allowed_mentions=none)
+        else:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send(content, file=board, allowed_mentions=none)
 
     @client.event
     async def setup_hook() -> None:
