@@ -19,7 +19,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    Row,
+    String,
+    and_,
+    insert,
+    literal,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -38,6 +49,7 @@ from db.schema import (
     GameStatus,
     ReminderDelivery,
     ThreadPolicy,
+    UTCDateTime,
     clocks,
     games,
     guild_settings,
@@ -140,43 +152,43 @@ class ClocksRepo:
 
     async def turn_context(self, user_ids: Collection[int], guild_id: int | None) -> TurnContext:
         """The settings and vacations of ``user_ids`` and the settings of guild ``guild_id``,
-        in one read: what a move's commit needs to plan the next turn's clocks and reminders."""
+        in one statement: what a move's commit needs to plan the next turn's clocks and
+        reminders (a statement per table cost a round trip to the database thread each)."""
         wanted = sorted(set(user_ids))
+        users: dict[int, UserSettingsRow] = {}
+        away: dict[int, VacationRow] = {}
+        guild = None if guild_id is None else GuildSettingsRow(guild_id)
         async with self._tx.read() as conn:
-            users = {
-                row.user_id: UserSettingsRow(
-                    row.user_id,
-                    ReminderDelivery(row.reminders),
-                    row.reminder_quiet_s,
-                    row.updated_at,
-                )
-                for row in await conn.execute(
-                    select(user_settings).where(user_settings.c.user_id.in_(wanted))
-                )
-            }
-            away = {
-                row.user_id: _vacation_row(row)
-                for row in await conn.execute(
-                    select(vacations).where(vacations.c.user_id.in_(wanted))
-                )
-            }
-            guild = None
-            if guild_id is not None:
-                found = (
-                    await conn.execute(
-                        select(guild_settings).where(guild_settings.c.guild_id == guild_id)
+            rows: Sequence[Row[Any]] = []
+            if wanted:
+                rows = (await conn.execute(_turn_context_query(wanted, guild_id))).all()
+            for row in rows:
+                if row.s_reminders is not None:
+                    users[row.user_id] = UserSettingsRow(
+                        row.user_id,
+                        ReminderDelivery(row.s_reminders),
+                        row.s_reminder_quiet_s,
+                        row.s_updated_at,
                     )
-                ).one_or_none()
-                guild = (
-                    GuildSettingsRow(guild_id)
-                    if found is None
-                    else GuildSettingsRow(
+                if row.v_version is not None:
+                    away[row.user_id] = VacationRow(
+                        user_id=row.user_id,
+                        year=row.v_year,
+                        used_ms=row.v_used_ms,
+                        started_at=row.v_started_at,
+                        until=row.v_until,
+                        version=row.v_version,
+                        updated_at=row.v_updated_at,
+                    )
+                if guild_id is not None and row.g_threads is not None:
+                    guild = GuildSettingsRow(
                         guild_id,
-                        ThreadPolicy(found.threads),
-                        found.reminder_quiet_s,
-                        found.updated_at,
+                        ThreadPolicy(row.g_threads),
+                        row.g_reminder_quiet_s,
+                        row.g_updated_at,
                     )
-                )
+            if not wanted and guild_id is not None:
+                guild = await _guild_settings(conn, guild_id)
         for user_id in wanted:
             users.setdefault(user_id, UserSettingsRow(user_id))
         return TurnContext(users, away, guild)
@@ -415,4 +427,51 @@ def _vacation_row(row: Row[Any]) -> VacationRow:
         until=row.until,
         version=row.version,
         updated_at=row.updated_at,
+    )
+
+
+def _turn_context_query(user_ids: Sequence[int], guild_id: int | None) -> Any:
+    """One row per user id: the user's settings (``s_*``), vacation (``v_*``) and the
+    guild's settings (``g_*``), each column ``NULL`` where there is no such row."""
+    each = [select(literal(u, BigInteger).label("user_id")) for u in user_ids]
+    who = (each[0] if len(each) == 1 else union_all(*each)).subquery("wanted")
+    joined = who.outerjoin(user_settings, user_settings.c.user_id == who.c.user_id).outerjoin(
+        vacations, vacations.c.user_id == who.c.user_id
+    )
+    guild_columns: list[Any] = [
+        literal(None, String).label("g_threads"),
+        literal(None, Integer).label("g_reminder_quiet_s"),
+        literal(None, UTCDateTime).label("g_updated_at"),
+    ]
+    if guild_id is not None:
+        joined = joined.outerjoin(guild_settings, guild_settings.c.guild_id == guild_id)
+        guild_columns = [
+            guild_settings.c.threads.label("g_threads"),
+            guild_settings.c.reminder_quiet_s.label("g_reminder_quiet_s"),
+            guild_settings.c.updated_at.label("g_updated_at"),
+        ]
+    return select(
+        who.c.user_id,
+        user_settings.c.reminders.label("s_reminders"),
+        user_settings.c.reminder_quiet_s.label("s_reminder_quiet_s"),
+        user_settings.c.updated_at.label("s_updated_at"),
+        vacations.c.year.label("v_year"),
+        vacations.c.used_ms.label("v_used_ms"),
+        vacations.c.started_at.label("v_started_at"),
+        vacations.c.until.label("v_until"),
+        vacations.c.version.label("v_version"),
+        vacations.c.updated_at.label("v_updated_at"),
+        *guild_columns,
+    ).select_from(joined)
+
+
+async def _guild_settings(conn: AsyncConnection, guild_id: int) -> GuildSettingsRow:
+    """Guild ``guild_id``'s settings (the defaults when it has no row)."""
+    found = (
+        await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))
+    ).one_or_none()
+    if found is None:
+        return GuildSettingsRow(guild_id)
+    return GuildSettingsRow(
+        guild_id, ThreadPolicy(found.threads), found.reminder_quiet_s, found.updated_at
     )
