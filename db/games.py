@@ -571,6 +571,7 @@ def _game_row(row: Row[Any]) -> GameRow:
         finished_at=row.finished_at,
         start_position=row.start_position,
         rated=row.rated,
+        watchers=row.watchers,
     )
 
 

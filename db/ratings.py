@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Row, and_, case, delete, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions, dialect_insert
@@ -351,6 +351,12 @@ class RatingsRepo:
                 update(challenges)
                 .where(challenges.c.challenger_id == user_id)
                 .values(challenger_id=anonymous)
+            )
+            watched = select(watchers.c.game_id).where(watchers.c.user_id == user_id)
+            await conn.execute(
+                update(games)
+                .where(games.c.id.in_(watched.scalar_subquery()))
+                .values(watchers=case((games.c.watchers > 0, games.c.watchers - 1), else_=0))
             )
             for table in (user_settings, vacations, watchers):
                 await conn.execute(delete(table).where(table.c.user_id == user_id))

@@ -95,6 +95,9 @@ class GameRow:
     start_position: str | None = None
     #: Whether the game counts for ratings (the challenge's ``rated`` option).
     rated: bool = False
+    #: How many users watch the game: 0 means nobody does; never too low, and after two
+    #: watches of one user raced, possibly too high (``WatchersRepo`` keeps it).
+    watchers: int = 0
 
     @property
     def is_active(self) -> bool:

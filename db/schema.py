@@ -192,6 +192,10 @@ games = Table(
     # here so listings need not read ``clocks``; the per-seat time banks are in ``clocks``.
     Column("clock", String(64), nullable=False, server_default="none"),
     Column("board_message_id", BigInteger, nullable=True),
+    # How many users watch the game (rows of ``watchers``), kept by WatchersRepo in the same
+    # transaction, so a board post skips reading the watchers when nobody watches (migration
+    # 0008). Never too low; it may be too high after a race (then the read finds fewer).
+    Column("watchers", Integer, nullable=False, server_default="0"),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),

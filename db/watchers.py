@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import case, delete, select, update
 
 from db.engine import Transactions, dialect_insert
 from db.rows import WatcherRow, require_aware
@@ -14,7 +14,9 @@ __all__ = ["WatchersRepo"]
 
 
 class WatchersRepo:
-    """Rows of ``watchers``; deleted with their game (``ON DELETE CASCADE``)."""
+    """Rows of ``watchers``; deleted with their game (``ON DELETE CASCADE``). Each watch and
+    unwatch also keeps ``games.watchers``, the game's count of watchers, in the same
+    transaction."""
 
     def __init__(self, transactions: Transactions) -> None:
         self._tx = transactions
@@ -28,6 +30,11 @@ class WatchersRepo:
         require_aware("now", now)
         where = (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
         async with self._tx.write() as conn:
+            known = (await conn.execute(select(watchers.c.user_id).where(where))).first()
+            if known is None:  # a new watcher: count it (two racing first watches count 2)
+                await conn.execute(
+                    update(games).where(games.c.id == game_id).values(watchers=games.c.watchers + 1)
+                )
             # ON CONFLICT: a second watch (even a concurrent first one) updates the row.
             statement = dialect_insert(conn, watchers).values(
                 game_id=game_id, user_id=user_id, every_move=every_move, created_at=now
@@ -49,7 +56,14 @@ class WatchersRepo:
                     (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
                 )
             )
-        return result.rowcount > 0
+            gone = result.rowcount > 0
+            if gone:
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(watchers=case((games.c.watchers > 0, games.c.watchers - 1), else_=0))
+                )
+        return gone
 
     async def for_game(self, game_id: int) -> list[WatcherRow]:
         """Every watcher of game ``game_id``, earliest first."""

@@ -311,6 +311,7 @@ class GameCore:
             view=engine.view(position.state, None),
             last_moves=position.recent,
             board_message_id=row.board_message_id,
+            watchers=row.watchers,
             created_at=row.created_at,
             updated_at=row.updated_at,
             hidden_information=engine.info.has_hidden_information,

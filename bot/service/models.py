@@ -135,6 +135,8 @@ class GameSnapshot:
     created_at: datetime
     updated_at: datetime
     hidden_information: bool = False
+    watchers: int = 0
+    """How many users watch the game (0: nobody; possibly too high, never too low)."""
     parent_channel_id: int | None = None
     """The channel the game's thread hangs off, when the game is played in a thread."""
     takeback_seat: int | None = None

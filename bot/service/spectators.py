@@ -206,8 +206,11 @@ class Spectators:
         """The watchers who hear of a board post of ``snapshot``, earliest watch first.
 
         While the game goes on: those who asked for every move; once it is over: all of
-        them. Players are never among them (they are pinged by the post itself).
+        them. Players are never among them (they are pinged by the post itself). A game
+        nobody watches (:attr:`GameSnapshot.watchers`, read with the game) costs no read.
         """
+        if snapshot.watchers == 0:  # the common case: no read at all
+            return ()
         watchers = await self.database.watchers.for_game(snapshot.game_id)
         players = set(snapshot.user_ids)
         return tuple(

@@ -93,7 +93,7 @@ async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(db_url: 
 
         async with db.engine.connect() as conn:
             assert await conn.run_sync(_tables) >= NEW_TABLES
-            assert await conn.run_sync(_version) == "0007"  # head
+            assert await conn.run_sync(_version) == "0008"  # head
             indexes = await conn.run_sync(lambda c: inspect(c).get_indexes("timers"))
             drift = await conn.run_sync(
                 lambda c: list(

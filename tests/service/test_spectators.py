@@ -168,7 +168,10 @@ async def test_every_move_watchers_hear_of_each_post_and_everyone_of_the_end(
     await spectators.toggle(game.game_id, DAN)  # every move
     clock.advance(timedelta(seconds=1))
     await spectators.watch(GAMES, ERIN, guild_id=GUILD, every_move=True)
-    assert await spectators.to_notify(game) == (DAN, ERIN)
+    assert await spectators.to_notify(game) == ()  # this snapshot was read before they came
+    now = await service.game_snapshot(game.game_id)
+    assert now.watchers == 3
+    assert await spectators.to_notify(now) == (DAN, ERIN)
     ended = await service.resign(GAMES, waiting_user(game))
     assert await spectators.to_notify(ended) == (CAROL, DAN, ERIN)
 
