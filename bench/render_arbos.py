@@ -3,8 +3,8 @@
 Builds N busy Arbos views deterministically (SplitMix64 from ``engines.rng``, so every run
 draws the same boards), renders each to PNG bytes with ``render.arbos.render`` and prints the
 median and 99th-percentile time of render + encode over two passes (the first one also makes
-the sprites met for the first time), the very first (cold-cache) render, and the median and
-largest PNG size.
+the sprites met for the first time), the very first (cold-cache) render, the median and largest
+PNG size, and the floor (``render_timing.print_floor``).
 
 Each board is a spread random setup (20 seeds, A7 spacing) on which each player grows three
 trees from random starting cells, one spore at a time next to the tree, up to 30–80 spores a
@@ -36,7 +36,7 @@ from engines.arbos import (
 )
 from engines.base import Outcome
 from engines.rng import Rng
-from render.arbos import render
+from render.arbos import PNG_COMPRESS_LEVEL, render
 
 LABELS = ("Zoë the Gardener 🌱", "bob", "北の王", "a_very_long_discord_display_name_32")
 
@@ -140,9 +140,10 @@ def main() -> None:
     )
     print(f"  first render (cold caches): {cold:7.1f} ms")
     for name in ("first pass", "second pass"):
-        times, sizes = render_timing.run(renders)
+        times, pngs = render_timing.run(renders)
         render_timing.print_times(times, prefix=f"{name} ")
-    render_timing.print_sizes(sizes)
+    render_timing.print_sizes(pngs)
+    render_timing.print_floor(pngs, times, PNG_COMPRESS_LEVEL)
 
 
 def median_spores(views: list[ArbosView]) -> float:

@@ -4,7 +4,8 @@ Builds N busy Orbs views deterministically (SplitMix64 from ``engines.rng``, so 
 the same boards), renders each to PNG bytes with ``render.orbs.render`` and prints the median and
 99th-percentile time of render + encode over two passes (the first one also draws each game's
 fixed board layer and the sprites met for the first time), the very first (cold-cache) render,
-and the median and largest PNG size.
+the median and largest PNG size, and the floor
+(``render_timing.print_floor``).
 
 The views come from eight game setups (star and hexagon, 2–6 players, holes, teams, the torus),
 as a running bot would see them: each setup's board layer is drawn once and reused. Each view
@@ -28,7 +29,7 @@ from engines.base import Outcome
 from engines.geometry.hexstar import HEX_ZONES, NAMES, POINTS, cells_of, neighbours
 from engines.orbs import ELEMENTS, OrbsLastMove, OrbsView
 from engines.rng import Rng
-from render.orbs import render
+from render.orbs import PNG_COMPRESS_LEVEL, render
 
 LABELS = ("Zoë the Orb Sage 🔥", "bob", "北の王", "a_very_long_discord_display_name_32")
 
@@ -135,9 +136,10 @@ def main() -> None:
     # Each setup's board layer and each sprite are made on first use, so the first pass is
     # slower than a long-running bot's steady state: report both.
     for name in ("first pass", "second pass"):
-        times, sizes = render_timing.run(renders)
+        times, pngs = render_timing.run(renders)
         render_timing.print_times(times, prefix=f"{name} ")
-    render_timing.print_sizes(sizes)
+    render_timing.print_sizes(pngs)
+    render_timing.print_floor(pngs, times, PNG_COMPRESS_LEVEL)
 
 
 if __name__ == "__main__":

@@ -4,15 +4,22 @@ Design. A renderer is a pure function ``render(view, *, seat_labels=None, flip=F
 bytes``: the same view always gives the same bytes, so golden-image tests can pin each game's
 look (``tests/render/``). It only scales the unit-space layout that ``engines.geometry`` gives
 (it never computes neighbours or parses cell names) and imports nothing of ours but
-``engines``. Speed comes from three habits, measured by ``python bench/render_board.py`` and
-``bench/render_<game>.py``: everything that does not depend on the view (cells, labels,
-generators, the key) is drawn once per process and copied for each image; pieces and badges are
-small sprites drawn once and pasted; and the finished RGB drawing is mapped onto a fixed
-palette of the game's colours (plus the blends that anti-aliasing makes), because a palette PNG
-encodes several times faster than an RGB one. Adaptive ``quantize()`` is never used. Text uses
-Pillow's bundled font (``ImageFont.load_default(size=…)``) for Latin and the Noto faces bundled
-in ``render/fonts/`` for every other script (:mod:`render.kit`), so pictures do not depend on the
-machine's fonts. :func:`render.animate.render_gif` strings pictures into an animated replay.
+``engines``. Speed comes from four habits, measured by ``python bench/render_board.py`` and
+``bench/render_<game>.py`` (each prints the floor beside its medians: Pillow encoding a picture
+of the same size and mode): everything that does not depend on the view (cells, labels,
+generators, the key) is drawn once per process; pieces and badges are small sprites drawn once
+and pasted; every picture is a palette PNG on a fixed palette of the game's colours (plus the
+blends that anti-aliasing makes), because a palette PNG encodes several times faster than an
+RGB one; and where a view changes only part of the picture (Generatorb, Generator, Orbs) the
+picture is composed on that palette (:class:`render.kit.Composer`): the fixed layer is mapped
+onto it once, and per image only what the view changes is mapped (Generatorb also pastes its
+stacks, panels and status lines ready-mapped), with the same pixels as mapping the whole
+drawing. PNGs are written at zlib level 2 (Generatorb: level 1, run-length strategy;
+:func:`render.kit.encode_png`), which is then most of the time. Adaptive ``quantize()`` is
+never used. Text uses Pillow's bundled font (``ImageFont.load_default(size=…)``) for Latin and
+the Noto faces bundled in ``render/fonts/`` for every other script (:mod:`render.kit`), so
+pictures do not depend on the machine's fonts. :func:`render.animate.render_gif` strings
+pictures into an animated replay.
 
 Adding a game: write ``render/<game>.py`` with a ``render`` function of the signature above,
 add one line to :data:`RENDERERS`, and add golden images under ``tests/render/golden/``.

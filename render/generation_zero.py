@@ -48,15 +48,15 @@ board.
 
 Speed (``python bench/render_generation_zero.py``): the background, panel and key are drawn once
 per process, the cards of a map (fills, glyphs, labels, names) once per map (supersampled, then
-shrunk); tokens, chips, badges and frames are small cached sprites and texts cached masks; the
-RGB drawing is mapped onto the fixed :data:`PALETTE` and encoded as a palette PNG, as the other
+shrunk); tokens, chips, badges and frames are small cached sprites and texts cached masks;
+the RGB drawing is mapped onto the fixed :data:`PALETTE` whole (tokens lie on every card) and
+the palette PNG is written at zlib level 2 (:func:`render.kit.encode_png`), as the other
 renderers do (see ``render/__init__``).
 """
 
 from __future__ import annotations
 
 import contextvars
-import io
 import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -80,6 +80,7 @@ from render.kit import (
     bundled_font,
     displayable_label,
     draw_text,
+    encode_png,
     palette_image,
     text_width,
 )
@@ -131,7 +132,9 @@ ITEM_GAP = 2
 ROW_GAP = 2
 SUPERSAMPLE = 4
 CARDS_SUPERSAMPLE = 2
-#: zlib level: encoding is most of the time; 2 is about twice as fast as 6 for ~25 % more bytes.
+#: zlib level (:func:`render.kit.encode_png`): encoding is most of the time; 2 is about twice as
+#: fast as 6 for ~25 % more bytes, and as fast as 1. The run-length strategy would be ~15 %
+#: faster but passes 100 KB on busy views.
 PNG_COMPRESS_LEVEL = 2
 
 
@@ -1236,7 +1239,10 @@ def render(
     for location in reader.map:
         _draw_card_contents(image, reader, location)
     _draw_panel(image, draw, reader, seat_labels)
-    return _encode(image)
+    # Mapped onto the palette whole: tokens and chips lie on every card, so composing on the
+    # palette (render.kit.Composer) would find no smaller box worth mapping.
+    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
+    return encode_png(paletted, PNG_COMPRESS_LEVEL)
 
 
 def render_recording_texts(
@@ -1258,11 +1264,3 @@ def _recording() -> Iterator[list[str]]:
         yield texts
     finally:
         _RECORDER.reset(stamp)
-
-
-def _encode(image: Image.Image) -> bytes:
-    """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()

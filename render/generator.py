@@ -38,18 +38,19 @@ links and quadrangles turn with it, while text (node names, tags, the head node'
 stays upright and the panel does not change. ``flip`` is accepted for the common renderer
 signature and ignored.
 
-Speed (``python bench/render_generator.py``) comes from the habits of :mod:`render.generatorb`:
-the board without pieces (lines, 341 discs and their names, the key) is drawn once per process,
-supersampled for smooth edges, and copied for each image; stacks, plates, tags, rings, frames,
-badges and the die are small cached sprites, and panel texts cached masks; the RGB drawing is
-mapped onto the fixed :data:`PALETTE` and encoded as a palette PNG, which is most of the time.
+Speed (``python bench/render_generator.py``; about 5 ms per busy image, 3.4 ms of it Pillow's
+PNG encoding of 1.34 million pixels) comes from the habits of :mod:`render.generatorb`: the
+board without pieces (lines, 341 discs and their names, the key) is drawn once per process,
+supersampled for smooth edges, and mapped onto the fixed :data:`PALETTE` once; stacks, plates,
+tags, rings, frames, badges and the die are small cached sprites, and panel texts cached masks,
+drawn in RGB on a copy of the board; only the boxes drawn in are mapped onto the palette
+(:class:`render.kit.Composer`), and the palette PNG is written at zlib level 2.
 Text uses Pillow's bundled font; player names are folded to it by
 :func:`render.generatorb.displayable_label`.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
 from collections.abc import Sequence
@@ -78,11 +79,16 @@ from render.kit import (
     PANEL_BACKGROUND,
     RGB,
     WHITE,
+    Box,
+    Composer,
+    Layer,
+    box_of,
     build_palette,
     bundled_font,
     displayable_label,
     draw_text,
-    palette_image,
+    encode_png,
+    stamp_box,
 )
 
 __all__ = [
@@ -143,8 +149,9 @@ SEAT_ROW_HEIGHT = 74
 SUPERSAMPLE = 4
 #: The piece-free board is drawn this many times larger once, then shrunk.
 BOARD_SUPERSAMPLE = 3
-#: zlib level for the PNG: encoding is most of the time; level 2 takes about half as long as
-#: Pillow's default 6 for about 25 % more bytes (≈ 85 KB rather than 67 KB on busy views).
+#: zlib level for the PNG (:func:`render.kit.encode_png`): encoding is most of the time; level 2
+#: takes about half as long as Pillow's default 6 for about 25 % more bytes (≈ 85 KB rather than
+#: 67 KB on busy views); level 1 is no faster, and the run-length strategy doubles the bytes.
 PNG_COMPRESS_LEVEL = 2
 
 # ---- colours -----------------------------------------------------------------------------------
@@ -388,9 +395,17 @@ class _Pen:
         return self.image.reduce(SUPERSAMPLE), self.half_x, self.half_y
 
 
-def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> Box:
+    """Paste ``sprite`` with its anchor at (``x``, ``y``); return the box it covers."""
     image, ax, ay = sprite
-    canvas.paste(image, (round(x) - ax, round(y) - ay), image)
+    left, top = round(x) - ax, round(y) - ay
+    canvas.paste(image, (left, top), image)
+    return (left, top, left + image.width, top + image.height)
+
+
+def _put(picture: Composer, sprite: Sprite, x: float, y: float) -> None:
+    """:func:`_paste` on the picture's RGB drawing, marking the box."""
+    picture.mark(_paste(picture.rgb, sprite, x, y))
 
 
 @cache
@@ -618,22 +633,31 @@ def render(
 
     turns = turns_for(view.colours, perspective)
     xy = node_points(turns)
-    image = _board_layer(turns).copy()
-    draw = ImageDraw.Draw(image)
+    # Drawn in RGB on a copy of the cached board; only the boxes drawn in are mapped onto the
+    # palette, over the board mapped once per process (render.kit.Composer).
+    picture = Composer(_layer(turns))
     stacks = {node: sizes for node, _, sizes in view.stacks}
-    _draw_start_labels(image, view, xy)
+    _draw_start_labels(picture, view, xy)
     if view.last is not None:
-        _draw_last_action_under(image, draw, view.last, stacks, xy)
+        _draw_last_action_under(picture, view.last, stacks, xy)
     for node in view.reachable:
-        _paste(image, _ring_sprite(LEVEL[node]), *xy[node])
+        _put(picture, _ring_sprite(LEVEL[node]), *xy[node])
     for node, owner, sizes in view.stacks:
-        _paste(image, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
-        _paste(image, _stack_sprite(view.colours[owner], sizes), *xy[node])
-    _draw_tags(image, view, stacks, xy)
+        _put(picture, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
+        _put(picture, _stack_sprite(view.colours[owner], sizes), *xy[node])
+    _draw_tags(picture, view, stacks, xy)
     if view.last is not None:
-        _draw_last_action_over(image, view, view.last, stacks, turns)
-    _draw_panel(image, draw, view, seat_labels)
-    return _encode(image)
+        _draw_last_action_over(picture, view, view.last, stacks, turns)
+    image = picture.rgb
+    bottom = _draw_panel(image, ImageDraw.Draw(image), view, seat_labels)
+    picture.mark((BOARD_SIZE + 2, 0, WIDTH, bottom + 4))
+    return encode_png(picture.finish(), PNG_COMPRESS_LEVEL)
+
+
+@cache
+def _layer(turns: int) -> Layer:
+    """:func:`_board_layer` and the same mapped onto :data:`PALETTE` (cached per turn)."""
+    return Layer.of(_board_layer(turns), PALETTE)
 
 
 def _check(view: GeneratorView) -> None:
@@ -714,18 +738,18 @@ def _check_last(last: LastAction, players: int) -> None:
 
 
 def _draw_start_labels(
-    image: Image.Image, view: GeneratorView, xy: Sequence[Point] = NODE_XY
+    picture: Composer, view: GeneratorView, xy: Sequence[Point] = NODE_XY
 ) -> None:
     """Under each start node in play, its seat's name (``G  GREEN``); greyed once resigned."""
     for seat, colour in enumerate(view.colours):
         x, y = xy[LEVEL_START[1] + colour]
         ink = MUTED if view.stashes[seat] is None else DARK[colour]
         text = f"{COLOURS[colour]}  {COLOUR_NAMES[colour].upper()}"
-        _paste(image, _tag_sprite(text, ink, ink), x, y + START_LABEL_DROP)
+        _put(picture, _tag_sprite(text, ink, ink), x, y + START_LABEL_DROP)
 
 
 def _draw_tags(
-    image: Image.Image,
+    picture: Composer,
     view: GeneratorView,
     stacks: dict[int, str],
     xy: Sequence[Point] = NODE_XY,
@@ -742,12 +766,11 @@ def _draw_tags(
             continue
         x, y = xy[node]
         drop = _reach(node, stacks.get(node, "")) + TAG_HEIGHT / 2 + 1
-        _paste(image, _tag_sprite(NAMES[node]), x, y + drop)
+        _put(picture, _tag_sprite(NAMES[node]), x, y + drop)
 
 
 def _draw_last_action_under(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    picture: Composer,
     last: LastAction,
     stacks: dict[int, str],
     xy: Sequence[Point] = NODE_XY,
@@ -756,7 +779,7 @@ def _draw_last_action_under(
     the origin's rim to the edge of the destination's stack."""
     for node in (last.origin, last.destination):
         if node is not None:
-            _paste(image, _frame_sprite(_reach(node, stacks.get(node, ""))), *xy[node])
+            _put(picture, _frame_sprite(_reach(node, stacks.get(node, ""))), *xy[node])
     if last.origin is None or last.destination is None:
         return
     (x0, y0), (x1, y1) = xy[last.origin], xy[last.destination]
@@ -768,18 +791,21 @@ def _draw_last_action_under(
     tip = length - _reach(last.destination, stacks.get(last.destination, "")) - 2
     head = min(16.0, max(tip - start, 0) * 0.6)
     back = tip - head
-    draw.line(((x0 + ux * start, y0 + uy * start), (x0 + ux * back, y0 + uy * back)),
-              fill=HIGHLIGHT, width=5)  # fmt: skip
+    draw = ImageDraw.Draw(picture.rgb)
+    line = ((x0 + ux * start, y0 + uy * start), (x0 + ux * back, y0 + uy * back))
+    draw.line(line, fill=HIGHLIGHT, width=5)
     wing_x, wing_y = -uy * head * 0.6, ux * head * 0.6
     bx, by = x0 + ux * back, y0 + uy * back
-    draw.polygon(
-        [(x0 + ux * tip, y0 + uy * tip), (bx + wing_x, by + wing_y), (bx - wing_x, by - wing_y)],
-        fill=HIGHLIGHT,
-    )
+    arrowhead = [
+        (x0 + ux * tip, y0 + uy * tip), (bx + wing_x, by + wing_y), (bx - wing_x, by - wing_y)
+    ]  # fmt: skip
+    draw.polygon(arrowhead, fill=HIGHLIGHT)
+    picture.mark(box_of(line, 5))
+    picture.mark(box_of(arrowhead, 2))
 
 
 def _draw_last_action_over(
-    image: Image.Image,
+    picture: Composer,
     view: GeneratorView,
     last: LastAction,
     stacks: dict[int, str],
@@ -792,11 +818,11 @@ def _draw_last_action_over(
         return
     reach = _side_reach(node, stacks.get(node, ""))
     if last.kind == "entry":
-        _paste(image, _badge_sprite("entry"), *_beside(node, reach + 12, -1, turns))
+        _put(picture, _badge_sprite("entry"), *_beside(node, reach + 12, -1, turns))
     if last.captured is not None:
         owner, captured = last.captured
         card = _captured_sprite(view.colours[owner], captured)
-        _paste(image, card, *_beside(node, reach + 4 + card[1], 1, turns))
+        _put(picture, card, *_beside(node, reach + 4 + card[1], 1, turns))
 
 
 # ---- the panel ---------------------------------------------------------------------------------
@@ -860,9 +886,10 @@ def _draw_panel(
     draw: ImageDraw.ImageDraw,
     view: GeneratorView,
     seat_labels: Sequence[str] | None,
-) -> None:
+) -> int:
     """The right-hand panel: one row per seat; the result, or whose turn it is with the die;
-    the turns played and the last action. (The key is part of the cached board.)"""
+    the turns played and the last action. (The key is part of the cached board.) Returns the
+    y below everything it drew."""
     for seat in range(len(view.colours)):
         _draw_seat_row(image, draw, view, seat, seat_labels, SEAT_ROW_TOP + seat * SEAT_ROW_HEIGHT)
     top = turn_top(len(view.colours))
@@ -887,10 +914,13 @@ def _draw_panel(
         draw_text(image, die_x, top + 2 * DIE_HALF + 60, caption, 20, INK, "mm")
     text_y = top + 202
     draw_text(image, PANEL_LEFT, text_y, count_text(view), 22, INK)
+    bottom = stamp_box(PANEL_LEFT, text_y, count_text(view), 22)[3]
     if view.last is not None:
         draw_text(image, PANEL_LEFT, text_y + 40, "Last action", 17, MUTED)
         for row, line in enumerate(_wrap(describe_action(view.last, view.colours), 22)):
             draw_text(image, PANEL_LEFT, text_y + 68 + row * 30, line, 22, INK)
+            bottom = stamp_box(PANEL_LEFT, text_y + 68 + row * 30, line, 22)[3]
+    return bottom
 
 
 def _wrap(text: str, size: int) -> list[str]:
@@ -940,11 +970,3 @@ def _draw_seat_row(
         draw_text(image, name_x, top + 52, f"Stash  {counts}", 19, INK)
     tag = "TO ACT" if active else "WINNER" if won else ""
     draw_text(image, PANEL_RIGHT, top + 52, tag, 17, DARK[colour], "rm", bold=True)
-
-
-def _encode(image: Image.Image) -> bytes:
-    """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()

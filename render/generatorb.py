@@ -18,14 +18,21 @@
   "winner"), a status corner (whose turn or the result, the ply, the last move, the
   ``passes:1`` warning) and a key to the symbols.
 
-How it stays fast (about 5–8 ms per image on a 2-core machine; ``python bench/render.py``):
-everything that does not depend on the view (cells, generators, cores, front line, edge labels,
-key) is drawn once per process and orientation by :func:`_board_layer`; pieces, badges and
-frames are small sprites drawn once, supersampled for smooth edges, and pasted. The picture is
-drawn in RGB so text and sprites can be anti-aliased, then mapped onto the *fixed* palette
-:data:`PALETTE` (every colour used plus the blends anti-aliasing makes between them) with
-``Image.quantize(palette=…)``: a cached nearest-colour lookup of about a millisecond, unlike the
-adaptive ``quantize()`` (≈ 45 ms). A palette PNG encodes several times faster than an RGB one.
+How it stays fast (about 2.5 ms per busy image on a 2-core machine, of which 1.8 ms is
+Pillow's PNG encoding alone; ``python bench/render_board.py``): the picture is composed on the
+*fixed* palette :data:`PALETTE` (every colour used plus the blends anti-aliasing makes between
+them) with :class:`render.kit.Composer`, so almost nothing is drawn or mapped per image.
+Everything that does not depend on the view (cells, generators, cores, front line, edge labels,
+key) is drawn once per process and orientation by :func:`_board_layer`, and with the cell names
+mapped onto the palette once (:func:`_named_layer`); each stack on each cell is drawn once,
+supersampled for smooth edges, blended over its cell and mapped (:func:`_piece_patch`, at most
+64 × 6 × 2), and pasted through a one-bit mask; panels and status lines are mapped once per
+content (:func:`_panel_patch`, :func:`render.kit.text_patch`). Only the last move's frames,
+arrow and badges, which lie over varying backgrounds, are drawn in RGB per image, with the
+names and stacks they overlap, and only their boxes are mapped. Every pixel is the one drawing
+the whole picture in RGB and mapping it gives (``tests/render/test_compose.py``). The PNG is
+written at zlib level 1 with the run-length strategy (:func:`render.kit.encode_png`), the
+fastest setting for this picture.
 
 Text uses the font bundled with Pillow (Aileron, ``ImageFont.load_default(size=…)``), so the
 output does not depend on the machine's fonts. It covers printable ASCII only; player names are
@@ -34,10 +41,12 @@ folded to it by :func:`displayable_label`.
 
 from __future__ import annotations
 
-import io
 import math
+import zlib
 from collections.abc import Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -58,12 +67,25 @@ from render.kit import (
     MUTED,
     RGB,
     WHITE,
+    Box,
+    Composer,
+    Layer,
+    Patch,
+    box_of,
     build_palette,
     bundled_font,
     displayable_label,
     draw_text,
+    encode_png,
     is_plain,
-    palette_image,
+    region_patch,
+    sprite_patch,
+    stamp_box,
+    text_at,
+    text_box,
+    text_patch,
+    tiles_of,
+    union,
 )
 
 __all__ = ["HEIGHT", "PALETTE", "WIDTH", "describe_move", "displayable_label", "render"]
@@ -97,8 +119,11 @@ PIECE_REACH = (6, ORB_RADIUS + 1, SPHEROID_RADIUS + SPHEROID_OFFSET, GLOBE_RADIU
 CORE_RING_RADIUS = 27
 #: Sprites are drawn this many times larger, then shrunk, for smooth edges.
 SUPERSAMPLE = 4
-#: zlib level for the PNG: 3 costs ~2 ms against ~6 ms at Pillow's default 6, for ~15 % more bytes.
-PNG_COMPRESS_LEVEL = 3
+#: zlib settings of the PNG (:func:`render.kit.encode_png`): the run-length strategy suits the
+#: flat board, ~12 % faster than plain level 1 or 2 for ~10 % more bytes (≈ 62 KB on busy
+#: views); level 3 would take ~25 % longer.
+PNG_COMPRESS_LEVEL = 1
+PNG_STRATEGY = zlib.Z_RLE
 
 CELL_LABEL_SIZE = 14
 EDGE_LABEL_SIZE = 18
@@ -220,8 +245,11 @@ class _Pen:
                        stroke_width=s, stroke_fill=colour)  # fmt: skip
 
     def sprite(self) -> Sprite:
+        """The drawing shrunk to final size and cropped to its visible pixels (less to blend
+        when pasted), anchored where the pen's centre was."""
         small = self.image.reduce(SUPERSAMPLE)
-        return small, self.half, self.half
+        left, top, right, bottom = small.getchannel("A").getbbox() or (0, 0, 1, 1)
+        return small.crop((left, top, right, bottom)), self.half - left, self.half - top
 
 
 @cache
@@ -305,6 +333,13 @@ def _swatch_sprite(fill: RGB, edge: RGB, half: float = 11) -> Sprite:
     pen.polygon(_rhombus(half), edge)
     pen.polygon(_rhombus(half - 2.5), fill)
     return pen.sprite()
+
+
+def _sprite_box(sprite: Sprite, x: float, y: float) -> Box:
+    """Where ``sprite`` lands with its anchor at (``x``, ``y``)."""
+    image, ax, ay = sprite
+    left, top = round(x) - ax, round(y) - ay
+    return (left, top, left + image.width, top + image.height)
 
 
 def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> None:
@@ -410,8 +445,8 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
 
 
 @cache
-def _cell_labels(flip: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
-    """Each cell's name as an anti-aliased mask and the pixel where it goes (cached)."""
+def _cell_labels(flip: bool) -> tuple[tuple[Image.Image, Box], ...]:
+    """Each cell's name as an anti-aliased mask and the box where it goes (cached)."""
     font = bundled_font(CELL_LABEL_SIZE)
     stamps = []
     for cell in GRID.cells:
@@ -420,8 +455,38 @@ def _cell_labels(flip: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
         mask = Image.new("L", (right - left, bottom - top), 0)
         ImageDraw.Draw(mask).text((-left, -top), name, font=font, fill=255, anchor="mm")
         cx, cy = _centre(cell, flip)
-        stamps.append((mask, (round(cx) + left, round(cy - LABEL_RISE) + top)))
+        x, y = round(cx) + left, round(cy - LABEL_RISE) + top
+        stamps.append((mask, (x, y, x + mask.width, y + mask.height)))
     return tuple(stamps)
+
+
+@cache
+def _labels_by_tile(flip: bool) -> dict[int, tuple[int, ...]]:
+    """For each tile (:func:`render.kit.tiles_of`), the indices of the cell names that touch it."""
+    found: dict[int, list[int]] = {}
+    for index, (_, box) in enumerate(_cell_labels(flip)):
+        for tile in tiles_of(box):
+            found.setdefault(tile, []).append(index)
+    return {tile: tuple(indices) for tile, indices in found.items()}
+
+
+@cache
+def _named_layer(flip: bool) -> Layer:
+    """:func:`_board_layer` with every cell's name stamped on it, in RGB and on
+    :data:`PALETTE`: what a picture starts from (cached per orientation)."""
+    image = _board_layer(flip).copy()
+    for mask, box in _cell_labels(flip):
+        image.paste(MUTED, box, mask)
+    return Layer.of(image, PALETTE)
+
+
+@cache
+def _piece_patch(cell: int, value: int, flip: bool) -> Patch:
+    """The stack ``value`` (as on the board: > 0 South's, < 0 North's) on ``cell``, blended
+    over the named board and mapped onto the palette (cached: 64 cells × 6 stacks × 2 sides)."""
+    sprite = _piece_sprite(SOUTH if value > 0 else NORTH, abs(value))
+    box = _sprite_box(sprite, *_piece_centre(cell, flip))
+    return sprite_patch(_named_layer(flip), (sprite[0], (box[0], box[1])))
 
 
 # ---- one image ---------------------------------------------------------------------------------
@@ -448,26 +513,68 @@ def render(
         raise ValueError(f"seat_labels must hold 2 names, not {len(seat_labels)}")
     _check(view)
 
-    image = _board_layer(flip).copy()
-    draw = ImageDraw.Draw(image)
+    # Composed on the palette (render.kit.Composer): the named board, each stack, the panels
+    # and the status lines come ready-mapped from caches; the last move and its badges, which
+    # lie over varying backgrounds, are drawn in RGB inside marked boxes, with whatever they
+    # overlap drawn again there in the picture's order.
+    layer = _named_layer(flip)
+    picture = Composer(layer, start=_board_layer(flip))
     last = view.last
+    trace: tuple[int, ...] = ()
+    reach = 0
     if last is not None and last.origin is not None and last.destination is not None:
-        cells = (last.origin, *last.path, last.destination)
-        _draw_move_trace(image, draw, cells, PIECE_REACH[abs(view.board[last.destination])], flip)
-    for mask, xy in _cell_labels(flip):
-        image.paste(MUTED, (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
-    for cell, value in enumerate(view.board):
-        if value:
-            sprite = _piece_sprite(SOUTH if value > 0 else NORTH, abs(value))
-            _paste(image, sprite, *_piece_centre(cell, flip))
-    if last is not None:
-        _draw_badges(image, last, flip)
+        trace = (last.origin, *last.path, last.destination)
+        reach = PIECE_REACH[abs(view.board[last.destination])]
+        for box in _trace_boxes(trace, reach, flip):
+            picture.mark(box)
+    badges = _badges(last, flip) if last is not None else []
+    for sprite, x, y in badges:
+        picture.mark(_sprite_box(sprite, x, y))
     bottom_seat = NORTH if flip else SOUTH
+    panels = []
     for seat in (SOUTH, NORTH):
         top = HEIGHT - PANEL_MARGIN - PANEL_HEIGHT if seat == bottom_seat else PANEL_MARGIN
-        _draw_panel(image, draw, view, seat, seat_labels, top)
-    _draw_status(draw, view)
-    return _encode(image)
+        won = view.outcome is not None and seat in view.outcome.winners
+        tag = "TO MOVE" if view.to_move == seat else "WINNER" if won else ""
+        label = seat_labels[seat] if seat_labels is not None else None
+        panels.append(_panel(seat, label, view.supply[seat], tag, top))
+    status = _status_texts(view)
+    # Panels and status never share pixels with the board, but stay exact if they did.
+    late = [panel for panel in panels if picture.meets(panel.box)]
+    late_status = [line for line in status if picture.meets(text_box(*line[:4], line[5]))]
+    for panel in late:
+        picture.mark(panel.box)
+    for x, y, text, size, _, anchor in late_status:
+        picture.mark(text_box(x, y, text, size, anchor))
+
+    image = picture.rgb if picture.boxes else None
+    if image is not None and trace:
+        _draw_move_trace(image, ImageDraw.Draw(image), trace, reach, flip)
+    if image is not None:
+        labels = _cell_labels(flip)
+        by_tile = _labels_by_tile(flip)
+        for index in sorted({i for tile in picture.tiles for i in by_tile.get(tile, ())}):
+            mask, box = labels[index]
+            image.paste(MUTED, box, mask)
+    for cell, value in enumerate(view.board):
+        if value:
+            patch = _piece_patch(cell, value, flip)
+            picture.put(patch)
+            if image is not None and picture.meets(patch.box):
+                sprite = _piece_sprite(SOUTH if value > 0 else NORTH, abs(value))
+                _paste(image, sprite, *_piece_centre(cell, flip))
+    for panel in panels:
+        picture.put(_panel_patch(panel, flip))
+    for line in status:
+        picture.put(text_patch(layer, *line))
+    if image is not None:
+        for sprite, x, y in badges:
+            _paste(image, sprite, x, y)
+        for panel in late:
+            _draw_panel(image, panel)
+        for x, y, text, size, colour, anchor in late_status:
+            text_at(image, x, y, text, size, colour, anchor)
+    return encode_png(picture.finish(), PNG_COMPRESS_LEVEL, PNG_STRATEGY)
 
 
 def _check(view: GeneratorbView) -> None:
@@ -490,81 +597,147 @@ def _check(view: GeneratorbView) -> None:
         raise ValueError(f"Generatorb seats are 0 and 1: {view}")
 
 
+#: The last move's line is marked for RGB drawing in pieces at most this long (px), so a long
+#: jump marks a band along itself rather than the box of the whole jump.
+TRACE_STEP = 160
+#: Half the width of the last move's line plus a safety margin (px), around its pieces.
+TRACE_MARGIN = 5
+
+
 def _draw_move_trace(
     image: Image.Image, draw: ImageDraw.ImageDraw, cells: Sequence[int], reach: float, flip: bool
 ) -> None:
     """Under the pieces: frames on the first and last of ``cells`` (origin, jump route,
-    destination) and an arrow through them whose tip stops ``reach`` px short of the last."""
+    destination) and an arrow through them whose tip stops ``reach`` px short of the last.
+    Everything it draws lies inside :func:`_trace_boxes`."""
     for cell in (cells[0], cells[-1]):
         _paste(image, _frame_sprite(), *_centre(cell, flip))
     points = [_piece_centre(cell, flip) for cell in cells]
     draw.line(points, fill=HIGHLIGHT, width=5, joint="curve")
     for x, y in points[1:-1]:
         draw.ellipse((x - 6, y - 6, x + 6, y + 6), fill=HIGHLIGHT)
-    _draw_arrowhead(draw, points[-2], points[-1], reach)
+    head = _arrowhead(points[-2], points[-1], reach)
+    if head:
+        draw.polygon(head, fill=HIGHLIGHT)
 
 
-def _draw_arrowhead(draw: ImageDraw.ImageDraw, start: Point, end: Point, reach: float) -> None:
-    """A triangle pointing along ``start`` → ``end``, its tip ``reach`` px short of ``end``."""
+def _trace_boxes(cells: Sequence[int], reach: float, flip: bool) -> list[Box]:
+    """Boxes holding every pixel :func:`_draw_move_trace` draws: the two frames, the line in
+    pieces of at most :data:`TRACE_STEP` px, the dots on the route and the arrowhead."""
+    boxes = [_sprite_box(_frame_sprite(), *_centre(cell, flip)) for cell in (cells[0], cells[-1])]
+    points = [_piece_centre(cell, flip) for cell in cells]
+    for (ax, ay), (bx, by) in pairwise(points):
+        steps = max(1, math.ceil(math.hypot(bx - ax, by - ay) / TRACE_STEP))
+        ends = [(ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps) for k in range(steps + 1)]
+        boxes += [box_of(pair, TRACE_MARGIN) for pair in pairwise(ends)]
+    boxes += [box_of([point], 7) for point in points[1:-1]]
+    head = _arrowhead(points[-2], points[-1], reach)
+    if head:
+        boxes.append(box_of(head, 2))
+    return boxes
+
+
+def _arrowhead(start: Point, end: Point, reach: float) -> list[Point]:
+    """A triangle pointing along ``start`` → ``end``, its tip ``reach`` px short of ``end``
+    (none for a path that repeats the destination: no direction to point in)."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy)
-    if length == 0:  # a path that repeats the destination: no direction to point in
-        return
+    if length == 0:
+        return []
     ux, uy = dx / length, dy / length
     tip = (end[0] - ux * reach, end[1] - uy * reach)
     back = (tip[0] - ux * 18, tip[1] - uy * 18)
     wing_x, wing_y = -uy * 10, ux * 10
-    draw.polygon(
-        [tip, (back[0] + wing_x, back[1] + wing_y), (back[0] - wing_x, back[1] - wing_y)],
-        fill=HIGHLIGHT,
-    )
+    return [tip, (back[0] + wing_x, back[1] + wing_y), (back[0] - wing_x, back[1] - wing_y)]
 
 
-def _draw_badges(image: Image.Image, last: LastMove, flip: bool) -> None:
+def _badges(last: LastMove, flip: bool) -> list[tuple[Sprite, float, float]]:
     """Badges over the pieces, in the cell's right corner: × on a capture, + on a refill."""
     badges = [(cell, "refill") for cell in last.refilled]
     if last.captured and last.destination is not None:
         badges.append((last.destination, "capture"))
+    placed = []
     for cell, kind in badges:
         x, y = _centre(cell, flip)
-        _paste(image, _badge_sprite(kind), x + HALF - 16, y)
+        placed.append((_badge_sprite(kind), x + HALF - 16, y))
+    return placed
 
 
-def _draw_panel(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: GeneratorbView,
-    seat: int,
-    seat_labels: Sequence[str] | None,
-    top: int,
-) -> None:
-    """A player's panel: their piece, seat name, display name, supply, and whether they move
-    next or won."""
+#: A text to draw with :func:`render.kit.text_at`: x, y, text, size, colour, anchor, stroke.
+Text = tuple[float, float, str, int, RGB, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Panel:
+    """A player's panel, ready to draw: its frame (if any), piece, Aileron texts, a name in
+    other scripts (drawn with :func:`render.kit.draw_text`) and the box holding all of it."""
+
+    seat: int
+    frame: Box | None  # the rounded frame's corners (inclusive), when the seat moves or won
+    piece: Point
+    texts: tuple[Text, ...]
+    mixed: tuple[float, float, str] | None
+    box: Box
+
+
+@lru_cache(maxsize=256)
+def _panel(seat: int, seat_label: str | None, supply: int, tag: str, top: int) -> _Panel:
+    """A player's panel: their piece, seat name, display name, supply, and ``tag`` ("TO MOVE",
+    "WINNER" or nothing, which also frames the panel) (cached)."""
     left = PANEL_MARGIN
-    active = view.to_move == seat
-    won = view.outcome is not None and seat in view.outcome.winners
-    if active or won:
-        box = (left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT)
-        draw.rounded_rectangle(box, radius=8, fill=SEAT_TINT[seat], outline=SEAT_DARK[seat],
-                               width=3)  # fmt: skip
-    _paste(image, _piece_sprite(seat, 1), left + 28, top + 27)
-    name_font, small_font = bundled_font(24), bundled_font(17)
-    name = SEAT_NAMES[seat]
-    draw.text((left + 54, top + 27), name, font=name_font, fill=INK, anchor="lm")
-    if seat_labels is not None:
-        x = left + 54 + name_font.getlength(name) + 10
-        label = displayable_label(seat_labels[seat], left + PANEL_WIDTH - 10 - x, 17)
-        if is_plain(label):
-            draw.text((x, top + 28), label, font=small_font, fill=INK, anchor="lm")
-        else:  # other scripts: fallback faces (render.kit)
-            draw_text(image, x, top + 28, label, 17, INK)
-    draw.text((left + 54, top + 60), f"Supply {view.supply[seat]}", font=small_font, fill=INK,
-              anchor="lm")  # fmt: skip
-    tag = "TO MOVE" if active else "WINNER" if won else ""
+    boxes = []
+    frame = None
     if tag:
-        draw.text((left + PANEL_WIDTH - 12, top + 60), tag, font=bundled_font(15),
-                  fill=SEAT_DARK[seat], anchor="rm", stroke_width=1,
-                  stroke_fill=SEAT_DARK[seat])  # fmt: skip
+        frame = (left, top, left + PANEL_WIDTH, top + PANEL_HEIGHT)
+        boxes.append((left, top, left + PANEL_WIDTH + 1, top + PANEL_HEIGHT + 1))
+    piece = (left + 28.0, top + 27.0)
+    boxes.append(_sprite_box(_piece_sprite(seat, 1), *piece))
+    name = SEAT_NAMES[seat]
+    texts: list[Text] = [(left + 54, top + 27, name, 24, INK, "lm", 0)]
+    mixed = None
+    if seat_label is not None:
+        x = left + 54 + bundled_font(24).getlength(name) + 10
+        label = displayable_label(seat_label, left + PANEL_WIDTH - 10 - x, 17)
+        if is_plain(label):
+            texts.append((x, top + 28, label, 17, INK, "lm", 0))
+        else:  # other scripts: fallback faces (render.kit)
+            mixed = (x, top + 28.0, label)
+            boxes.append(stamp_box(x, top + 28, label, 17))
+    texts.append((left + 54, top + 60, f"Supply {supply}", 17, INK, "lm", 0))
+    if tag:
+        texts.append((left + PANEL_WIDTH - 12, top + 60, tag, 15, SEAT_DARK[seat], "rm", 1))
+    boxes += [text_box(x, y, text, size, anchor, stroke) for x, y, text, size, _, anchor, stroke
+              in texts]  # fmt: skip
+    return _Panel(seat, frame, piece, tuple(texts), mixed, union(boxes))
+
+
+def _draw_panel(image: Image.Image, panel: _Panel, origin: tuple[int, int] = (0, 0)) -> None:
+    """Draw ``panel`` on ``image``, whose top-left pixel is ``origin`` of the picture."""
+    ox, oy = origin
+    seat = panel.seat
+    if panel.frame is not None:
+        left, top, right, bottom = panel.frame
+        ImageDraw.Draw(image).rounded_rectangle(
+            (left - ox, top - oy, right - ox, bottom - oy), radius=8, fill=SEAT_TINT[seat],
+            outline=SEAT_DARK[seat], width=3,
+        )  # fmt: skip
+    sprite = _piece_sprite(seat, 1)
+    box = _sprite_box(sprite, *panel.piece)
+    image.paste(sprite[0], (box[0] - ox, box[1] - oy), sprite[0])
+    for x, y, text, size, colour, anchor, stroke in panel.texts:
+        text_at(image, x, y, text, size, colour, anchor, stroke, origin)
+    if panel.mixed is not None:
+        draw_text(image, *panel.mixed, 17, INK, origin=origin)
+
+
+@lru_cache(maxsize=256)
+def _panel_patch(panel: _Panel, flip: bool) -> Patch:
+    """``panel`` drawn over the named board and mapped onto the palette (cached)."""
+
+    def draw(canvas: Image.Image, origin: tuple[int, int]) -> None:
+        _draw_panel(canvas, panel, origin)
+
+    return region_patch(_named_layer(flip), panel.box, draw)
 
 
 #: How each termination of spec section 8 is told under the result.
@@ -615,17 +788,11 @@ def describe_move(last: LastMove) -> str:
     return f"{mover} {GRID.names[last.origin]}{sep}{GRID.names[last.destination]}{merged}"
 
 
-def _draw_status(draw: ImageDraw.ImageDraw, view: GeneratorbView) -> None:
+def _status_texts(view: GeneratorbView) -> list[tuple[float, float, str, int, RGB, str]]:
     """Whose turn (or the result), the ply, the last move: right-aligned in the top corner."""
     y = 26.0
+    texts = []
     for text, size in _status_lines(view):
-        draw.text((WIDTH - 12, y), text, font=bundled_font(size), fill=INK, anchor="rm")
+        texts.append((float(WIDTH - 12), y, text, size, INK, "rm"))
         y += size * 0.6 + 18
-
-
-def _encode(image: Image.Image) -> bytes:
-    """Map the RGB drawing onto :data:`PALETTE` and encode it as a PNG."""
-    paletted = image.quantize(palette=palette_image(PALETTE), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return texts

@@ -145,7 +145,8 @@ def test_same_view_gives_same_bytes() -> None:
     first = gen.render(BUSY, seat_labels=LABELS_4)
     assert gen.render(BUSY, seat_labels=LABELS_4) == first
     # Rebuilding the cached layer and sprites from scratch changes nothing either.
-    for cached in (gen._board_layer, gen._stack_sprite, gen._tag_sprite, kit.palette_image):
+    for cached in (gen._board_layer, gen._layer, gen._stack_sprite, gen._tag_sprite,
+                   kit.palette_image):  # fmt: skip
         cached.cache_clear()
     assert gen.render(BUSY, seat_labels=LABELS_4) == first
 

@@ -144,7 +144,9 @@ def test_same_view_gives_same_bytes() -> None:
     first = gb.render(MIDGAME, seat_labels=LABELS)
     assert gb.render(MIDGAME, seat_labels=LABELS) == first
     # Rebuilding the cached layers and sprites from scratch changes nothing either.
-    for cached in (gb._board_layer, gb._cell_labels, gb._piece_sprite, kit.palette_image):
+    for cached in (gb._board_layer, gb._cell_labels, gb._named_layer, gb._piece_sprite,
+                   gb._piece_patch, gb._panel, gb._panel_patch, kit.text_patch,
+                   kit.palette_image):  # fmt: skip
         cached.cache_clear()
     assert gb.render(MIDGAME, seat_labels=LABELS) == first
 

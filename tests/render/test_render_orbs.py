@@ -227,7 +227,7 @@ def test_same_view_gives_same_bytes() -> None:
     first = ob.render(BUSY_6P, seat_labels=LABELS_6)
     assert ob.render(BUSY_6P, seat_labels=LABELS_6) == first
     # Rebuilding every cached layer, sprite and text from scratch changes nothing either.
-    for cached in (ob._board_layer, ob._orb_sprite, ob._ring_sample, ob._mini_orb,
+    for cached in (ob._board_layer, ob._layer, ob._orb_sprite, ob._ring_sample, ob._mini_orb,
                    ob._arrow_sprite, ob._badge_sprite, ob._origin_sprite, kit.text_stamp,
                    ob._label, ob._text_width, kit.palette_image):  # fmt: skip
         cached.cache_clear()
