@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_URL",
     "POOL",
     "SQLITE_BUSY_TIMEOUT_MS",
+    "SQLITE_POOL",
     "Transactions",
     "create_engine",
     "dialect_insert",
@@ -60,12 +61,19 @@ DEFAULT_URL: Final = "sqlite+aiosqlite:///data/gameroom.db"
 #: How long (milliseconds) a SQLite connection waits for another writer before failing.
 SQLITE_BUSY_TIMEOUT_MS: Final = 5000
 
-#: The connection pool of one bot process. SQLAlchemy's default (5 kept, 10 more opened and
-#: closed again as needed) opened and closed connections all the time under load (about 140
-#: PostgreSQL sessions in a 150-move load bench with 30 games at once, each a new server
-#: process; on SQLite a thread and four PRAGMAs each): a busy bot has as many transactions
-#: in flight as games moving at once. 20 are kept; 20 more may open at a peak.
+#: The connection pool of one bot process on PostgreSQL. SQLAlchemy's default (5 kept, 10
+#: more opened and closed again as needed) opened and closed connections all the time under
+#: load (about 140 PostgreSQL sessions in a 150-move load bench with 30 games at once, each a
+#: new server process): a busy bot has as many transactions in flight as games moving at
+#: once. 20 are kept; 20 more may open at a peak.
 POOL: Final[dict[str, int]] = {"pool_size": 20, "max_overflow": 20}
+
+#: The pool on a SQLite file: four connections, no more. SQLite has one writer at a time (and
+#: this process's writers queue before taking a connection, see :class:`Transactions`), and
+#: each aiosqlite connection is a thread of its own: with 20 the threads fought the event
+#: loop for the GIL (the load bench, 30 games: 73 turns/s with 20, 78-85 with 4, 83 with 2,
+#: 72 with 8; docs/scale.md). A transaction waits for a free connection (FIFO) instead.
+SQLITE_POOL: Final[dict[str, int]] = {"pool_size": 4, "max_overflow": 0}
 
 # Execution option marking connections that only read; see Transactions.read().
 _READ_ONLY: Final = "gameroom_read_only"
@@ -81,7 +89,7 @@ def create_engine(url: str | URL) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         _ensure_parent_directory(parsed)
         in_memory = parsed.database in (None, "", ":memory:")
-        engine = create_async_engine(parsed, **({} if in_memory else POOL))
+        engine = create_async_engine(parsed, **({} if in_memory else SQLITE_POOL))
         _install_sqlite_hooks(engine.sync_engine)
         return engine
     # A long-running bot keeps pooled connections for days; check them before use.
