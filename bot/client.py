@@ -25,6 +25,7 @@ from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
 from bot.ui.offers import DrawOfferPosts
+from bot.ui.rematch_menu import RematchLevelMenu
 from bot.ui.replies import describe, send_ephemeral
 from db import Database
 
@@ -147,7 +148,7 @@ class GameroomBot(commands.AutoShardedBot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ChallengeButton, GameButton, BotLevelMenu)
+        self.add_dynamic_items(ChallengeButton, GameButton, BotLevelMenu, RematchLevelMenu)
         await self._sync_commands()
         log.info("set up: database %r, %d extensions", self.database, len(EXTENSIONS))
 

@@ -31,7 +31,7 @@ from bot.ui.board import post_board
 from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
-from bot.ui.rematch_menu import RematchLevelMenu, rematch_level_view
+from bot.ui.rematch_menu import rematch_level_view
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
@@ -57,16 +57,6 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
         #: Messages of Rematch level menus a choice was made in (in flight or done), so a
         #: double click opens one rematch.
         self._chosen_menus: OrderedDict[int, None] = OrderedDict()
-
-    async def cog_load(self) -> None:
-        # The Rematch level menu is this cog's persistent select; the client registers the
-        # other persistent components (BotHost has no add_dynamic_items, so ask the bot).
-        if isinstance(self.bot, discord.Client):
-            self.bot.add_dynamic_items(RematchLevelMenu)
-
-    async def cog_unload(self) -> None:
-        if isinstance(self.bot, discord.Client):
-            self.bot.remove_dynamic_items(RematchLevelMenu)
 
     @app_commands.command(
         name="takeback", description="Ask your opponent to let you take back your last move"

@@ -8,13 +8,13 @@ the chosen level, or at the levels it had ("same"). A game of people only gets n
 press opens its rematch, as before.
 
 The select is persistent like the lobby's menu: a :class:`discord.ui.DynamicItem` with the
-custom id ``gr:<game_id>:rematch_level`` (:class:`RematchMenuId`; no game button's id has
-this shape, ``gr:<game_id>:<action>:<version>``), so a menu still on the player's screen
-after a restart works. The social cog registers it when it loads. The id names no user and no
-version: nobody but the presser sees an ephemeral message, and the service checks every
-choice against the game as it is now (only its players may ask, one open rematch per game: a
-second choice, or a choice after the rematch was opened some other way, is pointed at the
-open challenge). The choice goes to the social cog.
+custom id ``gr:<game_id>:rematch_level`` (:class:`RematchMenuId`; no game button's id has this
+shape, ``gr:<game_id>:<action>:<version>``), so a menu still on the player's screen after a
+restart works (the client registers it with the other persistent components). The id names no
+user and no version: nobody but the presser sees an ephemeral message, and the service checks
+every choice against the game as it is now (only its players may ask, one open rematch per
+game: a second choice, or a choice after the rematch was opened some other way, is pointed at
+the open challenge). The choice goes to the social cog.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
-from discord.ext import commands
 
 from bot import presenters
 from bot.cogs.social import SocialCog
@@ -67,16 +66,6 @@ def test_chosen_level() -> None:
     assert chosen_level([SAME_LEVEL]) is None
     assert chosen_level(["3"]) == 3
     assert chosen_level(["x"]) == chosen_level([]) == 0  # refused by the service
-
-
-async def test_the_social_cog_registers_the_menu_for_restarts() -> None:
-    # GameroomBot is an AutoShardedBot, which is no commands.Bot.
-    bot = commands.AutoShardedBot(command_prefix="!", intents=discord.Intents.none())
-    await bot.add_cog(SocialCog(bot))  # type: ignore[arg-type]
-    store = bot._connection._view_store
-    assert RematchLevelMenu in store._dynamic_items.values()
-    await bot.remove_cog("Social")
-    assert RematchLevelMenu not in store._dynamic_items.values()
 
 
 def test_rematch_texts() -> None:
