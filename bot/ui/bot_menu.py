@@ -20,7 +20,7 @@ from bot.ui.custom_ids import BOT_MENU_TEMPLATE, BotMenuId
 from bot.ui.host import Interaction
 from bot.ui.replies import send_ephemeral
 
-__all__ = ["BotLevelMenu", "BotMenuHandler"]
+__all__ = ["BotLevelMenu", "BotMenuHandler", "level_options"]
 
 log = logging.getLogger(__name__)
 
@@ -34,27 +34,32 @@ class BotMenuHandler(Protocol):
     async def on_add_bot(self, interaction: Interaction, challenge_id: int, level: int) -> None: ...
 
 
+def level_options() -> list[discord.SelectOption]:
+    """One option per bot level, "Level 3 · club", its value the level's number (the lobby's
+    "Add a bot…" menu and the Rematch level menu name levels alike)."""
+    return [
+        discord.SelectOption(
+            label=f"Level {level.number} · {level.name}",
+            value=str(level.number),
+            description=f"thinks up to {level.budget.seconds:g} s a move",
+        )
+        for level in LEVELS
+    ]
+
+
 class BotLevelMenu(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=re.compile(BOT_MENU_TEMPLATE)
 ):
     """ "Add a bot…": a select of the five levels on an open lobby."""
 
     def __init__(self, menu_id: BotMenuId) -> None:
-        options = [
-            discord.SelectOption(
-                label=f"Level {level.number} · {level.name}",
-                value=str(level.number),
-                description=f"thinks up to {level.budget.seconds:g} s a move",
-            )
-            for level in LEVELS
-        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=str(menu_id),
                 placeholder="Add a bot to an open seat…",
                 min_values=1,
                 max_values=1,
-                options=options,
+                options=level_options(),
             )
         )
         self.menu_id = menu_id

@@ -29,6 +29,7 @@ import discord
 
 from ai.levels import LEVELS
 from bot import presenters
+from bot.ui.bot_menu import level_options
 from bot.ui.host import Interaction
 from bot.ui.replies import send_ephemeral
 
@@ -102,14 +103,7 @@ class RematchLevelMenu(
                 value=SAME_LEVEL,
                 description="the bot plays as it did this game",
             ),
-            *(
-                discord.SelectOption(
-                    label=f"Level {level.number} · {level.name}",
-                    value=str(level.number),
-                    description=f"thinks up to {level.budget.seconds:g} s a move",
-                )
-                for level in LEVELS
-            ),
+            *level_options(),
         ]
         super().__init__(
             discord.ui.Select(
