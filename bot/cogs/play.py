@@ -54,10 +54,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         The move is validated and committed *before* the interaction is answered, so a
         refusal stays private (an ephemeral sentence) and a played move's answer is the public
         board itself, the interaction's own response (exempt from Discord's message rate
-        limits). A move that takes longer than :data:`~bot.ui.replies.ANSWER_WITHIN_S`, and
-        every move in a game with hidden information (whose ``/move`` text must not show
-        under a public answer, and whose mover gets private events), is answered privately
-        first and the board follows as a public follow-up.
+        limits). A move that takes longer than :data:`~bot.ui.replies.ANSWER_WITHIN_S` (then
+        deferred), and every move in a game with hidden information (whose ``/move`` text
+        must not show under a public answer, and whose mover gets private events), is
+        answered privately first and the board follows as a public follow-up.
         """
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
@@ -91,15 +91,19 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     async def _answer_privately_first(
         self, interaction: Interaction, result: TurnResult, drawn: discord.File | None
     ) -> None:
-        """The move's private answer (replacing "thinking…", ephemeral), then the board as a
-        public follow-up of the same interaction."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        """The move's private answer (ephemeral: the interaction's response, or in place of
+        "thinking…" when it was deferred), then the board as a public follow-up of the same
+        interaction."""
         view = board_view(result.snapshot, for_player=True)
         chunks = presenters.split_message(presenters.move_ack_text(result, posted=True))
-        await interaction.edit_original_response(
-            content=chunks[0], view=MISSING if view is None else view
-        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=chunks[0], view=MISSING if view is None else view
+            )
+        else:
+            await interaction.response.send_message(
+                chunks[0], ephemeral=True, view=MISSING if view is None else view
+            )
         for chunk in chunks[1:]:
             await interaction.followup.send(chunk, ephemeral=True)
         posted = await post_turn(self.bot, result, interaction=interaction, drawn=drawn)

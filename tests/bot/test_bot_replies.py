@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -11,9 +12,9 @@ import discord
 import pytest
 
 from bot import presenters
-from bot.service import NotAPlayerError
+from bot.service import NotAPlayerError, NotYourTurnError
 from bot.ui.board import post_board
-from bot.ui.replies import allowed_users, answer_errors
+from bot.ui.replies import allowed_users, answer_errors, answered_in_time
 
 from .test_bot_presenters import snapshot
 
@@ -111,3 +112,42 @@ async def test_a_posted_board_is_remembered() -> None:
     assert await post_board(bot, snapshot(), "text", mention_ids=[]) is message
     assert "file" not in channel.send.await_args.kwargs
     bot.service.set_board_message.assert_awaited_once_with(5, 4242)
+
+
+# ---- answered_in_time: answer with the result, or defer while it takes long -----------------
+
+
+async def test_quick_work_is_not_deferred() -> None:
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    assert (
+        await answered_in_time(interaction, asyncio.sleep(0, result="board"), within=1) == "board"
+    )
+    interaction.response.defer.assert_not_awaited()
+
+
+async def test_slow_work_is_deferred_privately_and_still_returns_its_result() -> None:
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    result = await answered_in_time(interaction, asyncio.sleep(0.05, result="board"), within=0.01)
+    assert result == "board"
+    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+
+
+async def test_the_work_s_error_propagates_without_a_defer() -> None:
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+
+    async def refused() -> None:
+        raise NotYourTurnError((2,))
+
+    with pytest.raises(NotYourTurnError):
+        await answered_in_time(interaction, refused(), within=1)
+    interaction.response.defer.assert_not_awaited()
+
+
+async def test_an_expired_interaction_still_gets_the_work_done() -> None:
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock(side_effect=not_found())
+    result = await answered_in_time(interaction, asyncio.sleep(0.05, result="board"), within=0.01)
+    assert result == "board"

@@ -185,12 +185,14 @@ async def test_a_decision_that_leaves_the_turn_to_the_mover_posts_one_line_and_n
     assert args[1] is interaction  # a follow-up of the /move, exempt from rate limits
     assert args[3] == presenters.decision_text(result)
     assert "mention_ids" not in kwargs  # nobody is pinged
-    # The private answer replaces the ephemeral "thinking…" (the defer was ephemeral).
-    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
-    interaction.edit_original_response.assert_awaited_once()
-    sent = interaction.edit_original_response.await_args
-    assert sent.kwargs["content"] == presenters.move_ack_text(result, posted=True)
-    assert "Zanzibar" in sent.kwargs["content"]
+    # The private answer is the interaction's own ephemeral response (no defer needed: the
+    # move was played first); the public line follows as a follow-up.
+    interaction.response.defer.assert_not_awaited()
+    interaction.response.send_message.assert_awaited_once()
+    sent = interaction.response.send_message.await_args
+    assert sent.args[0] == presenters.move_ack_text(result, posted=True)
+    assert sent.kwargs["ephemeral"] is True
+    assert "Zanzibar" in sent.args[0]
     assert labels(sent.kwargs["view"]) == ["My view"]
 
 
@@ -209,10 +211,9 @@ async def test_a_decision_that_passes_the_turn_posts_the_board_and_pings_the_nex
     assert "Zanzibar" not in args[2]
     assert kwargs["mention_ids"] == (NORTH,)
     assert kwargs["interaction"] is interaction
-    assert (
-        "Only you see:\n• Card 2 of North is Zanzibar"
-        in (interaction.edit_original_response.await_args.kwargs["content"])
-    )
+    answer = interaction.response.send_message.await_args
+    assert answer.kwargs["ephemeral"] is True
+    assert "Only you see:\n• Card 2 of North is Zanzibar" in answer.args[0]
 
 
 async def test_my_view_answers_the_presser_alone_with_picture_and_text() -> None:
