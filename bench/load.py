@@ -50,7 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,26 +121,20 @@ class Boards:
     interaction response), or an edit that fills in a deferred response ("thinking…") or
     otherwise adds an attachment. So a board is seen whichever way the bot sends it.
 
-    New messages come from ``fake.on_message``; edits from a wrapper around the fake's
-    ``state.edit_message`` (the one place every edit goes through: PATCH of a channel message,
-    a follow-up replacing a deferred response, an ``@original`` edit, an UPDATE_MESSAGE
-    callback), because ``on_message`` reports only new messages.
+    New messages come from ``fake.on_message``, edits from ``fake.on_edit`` (a PATCH of a
+    channel message, a follow-up replacing a deferred response, an ``@original`` edit, an
+    UPDATE_MESSAGE callback).
     """
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._waiting: dict[int, asyncio.Future[float]] = {}
         fake.on_message(self._created)
-        state: Any = fake.state
-        edit: Callable[..., Message] = state.edit_message
+        fake.on_edit(self._edited)
 
-        def edit_message(message: Message, *args: Any, **kwargs: Any) -> Message:
-            shown = set() if message.loading else {a.id for a in message.attachments}
-            edited = edit(message, *args, **kwargs)
-            if any(a.id not in shown for a in edited.attachments):
-                self._appeared(edited)
-            return edited
-
-        state.edit_message = edit_message
+    def _edited(self, before: Message, after: Message) -> None:
+        shown = set() if before.loading else {a.id for a in before.attachments}
+        if any(a.id not in shown for a in after.attachments):
+            self._appeared(after)
 
     def expect(self, channel: Channel) -> asyncio.Future[float]:
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()

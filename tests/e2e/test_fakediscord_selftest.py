@@ -415,6 +415,8 @@ async def test_first_follow_up_after_a_public_defer_is_public(
 
 async def test_message_with_a_thread_created_from_it(world: World, bot: SelfTestBot) -> None:
     fake, _, games, alice, _ = world
+    edits: list[tuple[str, str]] = []
+    fake.on_edit(lambda before, after: edits.append((before.content, after.content)))
     result = await fake.slash(alice, games, "table")
     assert result.ephemeral
     starter = await fake.wait_for_message(games, lambda m: m.content.startswith("Game #7"))
@@ -426,6 +428,7 @@ async def test_message_with_a_thread_created_from_it(world: World, bot: SelfTest
     assert starter_now.thread_id == thread.id
     assert starter_now.edited
     assert starter_now.content == "Game #7: alice vs bob (table open)"
+    assert ("Game #7: alice vs bob", "Game #7: alice vs bob (table open)") in edits  # on_edit
     assert first.channel_id == thread.id
     in_thread = await fake.slash(alice, thread, "ping")
     assert in_thread.content == "pong"

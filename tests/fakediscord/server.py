@@ -385,6 +385,13 @@ class FakeDiscord:
         """
         self.state.message_listeners.append(listener)
 
+    def on_edit(self, listener: Callable[[Message, Message], None]) -> None:
+        """Call ``listener(before, after)`` with every edit of a public message, as it is
+        stored: a PATCH of a channel message, a follow-up or ``@original`` edit filling in a
+        deferred response ("thinking…"), an UPDATE_MESSAGE callback. With :meth:`on_message`,
+        a benchmark sees every public message whichever way the bot sends it."""
+        self.state.edit_listeners.append(listener)
+
     async def wait_until(
         self, check: Callable[[], object], *, timeout: float = 10.0, what: str = "a condition"
     ) -> None:

@@ -113,6 +113,7 @@ class DiscordState:
         """Discord's REST rate limits (``ratelimits.py``), or ``None``: no 429s (the default)."""
         self.rate_limited: list[str] = []
         self.message_listeners: list[Callable[[Message], None]] = []
+        self.edit_listeners: list[Callable[[Message, Message], None]] = []
         """Called with every new public message (``FakeDiscord.on_message``)."""
         """``"METHOD /path -> 429 global|route"`` of every request answered 429."""
 
@@ -328,6 +329,8 @@ class DiscordState:
         self.attachments.update((a.id, a) for a in edited.attachments)
         if edited.visible_to is None:
             self.dispatch_message("MESSAGE_UPDATE", edited, self.channels[edited.channel_id])
+            for listener in self.edit_listeners:
+                listener(message, edited)
         self.notify()
         return edited
 
