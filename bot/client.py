@@ -52,15 +52,16 @@ _NAME_CACHE_SIZE = 1024
 
 
 def intents() -> discord.Intents:
-    """The gateway intents: the defaults, and explicitly none of the privileged ones.
+    """The gateway intents: ``guilds`` alone, and none of the privileged ones.
 
-    Slash commands and buttons arrive as interactions, so the bot never reads messages or
-    member lists.
+    Slash commands and buttons arrive as interactions, whatever the intents, so the bot never
+    reads messages, reactions, typing or member lists; ``guilds`` keeps its cache of guilds,
+    channels and threads (where it posts, and threads it archives). Without the message
+    intents Discord no longer sends the bot every message of every channel it can see, its
+    own board posts included (each was decompressed, parsed and cached for nothing).
     """
-    wanted = discord.Intents.default()
-    wanted.members = False
-    wanted.presences = False
-    wanted.message_content = False
+    wanted = discord.Intents.none()
+    wanted.guilds = True
     return wanted
 
 

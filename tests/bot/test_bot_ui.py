@@ -154,12 +154,16 @@ async def test_dynamic_items_rebuild_themselves_from_custom_ids() -> None:
     assert [o.value for o in again.item.options] == ["1", "2", "3", "4", "5"]
 
 
-def test_no_privileged_intents() -> None:
+def test_only_the_guilds_intent() -> None:
     wanted = intents()
     assert not wanted.members
     assert not wanted.presences
     assert not wanted.message_content
+    assert not wanted.messages  # no MESSAGE_CREATE for every message, the bot's own included
+    assert not wanted.typing
+    assert not wanted.reactions
     assert wanted.guilds
+    assert wanted == discord.Intents(guilds=True)
 
 
 @pytest.fixture
