@@ -44,12 +44,16 @@ class GameProfile:
     * ``assess_evaluate``: the evaluation :func:`ai.levels.assess` uses instead of
       ``evaluate``, for a game whose ``evaluate`` is deliberately one-sided (Orbs); ``None``
       = ``evaluate``. An assessment must give ½ to an even position.
+    * ``exploration``: the UCB1 constant for this game, or ``None`` for
+      :data:`ai.search.EXPLORATION`. A game whose evaluated rewards differ little between
+      moves needs a smaller one, or the search spreads its visits almost evenly.
     """
 
     players: Callable[[Any], int]
     evaluate: Evaluator | None = None
     playout_plies: int = 10_000
     assess_evaluate: Evaluator | None = None
+    exploration: float | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,33 +117,67 @@ def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
 # ---------------------------------------------------------------------------------------------
 
 
+#: Credit of a coupling part by the moves it still needs (GEN-13): 0 (in place), 1, 2, 3.
+_GEN_CREDIT = (1.0, 0.75, 0.55, 0.4)
+#: Level each part must stand on (GEN-13): Small 4, Medium 3, Large 2.
+_GEN_TARGET = (4, 3, 2)
+
+
+def _generator_credit_table() -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """``[colour][part][node]``: the credit (:data:`_GEN_CREDIT`) of that part of a seat of
+    ``colour`` (0 Small, 1 Medium, 2 Large) standing on ``node``; 0 in the home branch.
+
+    A part on its level needs one sideways move onto the node of its colour unless it is
+    there already; a part higher up needs one move down per level, the last onto a node of
+    its colour (a child of each colour exists, GEN-7). Both cost exactly one roll of the
+    seat's colour, so a part on its level on a node of the wrong colour is no further than
+    one a level above it. GEN-8 keeps every part at or above its level.
+    """
+    level_of, colour_of, branch_of = gryb.LEVEL, gryb.COLOUR, gryb.BRANCH
+    table = []
+    for colour in range(4):
+        parts = []
+        for target in _GEN_TARGET:
+            row = []
+            for node in range(gryb.NODE_COUNT):
+                level = level_of[node]
+                if branch_of[node] == colour or level > target:
+                    row.append(0.0)
+                    continue
+                steps = target - level if level < target else int(colour_of[node] != colour)
+                row.append(_GEN_CREDIT[steps])
+            parts.append(tuple(row))
+        table.append(tuple(parts))
+    return tuple(table)
+
+
+_GEN_CREDITS = _generator_credit_table()
+
+
 def _generator_progress(board: tuple[int, ...], nodes: tuple[int, ...], colour: int) -> float:
     """How far a seat of ``colour`` is toward a power coupling (GEN-13), 0–3.
 
     Each part (Small on level 4, Medium on level 3, Large on level 2, on nodes of the seat's
-    colour) scores 1 when in place, and partial credit for the right size on the way down in a
-    branch other than the home branch (0.75 on the right level but the wrong colour, less
-    higher up). The three parts take the best assignment to three different branches.
+    colour, outside the home branch) earns the credit of :func:`_generator_credit_table`: 1 in
+    place, less the more moves it still needs. The three parts take the best assignment to
+    three different branches.
     """
     best = [[0.0] * 4 for _ in range(3)]
-    level_of, colour_of, branch_of = gryb.LEVEL, gryb.COLOUR, gryb.BRANCH
+    small_row, medium_row, large_row = _GEN_CREDITS[colour]
+    branch_of = gryb.BRANCH
     for node in nodes:
-        branch = branch_of[node]
-        if branch == colour:
-            continue
         mask = board[node] & 7
-        level = level_of[node]
-        right = colour_of[node] == colour
+        branch = branch_of[node]
         if mask & generator_board.SMALL:
-            value = 1.0 if level == 4 and right else 0.75 if level == 4 else 0.15 * level
+            value = small_row[node]
             if value > best[0][branch]:
                 best[0][branch] = value
         if mask & generator_board.MEDIUM:
-            value = 1.0 if level == 3 and right else 0.75 if level == 3 else 0.2 * level
+            value = medium_row[node]
             if value > best[1][branch]:
                 best[1][branch] = value
         if mask & generator_board.LARGE:
-            value = 1.0 if level == 2 and right else 0.75 if level == 2 else 0.35
+            value = large_row[node]
             if value > best[2][branch]:
                 best[2][branch] = value
     return max(
@@ -328,7 +366,9 @@ def _generator_players(state: Any) -> int:
 PROFILES: dict[str, GameProfile] = {
     "generatorb": GameProfile(_two, _generatorb_evaluate, playout_plies=4),
     "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2),
-    "generator": GameProfile(_generator_players, _generator_evaluate, playout_plies=8),
+    "generator": GameProfile(
+        _generator_players, _generator_evaluate, playout_plies=0, exploration=0.25
+    ),
     "orbs": GameProfile(
         _orbs_players, _orbs_evaluate, playout_plies=0, assess_evaluate=_orbs_assess
     ),

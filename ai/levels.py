@@ -61,7 +61,7 @@ class Level:
 
 #: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core.
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", Budget(200, 0.15), temperature=0.5, candidates=3),
+    Level(1, "beginner", Budget(100, 0.15), temperature=0.5, candidates=3),
     Level(2, "casual", Budget(600, 0.4), temperature=0.3, candidates=2),
     Level(3, "club", Budget(1500, 0.8), temperature=0.15, candidates=2),
     Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),

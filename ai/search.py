@@ -153,8 +153,9 @@ class Mcts:
 
     ``engine``: any :class:`engines.base.Engine`. ``profile``: the game's
     :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``).
-    ``exploration``: the UCB1 constant. One instance may serve many searches; it keeps no
-    state between them.
+    ``exploration``: the UCB1 constant (default: the profile's
+    :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). One instance
+    may serve many searches; it keeps no state between them.
     """
 
     def __init__(
@@ -162,10 +163,14 @@ class Mcts:
         engine: Engine[Any, Any],
         profile: GameProfile | None = None,
         *,
-        exploration: float = EXPLORATION,
+        exploration: float | None = None,
     ) -> None:
         self.engine = engine
         self.profile = profile or profile_for(engine.info.id)
+        if exploration is None:
+            exploration = self.profile.exploration
+        if exploration is None:
+            exploration = EXPLORATION
         self.exploration = exploration
         child = getattr(engine, "child", None)
         self._step: Callable[[Any, int, Any], Any]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ai import Budget, assess, choose_move
+from ai import Budget, Mcts, assess, choose_move
 from ai.evaluation import _generator_progress, _orbs_distances, profile_for
+from ai.search import EXPLORATION
 from engines import get_engine
 from engines.generator_board import LARGE, MEDIUM, SMALL
 from engines.geometry import gryb
@@ -68,6 +69,44 @@ def test_generator_progress_counts_a_power_coupling_as_three() -> None:
     for node, size in zip(home, (SMALL, MEDIUM, LARGE), strict=True):
         board[node] = red * 8 + size
     assert _generator_progress(tuple(board), tuple(sorted(home)), red) == 0.0
+
+
+def _progress_of(colour: int, pieces: dict[str, int]) -> float:
+    board = [0] * gryb.NODE_COUNT
+    for name, size in pieces.items():
+        board[_node(name)] = colour * 8 + size
+    nodes = tuple(sorted(_node(name) for name in pieces))
+    return _generator_progress(tuple(board), nodes, colour)
+
+
+def test_generator_credit_counts_moves_left_not_levels() -> None:
+    """A part on its level but on the wrong colour needs one roll of the seat's colour, as
+    does the same part one level up (a move down onto the child of that colour, GEN-7), so
+    both get the same credit; one more level up gets less, and a part in place the most."""
+    red = 1
+    # Small: on GYBR it is in place; GYBG (wrong colour, level 4) and GYB (level 3) are one
+    # move away, GY two, G three.
+    in_place = _progress_of(red, {"GYBR": SMALL})
+    wrong_colour = _progress_of(red, {"GYBG": SMALL})
+    one_up = _progress_of(red, {"GYB": SMALL})
+    two_up = _progress_of(red, {"GY": SMALL})
+    three_up = _progress_of(red, {"G": SMALL})
+    assert in_place == pytest.approx(1.0)
+    assert wrong_colour == pytest.approx(one_up)
+    assert in_place > one_up > two_up > three_up > 0.0
+    # Large: level 1 outside the home branch is one move from BR, like BG.
+    assert _progress_of(red, {"B": LARGE}) == pytest.approx(_progress_of(red, {"BG": LARGE}))
+    # Medium: on level 2 it is one move from level 3.
+    assert _progress_of(red, {"YB": MEDIUM}) == pytest.approx(_progress_of(red, {"YBG": MEDIUM}))
+    # The start node and the home branch count for nothing.
+    assert _progress_of(red, {"R": LARGE, "RG": MEDIUM}) == 0.0
+
+
+def test_a_profile_sets_the_exploration_constant() -> None:
+    engine = get_engine("generator")
+    assert Mcts(engine).exploration == profile_for("generator").exploration
+    assert Mcts(engine, exploration=0.5).exploration == 0.5
+    assert Mcts(get_engine("arbos")).exploration == EXPLORATION
 
 
 def test_orbs_assess_calls_the_opening_even() -> None:
