@@ -22,6 +22,7 @@ from bot.service.bot_seats import is_bot
 from bot.ui.host import BotHost
 
 __all__ = [
+    "ANSWER_BY_AGE_S",
     "ANSWER_WITHIN_S",
     "allowed_users",
     "answer_errors",
@@ -42,6 +43,11 @@ T = TypeVar("T")
 #: interaction whose first answer has not arrived within 3 s; the rest is margin for the
 #: answer's own request.
 ANSWER_WITHIN_S: Final = 1.5
+
+#: When (seconds after Discord created the interaction) a command still working is deferred
+#: at the latest, so an interaction that reached the handler late (a busy event loop) is still
+#: deferred inside Discord's 3 s.
+ANSWER_BY_AGE_S: Final = 2.5
 
 
 def allowed_users(user_ids: Iterable[int]) -> discord.AllowedMentions:
@@ -103,7 +109,10 @@ async def answered_in_time(
     interaction: discord.Interaction[Any], work: Awaitable[T], *, within: float = ANSWER_WITHIN_S
 ) -> T:
     """``work``'s result, deferring ``interaction`` (ephemerally, "thinking…") if ``work`` has
-    not finished within ``within`` seconds, so Discord does not drop the interaction.
+    not finished within ``within`` seconds, or by :data:`ANSWER_BY_AGE_S` after Discord
+    created the interaction if that comes first, so Discord does not drop the interaction.
+    (The interaction's age is read against this host's clock: a clock ahead of Discord's
+    defers sooner, which is harmless; one behind it is bounded by ``within``.)
 
     What lets a quick command answer with its result in the interaction's own response (one
     request) while a slow one (a database busy with another process) still gets its answer
@@ -113,6 +122,8 @@ async def answered_in_time(
     """
     if interaction.response.is_done():
         return await work
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    within = min(within, max(0.0, ANSWER_BY_AGE_S - age))
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), within)

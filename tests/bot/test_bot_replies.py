@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
@@ -30,6 +31,7 @@ def fake_interaction(*, done: bool) -> Any:
     interaction.data = {"custom_id": "gr:c1:accept"}
     interaction.user = SimpleNamespace(id=7)
     interaction.channel_id, interaction.guild_id, interaction.id = 2, 1, 99
+    interaction.created_at = discord.utils.utcnow()
     return interaction
 
 
@@ -151,3 +153,12 @@ async def test_an_expired_interaction_still_gets_the_work_done() -> None:
     interaction.response.defer = AsyncMock(side_effect=not_found())
     result = await answered_in_time(interaction, asyncio.sleep(0.05, result="board"), within=0.01)
     assert result == "board"
+
+
+async def test_an_interaction_that_arrived_late_is_deferred_sooner() -> None:
+    interaction = fake_interaction(done=False)
+    interaction.created_at = discord.utils.utcnow() - timedelta(seconds=2.45)
+    interaction.response.defer = AsyncMock()
+    result = await answered_in_time(interaction, asyncio.sleep(0.2, result="board"), within=1.5)
+    assert result == "board"
+    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
