@@ -57,6 +57,7 @@ from db.schema import (
     user_settings,
     vacations,
 )
+from db.settings import read_guild
 from db.timers import cancel_timers, schedule_timer
 
 __all__ = [
@@ -188,7 +189,7 @@ class ClocksRepo:
                         row.g_updated_at,
                     )
             if not wanted and guild_id is not None:
-                guild = await _guild_settings(conn, guild_id)
+                guild = await read_guild(conn, guild_id)
         for user_id in wanted:
             users.setdefault(user_id, UserSettingsRow(user_id))
         return TurnContext(users, away, guild)
@@ -463,15 +464,3 @@ def _turn_context_query(user_ids: Sequence[int], guild_id: int | None) -> Any:
         vacations.c.updated_at.label("v_updated_at"),
         *guild_columns,
     ).select_from(joined)
-
-
-async def _guild_settings(conn: AsyncConnection, guild_id: int) -> GuildSettingsRow:
-    """Guild ``guild_id``'s settings (the defaults when it has no row)."""
-    found = (
-        await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))
-    ).one_or_none()
-    if found is None:
-        return GuildSettingsRow(guild_id)
-    return GuildSettingsRow(
-        guild_id, ThreadPolicy(found.threads), found.reminder_quiet_s, found.updated_at
-    )

@@ -26,7 +26,7 @@ from db.schema import (
     user_settings,
 )
 
-__all__ = ["KEEP", "SettingsRepo"]
+__all__ = ["KEEP", "SettingsRepo", "read_guild"]
 
 _T = TypeVar("_T")
 
@@ -51,7 +51,7 @@ class SettingsRepo:
     async def guild(self, guild_id: int) -> GuildSettingsRow:
         """Guild ``guild_id``'s settings, the defaults if it never changed any."""
         async with self._tx.read() as conn:
-            return await _read_guild(conn, guild_id)
+            return await read_guild(conn, guild_id)
 
     async def set_guild(
         self,
@@ -79,7 +79,7 @@ class SettingsRepo:
                     "updated_at": now,
                 },
             )
-            old = await _read_guild(conn, guild_id, lock=True)
+            old = await read_guild(conn, guild_id, lock=True)
             values = {
                 "threads": _kept(threads, old.threads).value,
                 "reminder_quiet_s": _kept(reminder_quiet_s, old.reminder_quiet_s),
@@ -88,7 +88,7 @@ class SettingsRepo:
             await conn.execute(
                 update(guild_settings).where(guild_settings.c.guild_id == guild_id).values(values)
             )
-            return await _read_guild(conn, guild_id)
+            return await read_guild(conn, guild_id)
 
     async def user(self, user_id: int) -> UserSettingsRow:
         """User ``user_id``'s settings, the defaults if they never changed any."""
@@ -161,9 +161,11 @@ def _check_quiet(value: object) -> None:
         raise ValueError(f"a quiet time cannot be negative: {value} s")
 
 
-async def _read_guild(
+async def read_guild(
     conn: AsyncConnection, guild_id: int, *, lock: bool = False
 ) -> GuildSettingsRow:
+    """Guild ``guild_id``'s settings inside the caller's transaction ``conn`` (the defaults
+    when it has no row); ``lock`` reads it ``FOR UPDATE``."""
     query = select(guild_settings).where(guild_settings.c.guild_id == guild_id)
     if lock:
         query = query.with_for_update()
