@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, case, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Row, and_, delete, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions, dialect_insert
@@ -45,6 +45,7 @@ from db.schema import (
     watchers,
 )
 from db.schema import moves as move_log
+from db.watchers import ONE_WATCHER_FEWER
 
 __all__ = ["RatingsRepo", "StillPlayingError", "apply_rating_hook", "is_anonymous"]
 
@@ -356,7 +357,7 @@ class RatingsRepo:
             await conn.execute(
                 update(games)
                 .where(games.c.id.in_(watched.scalar_subquery()))
-                .values(watchers=case((games.c.watchers > 0, games.c.watchers - 1), else_=0))
+                .values(watchers=ONE_WATCHER_FEWER)
             )
             for table in (user_settings, vacations, watchers):
                 await conn.execute(delete(table).where(table.c.user_id == user_id))

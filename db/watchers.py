@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Final
 
 from sqlalchemy import case, delete, select, update
 
@@ -10,7 +11,10 @@ from db.engine import Transactions, dialect_insert
 from db.rows import WatcherRow, require_aware
 from db.schema import GameStatus, games, watchers
 
-__all__ = ["WatchersRepo"]
+__all__ = ["ONE_WATCHER_FEWER", "WatchersRepo"]
+
+#: ``games.watchers`` after one of the game's watchers left (never below 0).
+ONE_WATCHER_FEWER: Final = case((games.c.watchers > 0, games.c.watchers - 1), else_=0)
 
 
 class WatchersRepo:
@@ -59,9 +63,7 @@ class WatchersRepo:
             gone = result.rowcount > 0
             if gone:
                 await conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id)
-                    .values(watchers=case((games.c.watchers > 0, games.c.watchers - 1), else_=0))
+                    update(games).where(games.c.id == game_id).values(watchers=ONE_WATCHER_FEWER)
                 )
         return gone
 
