@@ -8,21 +8,17 @@ the challenger may add bots, and only to open seats). The press goes to the chal
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any, Protocol, cast
 
 import discord
 
 from ai.levels import LEVELS
-from bot import presenters
 from bot.ui.custom_ids import BOT_MENU_TEMPLATE, BotMenuId
 from bot.ui.host import Interaction
-from bot.ui.replies import send_ephemeral
+from bot.ui.replies import cog_unavailable
 
 __all__ = ["BotLevelMenu", "BotMenuHandler", "level_options"]
-
-log = logging.getLogger(__name__)
 
 #: The cog that handles the menu (the challenges cog's name).
 _CHALLENGES_COG = "Challenges"
@@ -77,8 +73,7 @@ class BotLevelMenu(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog(_CHALLENGES_COG)
         if cog is None:
-            log.error("bot menu used but cog %s is not loaded", _CHALLENGES_COG)
-            await send_ephemeral(interaction, presenters.APOLOGY)
+            await cog_unavailable(interaction, _CHALLENGES_COG)
             return
         level = int(self.item.values[0]) if self.item.values else 0
         await cast(BotMenuHandler, cog).on_add_bot(

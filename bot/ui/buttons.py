@@ -8,13 +8,11 @@ by name, which asks the service and answers.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any, Protocol, TypeAlias, cast
 
 import discord
 
-from bot import presenters
 from bot.service import ChallengeInfo
 from bot.ui.bot_menu import BotLevelMenu
 from bot.ui.custom_ids import (
@@ -27,7 +25,7 @@ from bot.ui.custom_ids import (
     GameButtonId,
 )
 from bot.ui.host import Interaction
-from bot.ui.replies import send_ephemeral
+from bot.ui.replies import cog_unavailable
 
 __all__ = [
     "CHALLENGES_COG",
@@ -45,8 +43,6 @@ __all__ = [
     "my_view_view",
     "takeback_view",
 ]
-
-log = logging.getLogger(__name__)
 
 #: Names of the cogs that answer button presses.
 CHALLENGES_COG = "Challenges"
@@ -106,11 +102,6 @@ _GAME_STYLE = {
 }
 
 
-async def _unavailable(interaction: AnyInteraction, cog: str) -> None:
-    log.error("button pressed but cog %s is not loaded", cog)
-    await send_ephemeral(interaction, presenters.APOLOGY)
-
-
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.compile(CHALLENGE_TEMPLATE)
 ):
@@ -131,7 +122,7 @@ class ChallengeButton(
     async def callback(self, interaction: AnyInteraction) -> None:
         cog = interaction.client.get_cog(CHALLENGES_COG)
         if cog is None:
-            await _unavailable(interaction, CHALLENGES_COG)
+            await cog_unavailable(interaction, CHALLENGES_COG)
             return
         await cast(ChallengeButtonHandler, cog).on_challenge_button(
             cast(Interaction, interaction), self.button_id
@@ -160,7 +151,7 @@ class GameButton(
         name = GAME_ACTION_COGS[self.button_id.action]
         cog = interaction.client.get_cog(name)
         if cog is None:
-            await _unavailable(interaction, name)
+            await cog_unavailable(interaction, name)
             return
         await cast(GameButtonHandler, cog).on_game_button(
             cast(Interaction, interaction), self.button_id

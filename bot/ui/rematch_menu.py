@@ -19,7 +19,6 @@ the open challenge). The choice goes to the social cog.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,10 +27,9 @@ from typing import Any, Protocol, cast
 import discord
 
 from ai.levels import LEVELS
-from bot import presenters
 from bot.ui.bot_menu import level_options
 from bot.ui.host import Interaction
-from bot.ui.replies import send_ephemeral
+from bot.ui.replies import cog_unavailable
 
 __all__ = [
     "REMATCH_MENU_TEMPLATE",
@@ -43,10 +41,9 @@ __all__ = [
     "rematch_level_view",
 ]
 
-log = logging.getLogger(__name__)
-
 #: The cog that handles the menu (the social cog's name).
 _SOCIAL_COG = "Social"
+
 
 #: The option that keeps every bot seat at the level it had.
 SAME_LEVEL = "same"
@@ -129,8 +126,7 @@ class RematchLevelMenu(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog(_SOCIAL_COG)
         if cog is None:
-            log.error("rematch menu used but cog %s is not loaded", _SOCIAL_COG)
-            await send_ephemeral(interaction, presenters.APOLOGY)
+            await cog_unavailable(interaction, _SOCIAL_COG)
             return
         await cast(RematchMenuHandler, cog).on_rematch_level(
             cast(Interaction, interaction), self.menu_id.game_id, chosen_level(self.item.values)

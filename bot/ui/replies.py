@@ -28,6 +28,7 @@ __all__ = [
     "answer_errors",
     "answered_in_time",
     "channel_id_of",
+    "cog_unavailable",
     "describe",
     "edit_post",
     "post_in_channel",
@@ -172,17 +173,12 @@ async def post_public(
             )
         except discord.HTTPException:
             log.warning("could not answer in channel %d", channel_id, exc_info=True)
-            _rewind(kwargs)
+            attachment = kwargs.get("file")
+            if isinstance(attachment, discord.File):
+                attachment.reset()  # the failed request read it to the end
     return await post_in_channel(
         bot, channel_id, content, guild_id=guild_id, mention_ids=mention_ids, **kwargs
     )
-
-
-def _rewind(kwargs: dict[str, Any]) -> None:
-    """Rewind the attachment of a failed request, which read it to the end."""
-    attachment = kwargs.get("file")
-    if isinstance(attachment, discord.File):
-        attachment.reset()
 
 
 async def _original(interaction: discord.Interaction[Any]) -> discord.Message | None:
@@ -205,6 +201,13 @@ async def edit_post(interaction: discord.Interaction[Any], content: str) -> None
         await interaction.edit_original_response(content=content, view=None)
     except discord.HTTPException:
         log.warning("could not edit the post of %s", describe(interaction), exc_info=True)
+
+
+async def cog_unavailable(interaction: discord.Interaction[Any], cog: str) -> None:
+    """Answer a component whose cog ``cog`` is not loaded: logged, and the user gets the
+    apology (the buttons and the level menus share it)."""
+    log.error("component used but cog %s is not loaded", cog)
+    await send_ephemeral(interaction, presenters.APOLOGY)
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
