@@ -21,6 +21,9 @@ writers queue on ``busy_timeout`` rather than deadlock on a lock upgrade, and a 
 SQLAlchemy documents under "Serializable isolation / Savepoints / Transactional DDL"; it also
 makes DDL transactional, so a migration is all-or-nothing.
 
+SQLite statements go through :mod:`db.sqlite_driver`: SQLAlchemy's aiosqlite adapter with a
+cursor that executes, fetches and closes in one trip to the connection's thread.
+
 PostgreSQL (``postgresql+asyncpg://...``) needs no hook. Writes run at its default READ
 COMMITTED isolation, which re-checks an ``UPDATE ... WHERE version = :expected`` after a
 concurrent commit: that is what the repositories' compare-and-set relies on. Where a write
@@ -43,6 +46,8 @@ from typing import Any, Final
 from sqlalchemy import URL, Connection, Engine, Table, event, make_url
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from db.sqlite_driver import one_trip_dbapi
 
 __all__ = [
     "DEFAULT_URL",
@@ -89,7 +94,9 @@ def create_engine(url: str | URL) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         _ensure_parent_directory(parsed)
         in_memory = parsed.database in (None, "", ":memory:")
-        engine = create_async_engine(parsed, **({} if in_memory else SQLITE_POOL))
+        engine = create_async_engine(
+            parsed, module=one_trip_dbapi(), **({} if in_memory else SQLITE_POOL)
+        )
         _install_sqlite_hooks(engine.sync_engine)
         return engine
     # A long-running bot keeps pooled connections for days; check them before use.
