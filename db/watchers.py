@@ -34,21 +34,21 @@ class WatchersRepo:
         require_aware("now", now)
         where = (watchers.c.game_id == game_id) & (watchers.c.user_id == user_id)
         async with self._tx.write() as conn:
-            known = (await conn.execute(select(watchers.c.user_id).where(where))).first()
-            if known is None:  # a new watcher: count it (two racing first watches count 2)
+            # Insert first: only the watch that inserts the row counts it. Two first watches
+            # racing in two processes on PostgreSQL: the second's insert waits for the first
+            # to commit, then finds the row and does nothing, so the count stays right.
+            inserted = await conn.execute(
+                dialect_insert(conn, watchers)
+                .values(game_id=game_id, user_id=user_id, every_move=every_move, created_at=now)
+                .on_conflict_do_nothing(index_elements=[watchers.c.game_id, watchers.c.user_id])
+                .returning(watchers.c.user_id)
+            )
+            if inserted.first() is not None:
                 await conn.execute(
                     update(games).where(games.c.id == game_id).values(watchers=games.c.watchers + 1)
                 )
-            # ON CONFLICT: a second watch (even a concurrent first one) updates the row.
-            statement = dialect_insert(conn, watchers).values(
-                game_id=game_id, user_id=user_id, every_move=every_move, created_at=now
-            )
-            await conn.execute(
-                statement.on_conflict_do_update(
-                    index_elements=[watchers.c.game_id, watchers.c.user_id],
-                    set_={"every_move": statement.excluded.every_move},
-                )
-            )
+            else:  # watching again: only how often to be told changes
+                await conn.execute(update(watchers).where(where).values(every_move=every_move))
             row = (await conn.execute(select(watchers).where(where))).one()
         return WatcherRow(row.game_id, row.user_id, row.every_move, row.created_at)
 

@@ -56,3 +56,24 @@ async def test_watchers_follow_update_and_leave(db: Database, new_game: NewGame)
     assert await db.watchers.unwatch(game.id, 40)
     assert not await db.watchers.unwatch(game.id, 40)
     assert [w.user_id for w in await db.watchers.for_game(game.id)] == [41]
+
+
+async def test_the_game_counts_each_watcher_once(db: Database, new_game: NewGame) -> None:
+    # Only the watch whose insert made the row counts it (db/watchers.py says why that also
+    # holds for two first watches racing on PostgreSQL; this test does not force that race).
+    game = await new_game()
+
+    async def count() -> int:
+        row = await db.games.get(game.id)
+        assert row is not None
+        return row.watchers
+
+    await db.watchers.watch(game.id, 40, every_move=False, now=T0)
+    await db.watchers.watch(game.id, 40, every_move=True, now=T0)
+    assert await count() == 1
+    await db.watchers.watch(game.id, 41, every_move=False, now=T0)
+    await db.watchers.watch(game.id, 41, every_move=True, now=T0)  # again: not a new watcher
+    assert await count() == 2
+    assert await db.watchers.unwatch(game.id, 40)
+    assert not await db.watchers.unwatch(game.id, 40)
+    assert await count() == 1
