@@ -30,6 +30,8 @@ SHORT = {
     "orbs": "board=hexagon no_progress_limit=12",
     "generation_zero": "max_rounds=2",
 }
+#: GAMEROOM_TIMER_STALE_AFTER of the restart test: 12 s, so a handler may take 6 s.
+STALE_AFTER = "12s"
 #: How a final post says the result (presenters.outcome_text).
 ENDED = re.compile(r" wins?!| is drawn\.")
 
@@ -206,7 +208,10 @@ async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:
 
 async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) -> None:
     fake = room.fake
-    process = await room.start(GAMEROOM_TIMER_STALE_AFTER="6s")
+    # The claim of the killed process is released after STALE_AFTER; a handler may take half
+    # of it. With 6 s (3 s per handler) a level-5 decision plus the AI worker's start took
+    # longer than 3 s on a loaded machine, and the retry's 30 s backoff outlasted the wait.
+    process = await room.start(GAMEROOM_TIMER_STALE_AFTER=STALE_AFTER)
     channel = room.channel("restart")
     await challenge_the_bot(room, channel, "generatorb", level=5)
     for _ in range(100):
@@ -219,6 +224,6 @@ async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) 
     await asyncio.sleep(0.6)  # level 5 thinks for about 2 s: kill it mid-search
     await process.stop(kill=True)
     assert not [m for m in fake.messages(channel) if m.id > mark and bot_moved(m)]
-    await room.start(GAMEROOM_TIMER_STALE_AFTER="6s")
+    await room.start(GAMEROOM_TIMER_STALE_AFTER=STALE_AFTER)
     moved = await fake.wait_for_message(channel, bot_moved, after=mark, timeout=40)
     assert moved is not None
