@@ -10,7 +10,8 @@ checks it). The service calls two functions, normally in a worker process:
 
 Modules: :mod:`ai.rewards` (reward vectors from outcomes), :mod:`ai.evaluation` (per-game
 cut-off evaluations), :mod:`ai.search` (UCT and SO-ISMCTS), :mod:`ai.levels` (levels 1–5 and
-the entry points), :mod:`ai.bots` (the :class:`Bot` protocol, a random bot and an MCTS bot).
+the entry points), :mod:`ai.bots` (the :class:`Bot` protocol, a random bot and an MCTS bot),
+:mod:`ai.workers` (a search process ends with the bot that started it).
 See ``docs/ai.md``.
 """
 

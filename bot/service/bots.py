@@ -25,6 +25,7 @@ import hashlib
 import json
 import logging
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from typing import Any, Final
 
 from ai.levels import LEVELS, assess, choose_move
 from ai.search import Budget
+from ai.workers import exit_with_parent
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
@@ -118,7 +120,13 @@ class Bots:
         if self._executor is None:
             # spawn, not fork: a worker must not inherit the event loop's threads and sockets.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                # A worker ends with this process, also when it is killed (ai/workers.py).
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
     def close(self) -> None:
