@@ -180,9 +180,14 @@ def _deal_brought(doc: Doc, viewer: int, preset: Any, rng: Rng) -> None:
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (dicts, lists, scalars)."""
+    """A deep copy of JSON-shaped data (dicts, lists or tuples, scalars), as ``json.loads``
+    of its text would give it: tuples become lists. Scalars are not recursed into (this runs
+    once per ISMCTS iteration)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return {k: _copy(v) if isinstance(v, _NESTED) else v for k, v in value.items()}
+    if isinstance(value, _NESTED):
+        return [_copy(v) if isinstance(v, _NESTED) else v for v in value]
     return value
+
+
+_NESTED = (dict, list, tuple)

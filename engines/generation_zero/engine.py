@@ -533,7 +533,9 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
             raise ValueError(f"determinize needs the view of seat {seat}")
         doc = determinize_position(view.data, view.content, view.options, seed)
         rules = Rules(view.content, tuple(view.options.items()))
-        return GenerationZeroState(rules, print_position(doc), view.last, view.combat_log)
+        # The dealt position is a fresh JSON-shaped object (lists, not tuples) that nothing
+        # else holds, so the state owns it (``of_doc``): no print and re-parse per deal.
+        return GenerationZeroState.of_doc(rules, doc, view.last, view.combat_log)
 
     def position(self, state: GenerationZeroState) -> str:
         return state.text
