@@ -25,6 +25,7 @@ from typing import Any
 
 from ai.rewards import Rewards, rewards_from_values
 from engines import arbos, generator_board, generatorb, orbs
+from engines.generation_zero.rules import Game
 from engines.geometry import gryb
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "GameProfile", "profile_for"]
@@ -329,28 +330,117 @@ def _orbs_assess(state: orbs.OrbsState) -> Rewards:
 
 
 # ---------------------------------------------------------------------------------------------
-# Generation Zero: the score of R12.1, then kills and Health (the R12.3 tie-breaks)
+# Generation Zero: the score of R12.1 and the R12.3 tie-breaks, plus Canons within reach (R7)
+# and Agents within reach of a 'Sue they outfight (R9)
 # ---------------------------------------------------------------------------------------------
+
+#: Health of living characters, per point (R12.3's last tie-break).
+_GZ_HEALTH = 0.05
+#: Per kill (R12.3's first tie-break, on top of the ``kill_points`` of the score).
+_GZ_KILL = 0.1
+#: A loose Canon a 'Sue can take on her next ACT is worth this share of ``canon_points``.
+_GZ_CANON = 0.5
+#: An Agent that can land on a 'Sue it outfights is worth this share of what killing her
+#: brings (``kill_points`` + ``canon_points`` per Canon she holds).
+_GZ_HUNT = 0.15
+#: Steps beyond reach at which the Canon and hunt credits fall to 0 (linearly).
+_GZ_FALLOFF = 6.0
 
 
 def _gz_players(state: Any) -> int:
     return int(state.doc["players"])
 
 
-def _gz_evaluate(state: Any) -> Rewards:
-    """Per seat: its R12.1 score + 0.1 per kill + 0.05 per Health of its living characters;
-    a resigned seat −10. Spread 1.5 points."""
-    game = state.game()
+def _gz_canon_prospects(game: Game, sue: str, loose: list[tuple[str, int]]) -> float:
+    """Canon points 'Sue ``sue`` may add, in points (0 … free capacity × ``canon_points``).
+
+    ``loose``: ``(location, Speed)`` of every unensnared Canon. A CHAPTER moves any of them
+    up to its Speed toward her and the ENSNARE CHECK at the end of her ACT takes it
+    (R7.1, R7.3), so a Canon whose distance in steps (spec 2.1, terrain ignored) is at most
+    its Speed is in reach and earns :data:`_GZ_CANON`; each step further off takes
+    1 / :data:`_GZ_FALLOFF` of that. Only her free capacity (effective Allure minus Canons
+    held, R7.2) counts, best Canons first.
+    """
+    free = game.capacity_left(sue)
+    if free <= 0 or not loose:
+        return 0.0
+    here = game.chars[sue]["at"]
+    distance = game.distance
+    credits = sorted(
+        (max(0.0, 1.0 - max(0, distance(at, here) - speed) / _GZ_FALLOFF) for at, speed in loose),
+        reverse=True,
+    )
+    return _GZ_CANON * game.canon_points * sum(credits[:free])
+
+
+def _gz_hunt(game: Game, agent: str, sues: list[str]) -> float:
+    """What Agent ``agent`` threatens, in points: the best over the enemy 'Sues it outfights.
+
+    An Agent whose move ends on an enemy 'Sue starts a battle (R9.1) in which each attack
+    deals max(0, Attack − Defence) (R9.5). The Agent *outfights* her when it would kill her
+    in fewer of its attacks than she needs to kill it (Health / damage, the current effective
+    stats of R11.1). Killing her brings ``kill_points`` and drops her Canons (R10.2, R12.1);
+    the credit is :data:`_GZ_HUNT` of that when her location is within the Agent's effective
+    Speed in steps, less 1 / :data:`_GZ_FALLOFF` per step beyond.
+    """
+    chars = game.chars
+    ach = chars[agent]
+    seat = ach["seat"]
+    reach = game.stat(agent, "speed")
+    best = 0.0
+    for sue in sues:
+        sch = chars[sue]
+        if sch["seat"] == seat:
+            continue
+        dealt = game.damage(agent, sue)[2]
+        if dealt <= 0:
+            continue
+        taken = game.damage(sue, agent)[2]
+        if sch["hp"] * taken >= ach["hp"] * dealt:  # hp_s / dealt >= hp_a / taken
+            continue
+        gap = max(0, game.distance(ach["at"], sch["at"]) - reach)
+        stake = game.kill_points + game.canon_points * len(sch["canons"])
+        value = _GZ_HUNT * stake * max(0.0, 1.0 - gap / _GZ_FALLOFF)
+        if value > best:
+            best = value
+    return best
+
+
+def _gz_values(state: Any) -> list[float]:
+    """Per seat, in points: its R12.1 score, + :data:`_GZ_KILL` per kill, + :data:`_GZ_HEALTH`
+    per Health of its living characters (the R12.3 tie-breaks), + the Canon prospects of its
+    'Sues (:func:`_gz_canon_prospects`), + what each of its Agents threatens
+    (:func:`_gz_hunt`); a resigned seat −10."""
+    game: Game = state.game()
+    d = game.d
+    seats = d["seats"]
     scores = game.scores()
-    seats = game.d["seats"]
-    health = [0] * len(seats)
-    for _, char in game.living():
-        health[char["seat"]] += char["hp"]
-    values = [
-        -10.0 if seat["out"] else scores[s] + 0.1 * seat["kills"] + 0.05 * health[s]
+    values = [0.0] * len(seats)
+    sues: list[str] = []
+    agents: list[str] = []
+    for cid, char in game.living():
+        values[char["seat"]] += _GZ_HEALTH * char["hp"]
+        (sues if cid[0] == "S" else agents).append(cid)
+    cards = game.content.canons
+    loose = [(c["at"], cards[c["card"]].speed) for c in d["canons"].values() if c["at"]]
+    chars = game.chars
+    for sue in sues:
+        values[chars[sue]["seat"]] += _gz_canon_prospects(game, sue, loose)
+    for agent in agents:
+        values[chars[agent]["seat"]] += _gz_hunt(game, agent, sues)
+    return [
+        -10.0 if seat["out"] else values[s] + scores[s] + _GZ_KILL * seat["kills"]
         for s, seat in enumerate(seats)
     ]
-    return rewards_from_values(values, 1.5)
+
+
+def _gz_evaluate(state: Any) -> Rewards:
+    """Rewards from :func:`_gz_values` through the pairwise sigmoid, spread 1.5 points.
+
+    Every term is a seat's own, and an even position gives ½, so :func:`ai.levels.assess`
+    uses it as it is. Evaluated at the new leaf (no playout): see ``docs/ai.md``.
+    """
+    return rewards_from_values(_gz_values(state), 1.5)
 
 
 def _two(_state: Any) -> int:
@@ -372,7 +462,7 @@ PROFILES: dict[str, GameProfile] = {
     "orbs": GameProfile(
         _orbs_players, _orbs_evaluate, playout_plies=0, assess_evaluate=_orbs_assess
     ),
-    "generation_zero": GameProfile(_gz_players, _gz_evaluate, playout_plies=12),
+    "generation_zero": GameProfile(_gz_players, _gz_evaluate, playout_plies=0),
 }
 
 #: For a game without a registered profile: two players, playouts to the end.

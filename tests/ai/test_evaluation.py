@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from ai import Budget, Mcts, assess, choose_move
-from ai.evaluation import _generator_progress, _orbs_distances, profile_for
+from ai.evaluation import _generator_progress, _gz_values, _orbs_distances, profile_for
 from ai.search import EXPLORATION
 from engines import get_engine
 from engines.generator_board import LARGE, MEDIUM, SMALL
@@ -118,3 +121,88 @@ def test_orbs_assess_calls_the_opening_even() -> None:
     for seat in (0, 1):
         value = assess("orbs", options, seat, text, 5, Budget(300, 5.0))
         assert 0.4 < value < 0.6
+
+
+# ---- Generation Zero (spec generation_zero R7, R9, R12) --------------------------------------
+
+
+def _gz_state(chars: dict[str, Any], canons: dict[str, Any] | None = None, **options: Any) -> Any:
+    """A hand-made two-player position on the atlas map (spec 2.3), automatic steps run."""
+    engine = get_engine("generation_zero")
+    resolved = engine.options_for(engine.resolve_options(options), 2)
+    position = {
+        "chars": chars,
+        "canons": canons or {},
+        "players": 2,
+        "set": "gz-lotr",
+        "version": 1,
+    }
+    return engine.from_position(json.dumps(position), resolved)
+
+
+#: Seat 0's 'Sue (Allure 4) on the Shyre (L6); seat 1's Raven on Lothlorient (L11), whom
+#: seat 0's Inkwell does not outfight (she deals 3 of his 5 Health a thrust, he 2 of her 5).
+_GZ_SUES = {
+    "S1": {"at": "the_shyre", "card": "glitterwen", "seat": 0},
+    "S2": {"at": "lothlorient", "card": "raven", "seat": 1},
+    "A1": {"at": "rivendull", "card": "inkwell", "seat": 0},
+}
+
+
+def test_generation_zero_values_a_canon_in_reach() -> None:
+    """R7.1/R7.3: a loose Canon whose Speed reaches the 'Sue (Gimbly, Speed 1, on Bree next
+    to the Shyre) is worth more than one far off (Caradrama), and less than one held."""
+    near = _gz_state(_GZ_SUES, {"C1": {"at": "bree", "card": "gimbly"}})
+    far = _gz_state(_GZ_SUES, {"C1": {"at": "caradrama", "card": "gimbly"}})
+    held_chars = {**_GZ_SUES, "S1": {**_GZ_SUES["S1"], "canons": ["C1"]}}
+    held = _gz_state(held_chars, {"C1": {"at": "", "card": "gimbly"}})
+    none = _gz_state(_GZ_SUES)
+    values = [_gz_values(state)[0] - _gz_values(none)[0] for state in (far, near, held)]
+    assert 0.0 < values[0] < values[1] < values[2]
+    assert values[1] == pytest.approx(0.5)  # in reach: half a Canon point
+    assert values[2] == pytest.approx(1.0)  # held: one point of R12.1
+    # Seat 1's Raven is further from both Canons; her prospects do not depend on seat 0's.
+    assert _gz_values(near)[1] < _gz_values(near)[0]
+
+
+def test_generation_zero_canon_prospects_follow_the_options() -> None:
+    """With ``canon_points=0`` (the purist preset) a Canon in reach is worth nothing."""
+    canons = {"C1": {"at": "bree", "card": "gimbly"}}
+    with_canon = _gz_state(_GZ_SUES, canons, canon_points=0)
+    without = _gz_state(_GZ_SUES, canon_points=0)
+    assert _gz_values(with_canon) == _gz_values(without)
+
+
+def test_generation_zero_values_an_agent_near_a_sue_it_outfights() -> None:
+    """R9.1/R9.5: Inkwell (Attack 4, 5 Health) outfights Faelinn (Defence 3, Attack 3,
+    4 Health): next to her (Moaria, within his Speed 3) he is worth more to his seat than
+    far off (Helm's Shallow). Kay-Seven (Attack 3) cannot hurt her, so he earns nothing."""
+
+    def values(card: str, at: str) -> list[float]:
+        chars = {
+            "S1": {"at": "the_shyre", "card": "glitterwen", "seat": 0},
+            "S2": {"at": "lothlorient", "card": "faelinn", "seat": 1},
+            "A1": {"at": at, "card": card, "seat": 0},
+        }
+        return _gz_values(_gz_state(chars))
+
+    near, far = values("inkwell", "moaria"), values("inkwell", "helms_shallow")
+    assert near[0] > far[0]
+    assert near[1] == pytest.approx(far[1])
+    # In reach: 0.15 of the 2 kill points she is worth (0.3); far: 5 steps, 2 beyond his
+    # Speed, so 2/6 less.
+    assert near[0] - far[0] == pytest.approx(0.3 * 2 / 6)
+    assert values("kay_seven", "moaria") == pytest.approx(values("kay_seven", "helms_shallow"))
+
+
+def test_generation_zero_evaluation_is_a_reward_vector() -> None:
+    """Rewards in [0, 1] that sum to 1 for two seats; the leaf is evaluated at once."""
+    profile = profile_for("generation_zero")
+    assert profile.playout_plies == 0
+    assert profile.evaluate is not None
+    state = _gz_state(_GZ_SUES, {"C1": {"at": "bree", "card": "gimbly"}})
+    rewards = profile.evaluate(state)
+    assert len(rewards) == 2
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+    assert sum(rewards) == pytest.approx(1.0)
+    assert rewards[0] > 0.5  # seat 0's 'Sue has a Canon in reach
