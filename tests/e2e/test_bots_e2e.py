@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,19 @@ async def room(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
         for process in world.processes:
             await process.stop()
             print(f"--- {process.log_path.name} ---\n{process.log()[-4000:]}")
+
+
+def logged_plies(database: Path) -> int:
+    """How many moves the bot's database has logged (all games), read beside the bot."""
+    with closing(sqlite3.connect(database)) as conn:
+        return int(conn.execute("SELECT count(*) FROM moves").fetchone()[0])
+
+
+def last_move_text(database: Path) -> str:
+    """The text of the last logged move (the highest ply of the newest game)."""
+    with closing(sqlite3.connect(database)) as conn:
+        row = conn.execute("SELECT text FROM moves ORDER BY game_id DESC, ply DESC").fetchone()
+        return str(row[0])
 
 
 def bot_moved(message: Any) -> bool:
@@ -219,11 +234,23 @@ async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) 
         if choices:
             break
         await asyncio.sleep(0.2)
-    mark = fake.checkpoint()
+    # Count the plies in the database, not the posts: the board of the bot's opening move may
+    # still be on its way (a channel message can wait for Discord's per-channel limit) when
+    # the person's turn has already begun, and landed after the kill in one loaded run.
+    database = room.tmp_path / "gameroom.db"
+    before = logged_plies(database)
     await fake.slash(room.alice, channel, "move", text=choices[0].value)
     await asyncio.sleep(0.6)  # level 5 thinks for about 2 s: kill it mid-search
     await process.stop(kill=True)
-    assert not [m for m in fake.messages(channel) if m.id > mark and bot_moved(m)]
+    assert logged_plies(database) == before + 1  # the person's move, not the bot's reply
     await room.start(GAMEROOM_TIMER_STALE_AFTER=STALE_AFTER)
-    moved = await fake.wait_for_message(channel, bot_moved, after=mark, timeout=40)
+    for _ in range(400):  # the stale claim is released after STALE_AFTER, then it thinks
+        if logged_plies(database) == before + 2:
+            break
+        await asyncio.sleep(0.1)
+    assert logged_plies(database) == before + 2, "the restarted bot did not play its turn"
+    reply = last_move_text(database)
+    moved = await fake.wait_for_message(
+        channel, lambda m: bot_moved(m) and f"played `{reply}`" in m.content, timeout=20
+    )
     assert moved is not None
