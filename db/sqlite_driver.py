@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import collections
 import sqlite3
-from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
@@ -46,25 +45,17 @@ __all__ = ["OneTripCursor", "one_trip_dbapi"]
 _Outcome = tuple[Any, int, "int | None", list[Any]]
 
 
-def _run(connection: aiosqlite.Connection, operation: str, parameters: Any) -> _Outcome:
-    """On the connection's thread: execute ``operation``, fetch every row, close the cursor."""
+def _run(connection: aiosqlite.Connection, operation: str, parameters: Any, many: bool) -> _Outcome:
+    """On the connection's thread: execute ``operation`` (``executemany`` over ``parameters``
+    when ``many``), fetch every row, close the cursor."""
     cursor = connection._conn.cursor()
     try:
-        cursor.execute(operation, () if parameters is None else parameters)
+        if many:
+            cursor.executemany(operation, parameters)
+        else:
+            cursor.execute(operation, () if parameters is None else parameters)
         rows = cursor.fetchall() if cursor.description else []
         return cursor.description, cursor.rowcount, cursor.lastrowid, rows
-    finally:
-        cursor.close()
-
-
-def _run_many(
-    connection: aiosqlite.Connection, operation: str, parameters: Sequence[Any]
-) -> _Outcome:
-    """On the connection's thread: ``executemany`` and close the cursor."""
-    cursor = connection._conn.cursor()
-    try:
-        cursor.executemany(operation, parameters)
-        return cursor.description, cursor.rowcount, cursor.lastrowid, []
     finally:
         cursor.close()
 
@@ -112,29 +103,22 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
     def arraysize(self, value: int) -> None:
         return None
 
-    def _take(self, outcome: _Outcome) -> None:
+    def _trip(self, operation: Any, parameters: Any, many: bool) -> None:
+        """One trip to the thread (:func:`_run`); keeps what the statement left."""
+        try:
+            outcome = await_(
+                self._connection._execute(_run, self._connection, operation, parameters, many)
+            )
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
     def execute(self, operation: Any, parameters: Any = None) -> Any:
-        try:
-            self._take(
-                await_(self._connection._execute(_run, self._connection, operation, parameters))
-            )
-        except Exception as error:
-            self._adapt_connection._handle_exception(error)
+        self._trip(operation, parameters, many=False)
 
     def executemany(self, operation: Any, seq_of_parameters: Any) -> Any:
-        try:
-            self._take(
-                await_(
-                    self._connection._execute(
-                        _run_many, self._connection, operation, seq_of_parameters
-                    )
-                )
-            )
-        except Exception as error:
-            self._adapt_connection._handle_exception(error)
+        self._trip(operation, seq_of_parameters, many=True)
 
     async def _async_soft_close(self) -> None:
         return None
