@@ -420,7 +420,7 @@ def _gz_values(state: Any) -> list[float]:
     agents: list[str] = []
     for cid, char in game.living():
         values[char["seat"]] += _GZ_HEALTH * char["hp"]
-        (sues if cid[0] == "S" else agents).append(cid)
+        (sues if game.is_sue(cid) else agents).append(cid)
     cards = game.content.canons
     loose = [(c["at"], cards[c["card"]].speed) for c in d["canons"].values() if c["at"]]
     chars = game.chars

@@ -41,15 +41,21 @@ class WatchersRepo:
                 dialect_insert(conn, watchers)
                 .values(game_id=game_id, user_id=user_id, every_move=every_move, created_at=now)
                 .on_conflict_do_nothing(index_elements=[watchers.c.game_id, watchers.c.user_id])
-                .returning(watchers.c.user_id)
+                .returning(*watchers.c)
             )
-            if inserted.first() is not None:
+            row = inserted.first()
+            if row is not None:
                 await conn.execute(
                     update(games).where(games.c.id == game_id).values(watchers=games.c.watchers + 1)
                 )
             else:  # watching again: only how often to be told changes
-                await conn.execute(update(watchers).where(where).values(every_move=every_move))
-            row = (await conn.execute(select(watchers).where(where))).one()
+                updated = await conn.execute(
+                    update(watchers)
+                    .where(where)
+                    .values(every_move=every_move)
+                    .returning(*watchers.c)
+                )
+                row = updated.one()
         return WatcherRow(row.game_id, row.user_id, row.every_move, row.created_at)
 
     async def unwatch(self, game_id: int, user_id: int) -> bool:

@@ -179,6 +179,10 @@ def _deal_brought(doc: Doc, viewer: int, preset: Any, rng: Rng) -> None:
             seat["brought"] = sorted(next(groups))
 
 
+#: The containers :func:`_copy` copies (tuples as lists); anything else is a scalar.
+_NESTED = (dict, list, tuple)
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of JSON-shaped data (dicts, lists or tuples, scalars), as ``json.loads``
     of its text would give it: tuples become lists. Scalars are not recursed into (this runs
@@ -188,6 +192,3 @@ def _copy(value: Any) -> Any:
     if isinstance(value, _NESTED):
         return [_copy(v) if isinstance(v, _NESTED) else v for v in value]
     return value
-
-
-_NESTED = (dict, list, tuple)
