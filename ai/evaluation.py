@@ -18,7 +18,7 @@ gets :data:`DEFAULT_PROFILE` (playouts to the end, every seat ½ when cut off).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -48,6 +48,10 @@ class GameProfile:
     * ``exploration``: the UCB1 constant for this game, or ``None`` for
       :data:`ai.search.EXPLORATION`. A game whose evaluated rewards differ little between
       moves needs a smaller one, or the search spreads its visits almost evenly.
+    * ``decisive(state, seat, moves)``: indices into ``moves`` (the seat's legal moves) of
+      those that may win at once, which the search expands first so that its solver proves
+      a win, or refutes a move that allows one, on the first visit; ``None`` = no ordering.
+      Only an ordering: a wrong guess costs time, never correctness.
     """
 
     players: Callable[[Any], int]
@@ -55,6 +59,7 @@ class GameProfile:
     playout_plies: int = 10_000
     assess_evaluate: Evaluator | None = None
     exploration: float | None = None
+    decisive: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -93,6 +98,23 @@ def _generatorb_values(state: generatorb.GeneratorbState) -> tuple[float, float]
 
 def _generatorb_evaluate(state: generatorb.GeneratorbState) -> Rewards:
     return rewards_from_values(_generatorb_values(state), 3.0)
+
+
+def _generatorb_decisive(
+    state: generatorb.GeneratorbState, seat: int, moves: Sequence[generatorb.GeneratorbMove]
+) -> list[int]:
+    """Moves that land on the enemy core (G24), and, for a seat already holding 4 front-line
+    cells, moves that land on another front-line cell (G25)."""
+    core = generatorb.CORES[1 - seat]
+    sign = 1 if seat == 0 else -1
+    board = state.board
+    held = sum(1 for cell in _GB_FRONT if board[cell] * sign > 0)
+    return [
+        index
+        for index, move in enumerate(moves)
+        if move.destination == core
+        or (held >= 4 and move.destination in _GB_FRONT and board[move.destination] * sign <= 0)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,7 +476,13 @@ def _generator_players(state: Any) -> int:
 #: Playout plies before the cut-off were tuned with ``bench/ai_speed.py`` (iterations per second
 #: against strength in ``bench/ai_strength.py``).
 PROFILES: dict[str, GameProfile] = {
-    "generatorb": GameProfile(_two, _generatorb_evaluate, playout_plies=4),
+    "generatorb": GameProfile(
+        _two,
+        _generatorb_evaluate,
+        playout_plies=4,
+        exploration=0.3,
+        decisive=_generatorb_decisive,
+    ),
     "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2),
     "generator": GameProfile(
         _generator_players, _generator_evaluate, playout_plies=0, exploration=0.25

@@ -127,17 +127,19 @@ def search(
 def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     """Index into ``result.moves`` of the move a level plays (see :class:`Level`).
 
-    A proven win is always taken. Ties in visits go to the higher mean value, then to the
-    earlier child. Raises :class:`ValueError` if the search expanded no move.
+    A proven win is always taken, and a proven loss (``result.exact`` 0) is never played
+    while another move is left, whatever its visits (it may have gathered them before its
+    refutation was found). Ties in visits go to the higher mean value, then to the earlier
+    child. Raises :class:`ValueError` if the search expanded no move.
     """
     if not result.moves:
         raise ValueError("the search expanded no move")
     if result.proven is not None:
         return result.proven
-    order = sorted(
-        range(len(result.moves)),
-        key=lambda i: (-result.visits[i], -result.values[i], i),
-    )
+    indices = range(len(result.moves))
+    exact = result.exact or [None] * len(result.moves)
+    alive = [i for i in indices if not _proven_loss(exact[i])] or list(indices)
+    order = sorted(alive, key=lambda i: (-result.visits[i], -result.values[i], i))
     if lvl.temperature <= 0 or lvl.candidates <= 1:
         return order[0]
     top = order[: lvl.candidates]
@@ -149,6 +151,10 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
         if point < 0:
             return index
     return top[0]
+
+
+def _proven_loss(exact: float | None) -> bool:
+    return exact is not None and exact <= 0.0
 
 
 def choose_move(

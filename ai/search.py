@@ -19,11 +19,23 @@ seat act first and asks ``to_move`` again: decisions are sequentialised. Generat
 decisions per turn need nothing special: the same seat simply moves again.
 
 Playouts are uniformly random and cut off after :attr:`ai.evaluation.GameProfile.playout_plies`
-plies, where the game's evaluation gives the reward vector. A cheap solver rides along
-(in the spirit of MCTS-Solver, Winands, Björnsson & Saito 2008): a child whose move ends the
-game with the best possible reward for its mover is a *proven win*; selection always takes it,
-the final choice returns it, and a perfect-information search stops as soon as the root has
-one.
+plies, where the game's evaluation gives the reward vector.
+
+A solver rides along (MCTS-Solver, Winands, Björnsson & Saito 2008, generalised to reward
+vectors). A finished game's node is *solved*: its reward vector is exact. In the closed-loop
+tree a decision node is solved too when its actor has a solved child worth the best possible
+reward to it (1: it wins at once or by force), or when every legal move is expanded and
+solved (then the actor takes the child best for it). Solving runs up the path after each
+iteration, so forced wins and losses a few plies deep are proven long before their
+statistics would show them; a game's profile may name its likely decisive moves
+(:attr:`ai.evaluation.GameProfile.decisive`), which a new node expands first, so that a
+move allowing an immediate win is refuted on its first visit. An iteration that reaches a
+solved node backs its exact vector
+up without a playout; selection scores a solved child by its exact value, with no exploration
+bonus, so a proven loss is not visited again; the final choice never plays a proven loss
+while another move is left, and always plays a proven win. A search stops as soon as its root
+is solved. Chance nodes are never solved (their value is a mean over sampled outcomes), and
+the open-loop ISMCTS tree proves only wins at once (a determinization is a guess, not a proof).
 
 The search is deterministic for a given seed and iteration budget: all randomness comes from
 one ``random.Random(seed)`` (only ``random()`` is called, whose sequence Python keeps stable),
@@ -81,8 +93,10 @@ class SearchResult:
 
     ``moves``/``visits``/``values``: the root's children in the order they were expanded,
     their visit counts and mean reward for the searching seat (0–1). ``iterations`` run,
-    ``seconds`` spent, ``value`` the searching seat's mean reward over all iterations, and
-    ``proven`` the index of a child proven to win at once (or ``None``). ``state`` is a state
+    ``seconds`` spent, ``value`` the searching seat's mean reward over all iterations (its
+    exact reward when the root is solved), ``proven`` the index of a child proven to win (or
+    ``None``), and ``exact`` per child its proven reward for the searching seat, or ``None``
+    while unproven (a proven loss is ``0.0``). ``state`` is a state
     in which the moves are legal (the root state, or one determinization), for
     :meth:`engines.base.Engine.format_move`.
     """
@@ -97,6 +111,7 @@ class SearchResult:
     state: Any
     plies: int = 0
     extra: dict[str, float] = field(default_factory=dict)
+    exact: list[float | None] = field(default_factory=list)
 
 
 class Node:
@@ -105,7 +120,11 @@ class Node:
 
     Closed loop (perfect information): ``state`` is the node's state, ``actor`` the seat to
     act there (``CHANCE`` at a chance node, ``-1`` when the game is over), ``untried`` the
-    legal moves not expanded yet, ``terminal`` the reward vector of a finished game.
+    legal moves not expanded yet (the last ``urgent`` of them are the profile's likely
+    decisive moves, expanded first), ``terminal`` the reward vector of a finished game, and
+    ``solved`` the node's exact reward vector once the solver has proven it (a finished game's
+    from the start). ``proven``: the node is a proven win for ``mover``; ``won``: one of its
+    children is.
     Open loop (ISMCTS): ``state`` stays ``None``; ``avail`` counts the iterations in which the
     node's move was legal at its parent.
     """
@@ -118,10 +137,12 @@ class Node:
         "move",
         "mover",
         "proven",
+        "solved",
         "state",
         "terminal",
         "total",
         "untried",
+        "urgent",
         "visits",
         "won",
     )
@@ -136,7 +157,9 @@ class Node:
         self.total = 0.0
         self.children: dict[Hashable, Node] = {}
         self.untried: list[Any] | None = None
+        self.urgent = 0
         self.terminal: Rewards | None = None
+        self.solved: Rewards | None = None
         self.chance: tuple[list[float], list[str]] | None = None
         self.proven = False
         self.won = False
@@ -184,6 +207,7 @@ class Mcts:
         self._outcome = engine.outcome
         self._apply_chance = engine.apply_chance
         self._chance_outcomes = engine.chance_outcomes
+        self._decisive = self.profile.decisive
 
     # ---- public --------------------------------------------------------------------------
 
@@ -213,7 +237,7 @@ class Mcts:
             total += rewards[seat]
             plies += used
             done += 1
-            if root.won:  # a move wins at once: nothing left to search
+            if root.solved is not None:  # proven: nothing left to search
                 break
             now = clock()
         return self._result(root, seat, done, clock() - start, total, state, plies)
@@ -261,7 +285,7 @@ class Mcts:
         acting = self._to_move(state)
         if not acting:
             outcome = self._outcome(state)
-            node.terminal = (
+            node.terminal = node.solved = (
                 rewards_from_outcome(outcome, players) if outcome is not None else (0.5,) * players
             )
             node.actor = -1
@@ -282,8 +306,8 @@ class Mcts:
         path = [root]
         exploration = self.exploration
         while True:
-            if node.terminal is not None:
-                rewards = node.terminal
+            if node.solved is not None:
+                rewards = node.solved
                 used = 0
                 break
             if node.chance is not None:
@@ -298,43 +322,87 @@ class Mcts:
                 continue
             untried = node.untried
             if untried is None:
-                untried = node.untried = list(self._legal(node.state, node.actor))
+                untried = node.untried = self._untried(node)
             if untried:
-                index = int(rng.random() * len(untried))
-                move = untried[index]
-                untried[index] = untried[-1]
-                untried.pop()
+                if node.urgent:
+                    node.urgent -= 1
+                    move = untried.pop()
+                else:
+                    index = int(rng.random() * len(untried))
+                    move = untried[index]
+                    untried[index] = untried[-1]
+                    untried.pop()
                 actor = node.actor
                 child = Node(actor, move, self._step(node.state, actor, move))
                 self._prepare(child, players)
-                if child.terminal is not None and child.terminal[actor] >= 1.0:
-                    child.proven = node.won = True
                 node.children[move] = child
                 path.append(child)
-                if child.terminal is not None:
-                    rewards = child.terminal
+                if child.solved is None and child.chance is None and self._decisive is not None:
+                    self._settle(child, players)
+                if child.solved is not None:
+                    rewards = child.solved
                     used = 0
                 else:
                     rewards, used = self._playout(child.state, players, rng)
                 break
             node = self._select(node, exploration)
             path.append(node)
+        if path[-1].solved is not None:
+            _solve_up(path)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
                 visited.total += rewards[visited.mover]
         return rewards, used
 
+    def _settle(self, node: Node, players: int) -> None:
+        """List a new node's moves at once and play its likely decisive ones (the profile's
+        :attr:`~ai.evaluation.GameProfile.decisive`) until one wins: then the node is solved
+        before any playout, and the move that led to it is refuted on this very visit."""
+        untried = node.untried = self._untried(node)
+        actor = node.actor
+        while node.urgent:
+            move = untried[-1]
+            child = Node(actor, move, self._step(node.state, actor, move))
+            self._prepare(child, players)
+            if child.solved is None or child.solved[actor] < 1.0:
+                return
+            untried.pop()
+            node.urgent -= 1
+            node.children[move] = child
+            child.proven = node.won = True
+            node.solved = child.solved
+            return
+
+    def _untried(self, node: Node) -> list[Any]:
+        """The legal moves of a new decision node, the profile's likely decisive ones last
+        (``node.urgent`` of them), so that expansion tries them first."""
+        moves = list(self._legal(node.state, node.actor))
+        decisive = self._decisive
+        if decisive is None or not moves:
+            return moves
+        first = decisive(node.state, node.actor, moves)
+        if not first:
+            return moves
+        chosen = set(first)
+        node.urgent = len(chosen)
+        rest = [move for index, move in enumerate(moves) if index not in chosen]
+        return rest + [moves[index] for index in sorted(chosen)]
+
     @staticmethod
     def _select(node: Node, exploration: float) -> Node:
-        """UCB1 over a fully expanded node's children (a proven win first)."""
+        """UCB1 over a fully expanded node's children: a proven win first, a solved child at
+        its exact value without an exploration bonus."""
         log_n = math.log(node.visits) if node.visits > 1 else 0.0
         best: Node | None = None
         best_score = -1.0
         for child in node.children.values():
             if child.proven:
                 return child
-            score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if child.solved is not None:
+                score = child.solved[child.mover]
+            else:
+                score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None
@@ -418,11 +486,13 @@ class Mcts:
     # ---- playouts and results ------------------------------------------------------------
 
     def _playout(self, state: Any, players: int, rng: random.Random) -> tuple[Rewards, int]:
-        """Uniformly random play from ``state`` until the end or the profile's cut-off.
+        """Uniformly random play from ``state`` until the end or the profile's cut-off; a seat
+        with a likely decisive move (the profile's ``decisive``) plays the first of them.
 
         Returns the reward vector and the plies played (chance draws included).
         """
         to_move, legal, step = self._to_move, self._legal, self._step
+        decisive = self._decisive
         limit = self.profile.playout_plies
         plies = 0
         while True:
@@ -441,7 +511,11 @@ class Mcts:
             else:
                 actor = min(acting)
                 moves = legal(state, actor)
-                state = step(state, actor, moves[int(rng.random() * len(moves))])
+                first = decisive(state, actor, moves) if decisive is not None else None
+                if first:
+                    state = step(state, actor, moves[first[0]])
+                else:
+                    state = step(state, actor, moves[int(rng.random() * len(moves))])
             plies += 1
 
     @staticmethod
@@ -457,6 +531,7 @@ class Mcts:
         moves: list[Any] = []
         visits: list[int] = []
         values: list[float] = []
+        exact: list[float | None] = []
         proven: int | None = None
         for child in root.children.values():
             if child.mover != seat:
@@ -466,8 +541,42 @@ class Mcts:
             moves.append(child.move)
             visits.append(child.visits)
             values.append(child.total / child.visits if child.visits else 0.0)
-        value = total / iterations if iterations else 0.5
-        return SearchResult(moves, visits, values, iterations, seconds, value, proven, state, plies)
+            exact.append(None if child.solved is None else child.solved[seat])
+        if root.solved is not None:
+            value = root.solved[seat]
+        else:
+            value = total / iterations if iterations else 0.5
+        return SearchResult(
+            moves, visits, values, iterations, seconds, value, proven, state, plies, exact=exact
+        )
+
+
+def _solve_up(path: list[Node]) -> None:
+    """Prove what the solved last node of ``path`` (root first) proves above it.
+
+    A decision node is solved when its actor has a solved child worth 1 to it (that child
+    becomes ``proven``), or when its moves are all expanded and all solved (it takes the one
+    best for its actor). Stops at the first node that stays unproven, and at a chance node.
+    """
+    for index in range(len(path) - 1, 0, -1):
+        child, parent = path[index], path[index - 1]
+        solved = child.solved
+        if solved is None or parent.solved is not None or parent.chance is not None:
+            return
+        actor = parent.actor
+        if solved[actor] >= 1.0:
+            child.proven = parent.won = True
+            parent.solved = solved
+            continue
+        if parent.untried:
+            return
+        best: Rewards | None = None
+        for sibling in parent.children.values():
+            if sibling.solved is None:
+                return
+            if best is None or sibling.solved[actor] > best[actor]:
+                best = sibling.solved
+        parent.solved = best
 
 
 def _sample(chance: tuple[list[float], list[str]], point: float) -> str:
