@@ -103,18 +103,22 @@ def _generatorb_evaluate(state: generatorb.GeneratorbState) -> Rewards:
 def _generatorb_decisive(
     state: generatorb.GeneratorbState, seat: int, moves: Sequence[generatorb.GeneratorbMove]
 ) -> list[int]:
-    """Moves that land on the enemy core (G24), and, for a seat already holding 4 front-line
-    cells, moves that land on another front-line cell (G25)."""
+    """Moves that land on the enemy core (G24), first; then, for a seat already holding 4
+    front-line cells, moves that take a fifth (G25): onto a front-line cell it does not hold,
+    from off the line or leaving an orb behind (a split)."""
     core = generatorb.CORES[1 - seat]
     sign = 1 if seat == 0 else -1
     board = state.board
-    held = sum(1 for cell in _GB_FRONT if board[cell] * sign > 0)
-    return [
-        index
-        for index, move in enumerate(moves)
-        if move.destination == core
-        or (held >= 4 and move.destination in _GB_FRONT and board[move.destination] * sign <= 0)
-    ]
+    first = [index for index, move in enumerate(moves) if move.destination == core]
+    if sum(1 for cell in _GB_FRONT if board[cell] * sign > 0) >= 4:
+        first.extend(
+            index
+            for index, move in enumerate(moves)
+            if move.destination in _GB_FRONT
+            and board[move.destination] * sign <= 0
+            and (move.origin not in _GB_FRONT or move.split)
+        )
+    return first
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,12 +32,14 @@ from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
 __all__ = [
+    "GAME_LEVELS",
     "LEVELS",
     "Level",
     "assess",
     "choose_move",
     "decide",
     "level",
+    "level_for",
     "pick_move",
     "search",
 ]
@@ -67,6 +69,24 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
     Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
 )
+
+
+#: Per-game tables, where the global one does not give levels a player can feel (each level
+#: beating the one below in at least 60% of games, issue 14): the same numbers and names,
+#: other budgets and mistakes. Why each table is what it is: ``docs/ai.md``, "Levels".
+GAME_LEVELS: dict[str, tuple[Level, ...]] = {}
+
+
+def level_for(engine_id: str, which: int | str | Level) -> Level:
+    """The level ``which`` as ``engine_id`` plays it: a number or a name picks from the game's
+    table in :data:`GAME_LEVELS`, else from :data:`LEVELS`; a :class:`Level` is used as it is.
+
+    Raises :class:`ValueError` for an unknown level (see :func:`level`).
+    """
+    if isinstance(which, Level):
+        return which
+    number = level(which).number
+    return GAME_LEVELS.get(engine_id, LEVELS)[number - 1]
 
 
 def level(which: int | str | Level) -> Level:
@@ -127,18 +147,28 @@ def search(
 def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     """Index into ``result.moves`` of the move a level plays (see :class:`Level`).
 
-    A proven win is always taken, and a proven loss (``result.exact`` 0) is never played
-    while another move is left, whatever its visits (it may have gathered them before its
-    refutation was found). Ties in visits go to the higher mean value, then to the earlier
-    child. Raises :class:`ValueError` if the search expanded no move.
+    A proven win is always taken. When every move is solved (``result.exact``), the best
+    exact value is played. Otherwise a proven loss (exact 0), or a move proven worse than
+    another solved one, is never played while another move is left, whatever its visits (it
+    may have gathered them before its refutation was found). Ties in visits go to the higher
+    mean value, then to the earlier child. Raises :class:`ValueError` if the search expanded
+    no move.
     """
     if not result.moves:
         raise ValueError("the search expanded no move")
     if result.proven is not None:
         return result.proven
     indices = range(len(result.moves))
-    exact = result.exact or [None] * len(result.moves)
-    alive = [i for i in indices if not _proven_loss(exact[i])] or list(indices)
+    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    known = [value for value in exact if value is not None]
+    if known and len(known) == len(exact):
+        solved_best = max(known)
+        return min(
+            (i for i in indices if exact[i] == solved_best),
+            key=lambda i: (-result.visits[i], -result.values[i], i),
+        )
+    ceiling = max(known, default=0.0)
+    alive = [i for i in indices if _playable(exact[i], ceiling)] or list(indices)
     order = sorted(alive, key=lambda i: (-result.visits[i], -result.values[i], i))
     if lvl.temperature <= 0 or lvl.candidates <= 1:
         return order[0]
@@ -153,8 +183,10 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     return top[0]
 
 
-def _proven_loss(exact: float | None) -> bool:
-    return exact is not None and exact <= 0.0
+def _playable(exact: float | None, best: float) -> bool:
+    """Whether a move with this proven value (``None``: unproven) may be played when ``best``
+    is the best proven value among the moves: not a proven loss, not proven worse."""
+    return exact is None or (exact > 0.0 and exact >= best)
 
 
 def choose_move(
@@ -175,7 +207,7 @@ def choose_move(
     state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
     (no ``determinize`` for a hidden-information game).
     """
-    lvl = level(level_)
+    lvl = level_for(engine_id, level_)
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)
     if not is_view and seat not in engine.to_move(subject):

@@ -23,19 +23,23 @@ plies, where the game's evaluation gives the reward vector.
 
 A solver rides along (MCTS-Solver, Winands, Björnsson & Saito 2008, generalised to reward
 vectors). A finished game's node is *solved*: its reward vector is exact. In the closed-loop
-tree a decision node is solved too when its actor has a solved child worth the best possible
-reward to it (1: it wins at once or by force), or when every legal move is expanded and
-solved (then the actor takes the child best for it). Solving runs up the path after each
-iteration, so forced wins and losses a few plies deep are proven long before their
+tree a decision node is solved too when its actor has a solved child worth 1 to it (it
+finishes ahead of every other seat, at once or by force), or when every legal move is
+expanded and solved (then the actor takes the child best for it; with three or more seats,
+not when several are best for it and differ for the others). Solving runs up the path after
+each iteration, so forced wins and losses a few plies deep are proven long before their
 statistics would show them; a game's profile may name its likely decisive moves
-(:attr:`ai.evaluation.GameProfile.decisive`), which a new node expands first, so that a
-move allowing an immediate win is refuted on its first visit. An iteration that reaches a
-solved node backs its exact vector
-up without a playout; selection scores a solved child by its exact value, with no exploration
-bonus, so a proven loss is not visited again; the final choice never plays a proven loss
-while another move is left, and always plays a proven win. A search stops as soon as its root
-is solved. Chance nodes are never solved (their value is a mean over sampled outcomes), and
-the open-loop ISMCTS tree proves only wins at once (a determinization is a guess, not a proof).
+(:attr:`ai.evaluation.GameProfile.decisive`), which a new node tries first, so that a move
+allowing an immediate win is refuted on its first visit. An iteration that reaches a solved
+node backs its exact vector up without a playout; selection scores a solved child by its
+exact value, with no exploration bonus, so a proven loss is not visited again; the final
+choice (:func:`ai.levels.pick_move`) always plays a proven win and never a move proven worse
+than another. A search stops as soon as its root is solved. Chance nodes are never solved
+(their value is a mean over sampled outcomes). Simultaneous decisions (``to_move`` listing
+several seats) are sequentialised, so a proof through one would let the later seat see the
+earlier one's choice; no engine has them today. The open-loop ISMCTS tree proves nothing: it
+only marks a move that won at once in the determinization it was tried in, which the final
+choice then plays.
 
 The search is deterministic for a given seed and iteration budget: all randomness comes from
 one ``random.Random(seed)`` (only ``random()`` is called, whose sequence Python keeps stable),
@@ -92,12 +96,13 @@ class SearchResult:
     """What a search found at the root, for the seat that searched.
 
     ``moves``/``visits``/``values``: the root's children in the order they were expanded,
-    their visit counts and mean reward for the searching seat (0–1). ``iterations`` run,
-    ``seconds`` spent, ``value`` the searching seat's mean reward over all iterations (its
-    exact reward when the root is solved), ``proven`` the index of a child proven to win (or
-    ``None``), and ``exact`` per child its proven reward for the searching seat, or ``None``
-    while unproven (a proven loss is ``0.0``). ``state`` is a state
-    in which the moves are legal (the root state, or one determinization), for
+    their visit counts and mean reward for the searching seat (0–1); when every expanded
+    child is a proven loss, the root's unexpanded moves follow (0 visits, value 0).
+    ``iterations`` run, ``seconds`` spent, ``value`` the searching seat's mean reward over all
+    iterations (its exact reward when the root is solved), ``proven`` the index of a child
+    proven to win (or ``None``), and ``exact`` per child its proven reward for the searching
+    seat, or ``None`` while unproven (a proven loss is ``0.0``). ``state`` is a state in
+    which the moves are legal (the root state, or one determinization), for
     :meth:`engines.base.Engine.format_move`.
     """
 
@@ -121,10 +126,9 @@ class Node:
     Closed loop (perfect information): ``state`` is the node's state, ``actor`` the seat to
     act there (``CHANCE`` at a chance node, ``-1`` when the game is over), ``untried`` the
     legal moves not expanded yet (the last ``urgent`` of them are the profile's likely
-    decisive moves, expanded first), ``terminal`` the reward vector of a finished game, and
-    ``solved`` the node's exact reward vector once the solver has proven it (a finished game's
-    from the start). ``proven``: the node is a proven win for ``mover``; ``won``: one of its
-    children is.
+    decisive moves, expanded first), and ``solved`` the node's exact reward vector once the
+    solver has proven it (a finished game's from the start). ``proven``: the node is a proven
+    win for ``mover``.
     Open loop (ISMCTS): ``state`` stays ``None``; ``avail`` counts the iterations in which the
     node's move was legal at its parent.
     """
@@ -139,12 +143,10 @@ class Node:
         "proven",
         "solved",
         "state",
-        "terminal",
         "total",
         "untried",
         "urgent",
         "visits",
-        "won",
     )
 
     def __init__(self, mover: int, move: Any, state: Any) -> None:
@@ -158,11 +160,9 @@ class Node:
         self.children: dict[Hashable, Node] = {}
         self.untried: list[Any] | None = None
         self.urgent = 0
-        self.terminal: Rewards | None = None
         self.solved: Rewards | None = None
         self.chance: tuple[list[float], list[str]] | None = None
         self.proven = False
-        self.won = False
 
 
 def determinize_supported(engine: Engine[Any, Any]) -> bool:
@@ -280,12 +280,13 @@ class Mcts:
     # ---- closed loop (perfect information) ----------------------------------------------
 
     def _prepare(self, node: Node, players: int) -> None:
-        """Fill ``actor``, ``terminal`` and ``chance`` of a new closed-loop node."""
+        """Fill ``actor``, ``solved`` (a finished game) and ``chance`` of a new closed-loop
+        node."""
         state = node.state
         acting = self._to_move(state)
         if not acting:
             outcome = self._outcome(state)
-            node.terminal = node.solved = (
+            node.solved = (
                 rewards_from_outcome(outcome, players) if outcome is not None else (0.5,) * players
             )
             node.actor = -1
@@ -358,25 +359,26 @@ class Mcts:
     def _settle(self, node: Node, players: int) -> None:
         """List a new node's moves at once and play its likely decisive ones (the profile's
         :attr:`~ai.evaluation.GameProfile.decisive`) until one wins: then the node is solved
-        before any playout, and the move that led to it is refuted on this very visit."""
+        before any playout, and the move that led to it is refuted on this very visit. The
+        candidates that do not win stay in ``untried``, still to be expanded first."""
         untried = node.untried = self._untried(node)
         actor = node.actor
-        while node.urgent:
-            move = untried[-1]
+        for position in range(len(untried) - 1, len(untried) - node.urgent - 1, -1):
+            move = untried[position]
             child = Node(actor, move, self._step(node.state, actor, move))
             self._prepare(child, players)
-            if child.solved is None or child.solved[actor] < 1.0:
+            if child.solved is not None and child.solved[actor] >= 1.0:
+                del untried[position]
+                node.urgent -= 1
+                node.children[move] = child
+                child.proven = True
+                node.solved = child.solved
                 return
-            untried.pop()
-            node.urgent -= 1
-            node.children[move] = child
-            child.proven = node.won = True
-            node.solved = child.solved
-            return
 
     def _untried(self, node: Node) -> list[Any]:
         """The legal moves of a new decision node, the profile's likely decisive ones last
-        (``node.urgent`` of them), so that expansion tries them first."""
+        (``node.urgent`` of them, in the profile's order reversed), so that expansion tries
+        them first, the profile's first choice first."""
         moves = list(self._legal(node.state, node.actor))
         decisive = self._decisive
         if decisive is None or not moves:
@@ -384,21 +386,21 @@ class Mcts:
         first = decisive(node.state, node.actor, moves)
         if not first:
             return moves
-        chosen = set(first)
+        chosen = {index for index in first if 0 <= index < len(moves)}
         node.urgent = len(chosen)
         rest = [move for index, move in enumerate(moves) if index not in chosen]
-        return rest + [moves[index] for index in sorted(chosen)]
+        ordered = list(dict.fromkeys(index for index in first if index in chosen))
+        return rest + [moves[index] for index in reversed(ordered)]
 
     @staticmethod
     def _select(node: Node, exploration: float) -> Node:
-        """UCB1 over a fully expanded node's children: a proven win first, a solved child at
-        its exact value without an exploration bonus."""
+        """UCB1 over a fully expanded node's children, a solved child at its exact value
+        without an exploration bonus. (A proven win never needs choosing: its parent is solved
+        with it, and the search does not descend into a solved node.)"""
         log_n = math.log(node.visits) if node.visits > 1 else 0.0
         best: Node | None = None
         best_score = -1.0
         for child in node.children.values():
-            if child.proven:
-                return child
             if child.solved is not None:
                 score = child.solved[child.mover]
             else:
@@ -542,6 +544,12 @@ class Mcts:
             visits.append(child.visits)
             values.append(child.total / child.visits if child.visits else 0.0)
             exact.append(None if child.solved is None else child.solved[seat])
+        if root.untried and exact and all(e is not None and e <= 0.0 for e in exact):
+            for move in root.untried:  # every move tried so far loses: offer the others
+                moves.append(move)
+                visits.append(0)
+                values.append(0.0)
+                exact.append(None)
         if root.solved is not None:
             value = root.solved[seat]
         else:
@@ -556,7 +564,8 @@ def _solve_up(path: list[Node]) -> None:
 
     A decision node is solved when its actor has a solved child worth 1 to it (that child
     becomes ``proven``), or when its moves are all expanded and all solved (it takes the one
-    best for its actor). Stops at the first node that stays unproven, and at a chance node.
+    best for its actor, unless several are best for it and differ for the other seats).
+    Stops at the first node that stays unproven, and at a chance node.
     """
     for index in range(len(path) - 1, 0, -1):
         child, parent = path[index], path[index - 1]
@@ -565,17 +574,23 @@ def _solve_up(path: list[Node]) -> None:
             return
         actor = parent.actor
         if solved[actor] >= 1.0:
-            child.proven = parent.won = True
+            child.proven = True
             parent.solved = solved
             continue
         if parent.untried:
             return
         best: Rewards | None = None
+        tied = False
         for sibling in parent.children.values():
-            if sibling.solved is None:
+            vector = sibling.solved
+            if vector is None:
                 return
-            if best is None or sibling.solved[actor] > best[actor]:
-                best = sibling.solved
+            if best is None or vector[actor] > best[actor]:
+                best, tied = vector, False
+            elif vector[actor] == best[actor] and vector != best:
+                tied = True
+        if tied:  # with 3+ seats the actor's choice between them is not known: no proof
+            return
         parent.solved = best
 
 

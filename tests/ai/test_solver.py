@@ -7,14 +7,17 @@ of the solver is checked against a brute-force search of the same depth.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ai import choose_move
+from ai.bots import RandomBot
+from ai.evaluation import profile_for
 from ai.levels import LEVELS, pick_move
 from ai.search import Budget, Mcts, SearchResult
 from engines import get_engine
+from engines.generatorb import GeneratorbEngine
 
-ENGINE = get_engine("generatorb")
+ENGINE = cast(GeneratorbEngine, get_engine("generatorb"))
 RESOLVED = ENGINE.options_for(ENGINE.resolve_options({}), 2)
 #: North to move; g8-a2=2 makes a spheroid on a2 that takes the core next turn, whatever
 #: South does.
@@ -103,3 +106,80 @@ def test_a_proven_loss_is_not_played_whatever_its_visits() -> None:
         ["a", "b"], [10, 30], [0.0, 0.0], 40, 0.1, 0.0, None, None, exact=[0.0, 0.0]
     )
     assert pick_move(everything_lost, LEVELS[4], 5) == 1  # the most resistant loss
+
+
+#: North to move, holding four front-line cells: six moves win at once (G24 cannot, G25 can).
+NORTH_WINS_SIX_WAYS = (
+    "S:a1,a2,a3,b1,b2=2,c4=3,e5,g1,g5,h7=2 N:b7,d4,d5=2,d6,d8,e6,e8=3,f3,g2,g7,g8,h8 "
+    "supply:9/7 turn:N ply:69 passes:0"
+)
+
+
+def _winning_moves(state: Any, seat: int) -> set[str]:
+    wins = set()
+    for move in ENGINE.legal_moves(state, seat):
+        outcome = ENGINE.outcome(ENGINE.child(state, seat, move))
+        if outcome is not None and outcome.winners == (seat,):
+            wins.add(ENGINE.format_move(state, move))
+    return wins
+
+
+def _decisive(state: Any, seat: int) -> set[str]:
+    decisive = profile_for("generatorb").decisive
+    assert decisive is not None
+    moves = ENGINE.legal_moves(state, seat)
+    return {ENGINE.format_move(state, moves[i]) for i in decisive(state, seat, moves)}
+
+
+def test_the_decisive_moves_are_tried_first_and_a_win_is_found_at_once() -> None:
+    state = _state(NORTH_WINS_SIX_WAYS)
+    assert _decisive(state, 1) == _winning_moves(state, 1)
+    assert len(_winning_moves(state, 1)) == 6
+    result = Mcts(ENGINE).search(state, 1, Budget(1, 5.0), 0)
+    assert result.proven is not None  # the one iteration expanded a winning move
+
+
+def test_every_move_that_wins_at_once_is_named_decisive() -> None:
+    """Random games: the profile's decisive moves include every immediate win (G24, G25)."""
+    bot = RandomBot()
+    found = 0
+    for seed in range(8):
+        state = ENGINE.new_game(2, RESOLVED, seed)
+        for ply in range(150):
+            acting = ENGINE.to_move(state)
+            if not acting:
+                break
+            seat = acting[0]
+            wins = _winning_moves(state, seat)
+            found += bool(wins)
+            assert wins <= _decisive(state, seat), f"seed {seed} ply {ply}"
+            state = ENGINE.play(state, seat, bot.choose(ENGINE, RESOLVED, seat, state, ply))[0]
+    assert found  # the games did reach positions with an immediate win
+
+
+def test_with_every_move_solved_the_best_exact_value_is_played() -> None:
+    """Teams (Orbs): a win is worth 5/6, a loss 1/6, so neither is 1 or 0."""
+    result = SearchResult(
+        ["a", "b", "c"],
+        [13, 3, 4],
+        [0.3, 0.8, 0.2],
+        20,
+        0.1,
+        0.8,
+        None,
+        None,
+        exact=[1 / 6, 5 / 6, 1 / 6],
+    )
+    assert pick_move(result, LEVELS[4], 1) == 1
+    partly = SearchResult(
+        ["a", "b", "c"],
+        [13, 3, 4],
+        [0.3, 0.8, 0.6],
+        20,
+        0.1,
+        0.6,
+        None,
+        None,
+        exact=[1 / 6, 5 / 6, None],
+    )
+    assert pick_move(partly, LEVELS[4], 1) in (1, 2)  # never the move proven worse
