@@ -18,11 +18,10 @@ See ``docs/ai.md``.
 from __future__ import annotations
 
 from ai.bots import Bot, MctsBot, RandomBot
-from ai.levels import GAME_LEVELS, LEVELS, Level, assess, choose_move, level, level_for
+from ai.levels import LEVELS, Level, assess, choose_move, level
 from ai.search import Budget, Mcts, SearchResult
 
 __all__ = [
-    "GAME_LEVELS",
     "LEVELS",
     "Bot",
     "Budget",
@@ -34,5 +33,4 @@ __all__ = [
     "assess",
     "choose_move",
     "level",
-    "level_for",
 ]

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ai.levels import Level, decide, level, level_for
+from ai.levels import Level, decide, level
 from ai.search import Budget, determinize_supported
 from engines.base import Engine, OptionValue
 
@@ -71,14 +71,12 @@ class RandomBot:
 class MctsBot:
     """MCTS (UCT, or SO-ISMCTS for a view) at a :class:`~ai.levels.Level`.
 
-    ``which``: a level number or name, played as each game's table has it
-    (:func:`~ai.levels.level_for`), or a :class:`~ai.levels.Level` played as it is. A
-    ``budget`` given to :meth:`choose` replaces the level's (its mistake temperature stays).
+    ``which``: a level number, name or :class:`~ai.levels.Level`. A ``budget`` given to
+    :meth:`choose` replaces the level's (its mistake temperature stays).
     """
 
     def __init__(self, which: int | str | Level) -> None:
         self.level = level(which)
-        self._which = which
         self.name = f"L{self.level.number} {self.level.name}"
 
     def choose(
@@ -90,13 +88,12 @@ class MctsBot:
         seed: int,
         budget: Budget | None = None,
     ) -> str:
-        lvl = level_for(engine.info.id, self._which)
         return decide(
             engine,
             seat,
             state_or_view,
             is_view=engine.info.has_hidden_information,
-            lvl=lvl,
-            budget=budget or lvl.budget,
+            lvl=self.level,
+            budget=budget or self.level.budget,
             seed=seed,
         )

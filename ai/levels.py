@@ -32,14 +32,12 @@ from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
 __all__ = [
-    "GAME_LEVELS",
     "LEVELS",
     "Level",
     "assess",
     "choose_move",
     "decide",
     "level",
-    "level_for",
     "pick_move",
     "search",
 ]
@@ -69,24 +67,6 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
     Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
 )
-
-
-#: Per-game tables, where the global one does not give levels a player can feel (each level
-#: beating the one below in at least 60% of games, issue 14): the same numbers and names,
-#: other budgets and mistakes. Why each table is what it is: ``docs/ai.md``, "Levels".
-GAME_LEVELS: dict[str, tuple[Level, ...]] = {}
-
-
-def level_for(engine_id: str, which: int | str | Level) -> Level:
-    """The level ``which`` as ``engine_id`` plays it: a number or a name picks from the game's
-    table in :data:`GAME_LEVELS`, else from :data:`LEVELS`; a :class:`Level` is used as it is.
-
-    Raises :class:`ValueError` for an unknown level (see :func:`level`).
-    """
-    if isinstance(which, Level):
-        return which
-    number = level(which).number
-    return GAME_LEVELS.get(engine_id, LEVELS)[number - 1]
 
 
 def level(which: int | str | Level) -> Level:
@@ -207,7 +187,7 @@ def choose_move(
     state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
     (no ``determinize`` for a hidden-information game).
     """
-    lvl = level_for(engine_id, level_)
+    lvl = level(level_)
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)
     if not is_view and seat not in engine.to_move(subject):
