@@ -483,7 +483,7 @@ PROFILES: dict[str, GameProfile] = {
     "generatorb": GameProfile(
         _two,
         _generatorb_evaluate,
-        playout_plies=0,
+        playout_plies=4,
         exploration=0.3,
         decisive=_generatorb_decisive,
     ),
