@@ -88,23 +88,17 @@ def test_every_proven_loss_is_a_real_loss() -> None:
         assert refuted, f"{ENGINE.format_move(state, move)} was called lost"
 
 
+def _root(visits: list[int], values: list[float], exact: list[float | None]) -> SearchResult:
+    """Root statistics of a made-up search over moves ``a``, ``b``, ``c``…"""
+    moves = [chr(ord("a") + i) for i in range(len(visits))]
+    return SearchResult(moves, visits, values, sum(visits), 0.1, 0.5, None, None, exact=exact)
+
+
 def test_a_proven_loss_is_not_played_whatever_its_visits() -> None:
-    result = SearchResult(
-        moves=["a", "b", "c"],
-        visits=[900, 50, 40],
-        values=[0.6, 0.4, 0.45],
-        iterations=990,
-        seconds=0.1,
-        value=0.5,
-        proven=None,
-        state=None,
-        exact=[0.0, None, None],
-    )
+    result = _root([900, 50, 40], [0.6, 0.4, 0.45], [0.0, None, None])
     for lvl in LEVELS:
         assert pick_move(result, lvl, 5) in (1, 2)
-    everything_lost = SearchResult(
-        ["a", "b"], [10, 30], [0.0, 0.0], 40, 0.1, 0.0, None, None, exact=[0.0, 0.0]
-    )
+    everything_lost = _root([10, 30], [0.0, 0.0], [0.0, 0.0])
     assert pick_move(everything_lost, LEVELS[4], 5) == 1  # the most resistant loss
 
 
@@ -159,27 +153,7 @@ def test_every_move_that_wins_at_once_is_named_decisive() -> None:
 
 def test_with_every_move_solved_the_best_exact_value_is_played() -> None:
     """Teams (Orbs): a win is worth 5/6, a loss 1/6, so neither is 1 or 0."""
-    result = SearchResult(
-        ["a", "b", "c"],
-        [13, 3, 4],
-        [0.3, 0.8, 0.2],
-        20,
-        0.1,
-        0.8,
-        None,
-        None,
-        exact=[1 / 6, 5 / 6, 1 / 6],
-    )
-    assert pick_move(result, LEVELS[4], 1) == 1
-    partly = SearchResult(
-        ["a", "b", "c"],
-        [13, 3, 4],
-        [0.3, 0.8, 0.6],
-        20,
-        0.1,
-        0.6,
-        None,
-        None,
-        exact=[1 / 6, 5 / 6, None],
-    )
+    solved = _root([13, 3, 4], [0.3, 0.8, 0.2], [1 / 6, 5 / 6, 1 / 6])
+    assert pick_move(solved, LEVELS[4], 1) == 1
+    partly = _root([13, 3, 4], [0.3, 0.8, 0.6], [1 / 6, 5 / 6, None])
     assert pick_move(partly, LEVELS[4], 1) in (1, 2)  # never the move proven worse
