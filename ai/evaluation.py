@@ -50,8 +50,9 @@ class GameProfile:
       moves needs a smaller one, or the search spreads its visits almost evenly.
     * ``decisive(state, seat, moves)``: indices into ``moves`` (the seat's legal moves) of
       those that may win at once, which the search expands first so that its solver proves
-      a win, or refutes a move that allows one, on the first visit; ``None`` = no ordering.
-      Only an ordering: a wrong guess costs time, never correctness.
+      a win, or refutes a move that allows one, on the first visit, and which a playout
+      plays when there is one; ``None`` = none. A wrong guess costs time and bends playouts
+      toward it, but never makes a proof: only the move's real outcome does.
     """
 
     players: Callable[[Any], int]

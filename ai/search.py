@@ -386,10 +386,10 @@ class Mcts:
         first = decisive(node.state, node.actor, moves)
         if not first:
             return moves
-        chosen = {index for index in first if 0 <= index < len(moves)}
-        node.urgent = len(chosen)
+        ordered = list(dict.fromkeys(index for index in first if 0 <= index < len(moves)))
+        node.urgent = len(ordered)
+        chosen = set(ordered)
         rest = [move for index, move in enumerate(moves) if index not in chosen]
-        ordered = list(dict.fromkeys(index for index in first if index in chosen))
         return rest + [moves[index] for index in reversed(ordered)]
 
     @staticmethod
