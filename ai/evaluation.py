@@ -108,7 +108,7 @@ def _generatorb_decisive(
     front-line cells, moves that take a fifth (G25): onto a front-line cell it does not hold,
     from off the line or leaving an orb behind (a split)."""
     core = generatorb.CORES[1 - seat]
-    sign = 1 if seat == 0 else -1
+    sign = generatorb.SIGN[seat]
     board = state.board
     first = [index for index, move in enumerate(moves) if move.destination == core]
     if sum(1 for cell in _GB_FRONT if board[cell] * sign > 0) >= 4:

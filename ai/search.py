@@ -371,8 +371,7 @@ class Mcts:
                 del untried[position]
                 node.urgent -= 1
                 node.children[move] = child
-                child.proven = True
-                node.solved = child.solved
+                _solve_up([node, child])  # the win proves the node, by the one rule
                 return
 
     def _untried(self, node: Node) -> list[Any]:
