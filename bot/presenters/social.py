@@ -77,11 +77,17 @@ def _message_link(guild_id: int | None, channel_id: int, message_id: int) -> str
 
 def rematch_open_text(challenge: ChallengeInfo) -> str:
     """The ephemeral answer to a second Rematch press while the first one's challenge is
-    open: where it is, so the presser can answer it."""
+    open (where it is, so the presser can answer it), or once it has started (a game has one
+    rematch; its post says where the game is)."""
     if challenge.message_id is None:
         where = f"in <#{challenge.channel_id}>"
     else:
         where = _message_link(challenge.guild_id, challenge.channel_id, challenge.message_id)
+    if challenge.game_id is not None:
+        return (
+            f"This game's rematch has already started (game {challenge.game_id}): {where}. "
+            "Ask for the next one under its final board."
+        )
     return f"A rematch of this game is already open: {where}"
 
 

@@ -45,13 +45,23 @@ class Rematches:
 
         Raises what :meth:`rematch` raises before it writes: :class:`NoGameHereError`,
         :class:`NotAPlayerError`, :class:`~bot.service.social.RematchError` and
-        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open.
+        :class:`~bot.service.social.RematchOpenError` while a rematch of this game is open
+        (:class:`~bot.service.social.RematchStartedError` once one has started).
         """
         _, _, plan = await self._plan(game_id, user_id, None)
+        await self._refuse_started(game_id)
         existing = await self.core.database.challenges.open_rematch(game_id)
         if existing is not None and existing.expires_at > self.core.now():
             raise social.RematchOpenError(self.lobby.challenge_info(existing))
         return plan
+
+    async def _refuse_started(self, game_id: int) -> None:
+        """Raise :class:`~bot.service.social.RematchStartedError` when game ``game_id``'s
+        rematch has started: one rematch per game (an old button or level menu would
+        otherwise open a second game)."""
+        started = await self.core.database.challenges.started_rematch(game_id)
+        if started is not None:
+            raise social.RematchStartedError(self.lobby.challenge_info(started))
 
     async def rematch(
         self,
@@ -77,8 +87,10 @@ class Rematches:
         Raises :class:`NoGameHereError` (unknown game), :class:`NotAPlayerError` ("Only the
         players can ask for a rematch"), :class:`~bot.service.social.RematchError` (a
         ``bot_level`` outside 1–5, the game goes on, was aborted, or a user held several
-        seats) and :class:`~bot.service.social.RematchOpenError` while a rematch of this game
-        is open (a second press, or a second choice in the level menu).
+        seats), :class:`~bot.service.social.RematchOpenError` while a rematch of this game
+        is open (a second press, or a second choice in the level menu) and its subclass
+        :class:`~bot.service.social.RematchStartedError` once one has started (one rematch
+        per game; a declined, cancelled or expired one does not count).
         """
         row, meta, plan = await self._plan(game_id, user_id, bot_level)
         channel_id = row.channel_id
@@ -88,6 +100,7 @@ class Rematches:
         # challenge; two processes pressing at the same instant are told apart by the
         # database (one open rematch per game: a partial unique index).
         async with self.core.game_lock(game_id):
+            await self._refuse_started(game_id)
             existing = await self.core.database.challenges.open_rematch(game_id)
             if existing is not None and existing.expires_at > self.core.now():
                 raise social.RematchOpenError(self.lobby.challenge_info(existing))

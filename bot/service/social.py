@@ -36,6 +36,7 @@ __all__ = [
     "RematchError",
     "RematchOpenError",
     "RematchPlan",
+    "RematchStartedError",
     "TakebackError",
     "TakebackPlan",
     "bots_at_level",
@@ -76,9 +77,23 @@ class RematchOpenError(RematchError):
     """A rematch of the game is already open: ``challenge`` is that challenge (the bot
     points at its post)."""
 
-    def __init__(self, challenge: ChallengeInfo) -> None:
-        super().__init__("A rematch of this game is already open: answer that challenge.")
+    def __init__(
+        self,
+        challenge: ChallengeInfo,
+        message: str = "A rematch of this game is already open: answer that challenge.",
+    ) -> None:
+        super().__init__(message)
         self.challenge = challenge
+
+
+class RematchStartedError(RematchOpenError):
+    """The game's rematch has already started (``challenge`` is accepted; its ``game_id``
+    names the rematch game). A game has one rematch: the next one is asked for under the
+    rematch's own final board. This is what an old Rematch button or level menu meets after
+    a game of bots only, whose rematch starts the moment it is opened."""
+
+    def __init__(self, challenge: ChallengeInfo) -> None:
+        super().__init__(challenge, "This game's rematch has already started.")
 
 
 # ============================================================================================

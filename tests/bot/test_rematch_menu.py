@@ -18,7 +18,7 @@ from bot import presenters
 from bot.cogs.social import SocialCog
 from bot.service.bot_seats import bot_user_id
 from bot.service.errors import NoGameHereError, NotAPlayerError
-from bot.service.social import RematchOpenError, RematchPlan
+from bot.service.social import RematchOpenError, RematchPlan, RematchStartedError
 from bot.ui.custom_ids import CHALLENGE_TEMPLATE, GAME_TEMPLATE, GameAction, GameButtonId
 from bot.ui.rematch_menu import (
     REMATCH_MENU_TEMPLATE,
@@ -180,6 +180,19 @@ async def test_a_second_choice_points_at_the_open_rematch() -> None:
     interaction.edit_original_response.assert_awaited_once_with(
         content=presenters.rematch_open_text(open_one), view=None
     )
+    bot.get_cog.return_value._post_challenge.assert_not_awaited()
+
+
+async def test_an_old_menu_after_the_rematch_started_points_at_that_game() -> None:
+    bot = stand_in_bot()
+    started = replace(rematch_info((LEVEL_3, ALICE)), status="accepted", game_id=GAME + 1)
+    bot.service.rematch = AsyncMock(side_effect=RematchStartedError(started))
+    interaction = interaction_of(ALICE, done=True)
+    await SocialCog(bot).on_rematch_level(interaction, GAME, 4)
+    text = presenters.rematch_open_text(started)
+    assert text.startswith(f"This game's rematch has already started (game {GAME + 1}): ")
+    assert "/77" in text  # a link to the rematch's post
+    interaction.edit_original_response.assert_awaited_once_with(content=text, view=None)
     bot.get_cog.return_value._post_challenge.assert_not_awaited()
 
 

@@ -10,7 +10,13 @@ import pytest
 from bot.service import GameService, GameSnapshot
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.errors import NoGameHereError, NotAPlayerError
-from bot.service.social import RematchError, RematchOpenError, bots_at_level, plan_rematch
+from bot.service.social import (
+    RematchError,
+    RematchOpenError,
+    RematchStartedError,
+    bots_at_level,
+    plan_rematch,
+)
 from tests.service.conftest import ALICE, BOB, CAROL, GAMES, GUILD, StartGame
 
 LEVEL_1, LEVEL_2 = bot_user_id(1), bot_user_id(2)
@@ -130,6 +136,30 @@ async def test_rematch_menu_refusals_a_stranger_a_second_choice_and_no_game(
     second = await service.rematch(over.game_id, ALICE, bot_level=1)
     assert second.challenge_id != first.challenge_id
     assert bot_user_id(1) in (second.seating or ())
+
+
+async def test_an_old_menu_after_the_rematch_started_opens_no_second_game(
+    service: GameService,
+) -> None:
+    """Two Rematch presses give two level menus; the first choice's rematch starts (the bot
+    takes its seat at once). The second menu, or the button, must not open a second game:
+    they point at the rematch game instead, at any level, for either player."""
+    over = await game_lost_to_the_bot(service)
+    info = await service.rematch(over.game_id, ALICE, bot_level=2)
+    started = (await service.add_bots(info.challenge_id, ALICE, [2])).game
+    assert started is not None
+    for level in (2, 5, None):
+        with pytest.raises(RematchStartedError) as raised:
+            await service.rematch(over.game_id, ALICE, bot_level=level)
+        assert raised.value.challenge.game_id == started.game_id
+        assert raised.value.message == "This game's rematch has already started."
+    with pytest.raises(RematchStartedError):
+        await service.rematches.plan(over.game_id, ALICE)
+    assert await service.database.challenges.open_rematch(over.game_id) is None
+    # The rematch game itself can have its own rematch once it is over.
+    await service.resign(GAMES, ALICE)
+    again = await service.rematch(started.game_id, ALICE, bot_level=1)
+    assert again.rematch_of == started.game_id
 
 
 async def test_rematch_plan_of_a_game_of_people_has_no_bots(
