@@ -53,6 +53,12 @@ class GameProfile:
       a win, or refutes a move that allows one, on the first visit, and which a playout
       plays when there is one; ``None`` = none. A wrong guess costs time and bends playouts
       toward it, but never makes a proof: only the move's real outcome does.
+    * ``captures(state, seat, moves)``: indices into ``moves`` of those that capture, and
+      ``capture_rate``: the probability that a playout ply with a capture plays one of them
+      (drawn uniformly) instead of a uniformly random move. Random playouts leave pieces en
+      prise and cut off mid-exchange, so the evaluation at the cut-off scores positions
+      that no player would allow; preferring captures settles exchanges first (a cheap
+      quiescence). ``None`` / 0 = uniform playouts.
     """
 
     players: Callable[[Any], int]
@@ -61,6 +67,8 @@ class GameProfile:
     assess_evaluate: Evaluator | None = None
     exploration: float | None = None
     decisive: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
+    captures: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
+    capture_rate: float = 0.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,6 +128,13 @@ def _generatorb_decisive(
             and (move.origin not in _GB_FRONT or move.split)
         )
     return first
+
+
+def _generatorb_captures(
+    state: generatorb.GeneratorbState, seat: int, moves: Sequence[generatorb.GeneratorbMove]
+) -> list[int]:
+    """The moves that take an enemy orb or spheroid (G16)."""
+    return [index for index, move in enumerate(moves) if move.capture]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -487,6 +502,8 @@ PROFILES: dict[str, GameProfile] = {
         playout_plies=4,
         exploration=0.3,
         decisive=_generatorb_decisive,
+        captures=_generatorb_captures,
+        capture_rate=0.7,
     ),
     "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2),
     "generator": GameProfile(

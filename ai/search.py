@@ -18,8 +18,10 @@ moved into it (max^n, Luckhardt & Irani 1986), so any number of seats and teams 
 seat act first and asks ``to_move`` again: decisions are sequentialised. Generation Zero's many
 decisions per turn need nothing special: the same seat simply moves again.
 
-Playouts are uniformly random and cut off after :attr:`ai.evaluation.GameProfile.playout_plies`
-plies, where the game's evaluation gives the reward vector.
+Playouts are random and cut off after :attr:`ai.evaluation.GameProfile.playout_plies`
+plies, where the game's evaluation gives the reward vector. They are uniform unless the game's
+profile names likely decisive moves (played first) or captures (played with the profile's
+``capture_rate``).
 
 A solver rides along (MCTS-Solver, Winands, Björnsson & Saito 2008, generalised to reward
 vectors). A finished game's node is *solved*: its reward vector is exact. In the closed-loop
@@ -487,13 +489,17 @@ class Mcts:
     # ---- playouts and results ------------------------------------------------------------
 
     def _playout(self, state: Any, players: int, rng: random.Random) -> tuple[Rewards, int]:
-        """Uniformly random play from ``state`` until the end or the profile's cut-off; a seat
-        with a likely decisive move (the profile's ``decisive``) plays the first of them.
+        """Random play from ``state`` until the end or the profile's cut-off. A seat with a
+        likely decisive move (the profile's ``decisive``) plays the first of them; else, with
+        the profile's ``capture_rate``, a random one of its captures (``captures``) if it has
+        any; else a uniformly random move.
 
         Returns the reward vector and the plies played (chance draws included).
         """
         to_move, legal, step = self._to_move, self._legal, self._step
         decisive = self._decisive
+        captures = self.profile.captures
+        rate = self.profile.capture_rate if captures is not None else 0.0
         limit = self.profile.playout_plies
         plies = 0
         while True:
@@ -513,6 +519,11 @@ class Mcts:
                 actor = min(acting)
                 moves = legal(state, actor)
                 first = decisive(state, actor, moves) if decisive is not None else None
+                if not first and rate and rng.random() < rate:
+                    assert captures is not None
+                    taking = captures(state, actor, moves)
+                    if taking:
+                        first = [taking[int(rng.random() * len(taking))]]
                 if first:
                     state = step(state, actor, moves[first[0]])
                 else:

@@ -7,6 +7,7 @@ of the solver is checked against a brute-force search of the same depth.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from ai import choose_move
@@ -73,19 +74,44 @@ def test_a_forced_win_three_plies_deep_is_proven_and_played() -> None:
 
 
 def test_every_proven_loss_is_a_real_loss() -> None:
-    """South to move after g8xa2: the moves the search calls lost lose within four plies."""
+    """South to move after g8xa2: the moves the search calls lost lose within four plies.
+
+    With uniform playouts: those spend visits on the losing moves long enough to prove them
+    (capture-preferring playouts drop them sooner, see the next test)."""
     state = _state(SOUTH_IN_TROUBLE)
-    result = Mcts(ENGINE).search(state, 0, Budget(4_000, 60.0), 3)
+    uniform = replace(profile_for("generatorb"), capture_rate=0.0)
+    result = Mcts(ENGINE, uniform).search(state, 0, Budget(4_000, 60.0), 3)
     lost = [m for m, e in zip(result.moves, result.exact, strict=True) if e == 0.0]
     assert lost, "the solver proved nothing here"
     for move in lost:
-        after = ENGINE.child(state, 0, move)
-        refuted = _wins_at_once(after, 1) or any(
-            all(_wins_at_once(ENGINE.child(reply, 0, z), 1) for z in ENGINE.legal_moves(reply, 0))
-            for reply in (ENGINE.child(after, 1, y) for y in ENGINE.legal_moves(after, 1))
-            if ENGINE.outcome(reply) is None
+        assert _lost_within_four_plies(state, move), (
+            f"{ENGINE.format_move(state, move)} was called lost"
         )
-        assert refuted, f"{ENGINE.format_move(state, move)} was called lost"
+
+
+def _lost_within_four_plies(state: Any, move: Any) -> bool:
+    """Whether South's ``move`` lets North win at once, or has a North reply after which
+    every South move lets North win at once (brute force)."""
+    after = ENGINE.child(state, 0, move)
+    return _wins_at_once(after, 1) or any(
+        all(_wins_at_once(ENGINE.child(reply, 0, z), 1) for z in ENGINE.legal_moves(reply, 0))
+        for reply in (ENGINE.child(after, 1, y) for y in ENGINE.legal_moves(after, 1))
+        if ENGINE.outcome(reply) is None
+    )
+
+
+def test_level_2s_budget_avoids_the_moves_lost_within_four_plies() -> None:
+    """The same position: 21 of South's 25 moves lose within four plies. With Generatorb's
+    capture-preferring playouts 600 iterations (level 2's budget) choose one of the other
+    four for every seed tried; with uniform playouts they did not (2026-11-26)."""
+    state = _state(SOUTH_IN_TROUBLE)
+    moves = ENGINE.legal_moves(state, 0)
+    lost = {move for move in moves if _lost_within_four_plies(state, move)}
+    assert len(lost) == 21
+    for seed in range(4):
+        result = Mcts(ENGINE).search(state, 0, Budget(600, 60.0), seed)
+        best = max(range(len(result.moves)), key=lambda i: result.visits[i])
+        assert result.moves[best] not in lost, ENGINE.format_move(state, result.moves[best])
 
 
 def _root(visits: list[int], values: list[float], exact: list[float | None]) -> SearchResult:
