@@ -308,22 +308,7 @@ class ChallengesRepo:
         """The accepted challenge that is a rematch of game ``game_id`` (its ``game_id`` names
         the rematch game; the newest if several were accepted before this check existed), or
         ``None``. A game gets one rematch that starts: the service refuses another."""
-        async with self._tx.read() as conn:
-            row = (
-                await conn.execute(
-                    select(challenges)
-                    .where(
-                        challenges.c.rematch_of == game_id,
-                        challenges.c.status == ChallengeStatus.ACCEPTED.value,
-                    )
-                    .order_by(challenges.c.id.desc())
-                    .limit(1)
-                )
-            ).one_or_none()
-            if row is None:
-                return None
-            lobbies = await _lobbies(conn, [row.id])
-        return _challenge_row(row, lobbies.get(row.id, ()))
+        return await self._newest_rematch(game_id, ChallengeStatus.ACCEPTED)
 
     async def open_rematch(self, game_id: int) -> ChallengeRow | None:
         """The open challenge that is a rematch of game ``game_id`` (the newest if, by a race
@@ -332,13 +317,17 @@ class ChallengesRepo:
         Like :meth:`list_open`, a challenge past ``expires_at`` counts until
         :meth:`expire_due` marks it: the caller compares ``expires_at`` with its clock.
         """
+        return await self._newest_rematch(game_id, ChallengeStatus.OPEN)
+
+    async def _newest_rematch(self, game_id: int, status: ChallengeStatus) -> ChallengeRow | None:
+        """The newest challenge in ``status`` that is a rematch of game ``game_id``."""
         async with self._tx.read() as conn:
             row = (
                 await conn.execute(
                     select(challenges)
                     .where(
                         challenges.c.rematch_of == game_id,
-                        challenges.c.status == ChallengeStatus.OPEN.value,
+                        challenges.c.status == status.value,
                     )
                     .order_by(challenges.c.id.desc())
                     .limit(1)
