@@ -37,8 +37,10 @@ from db.schema import (
     ChallengePlayerRole,
     ChallengePlayerStatus,
     ChallengeStatus,
+    GameStatus,
     challenge_players,
     challenges,
+    games,
 )
 
 __all__ = ["ChallengesRepo", "claim_open_challenge", "read_challenge", "write_entry"]
@@ -307,8 +309,12 @@ class ChallengesRepo:
     async def started_rematch(self, game_id: int) -> ChallengeRow | None:
         """The accepted challenge that is a rematch of game ``game_id`` (its ``game_id`` names
         the rematch game; the newest if several were accepted before this check existed), or
-        ``None``. A game gets one rematch that starts: the service refuses another."""
-        return await self._newest_rematch(game_id, ChallengeStatus.ACCEPTED)
+        ``None``. A game gets one rematch that starts: the service refuses another. A rematch
+        whose game was aborted does not count (that game has no Rematch of its own)."""
+        played = exists().where(
+            games.c.id == challenges.c.game_id, games.c.status != GameStatus.ABORTED.value
+        )
+        return await self._newest_rematch(game_id, ChallengeStatus.ACCEPTED, played)
 
     async def open_rematch(self, game_id: int) -> ChallengeRow | None:
         """The open challenge that is a rematch of game ``game_id`` (the newest if, by a race
@@ -319,8 +325,11 @@ class ChallengesRepo:
         """
         return await self._newest_rematch(game_id, ChallengeStatus.OPEN)
 
-    async def _newest_rematch(self, game_id: int, status: ChallengeStatus) -> ChallengeRow | None:
-        """The newest challenge in ``status`` that is a rematch of game ``game_id``."""
+    async def _newest_rematch(
+        self, game_id: int, status: ChallengeStatus, *where: Any
+    ) -> ChallengeRow | None:
+        """The newest challenge in ``status`` that is a rematch of game ``game_id`` and meets
+        the conditions ``where``."""
         async with self._tx.read() as conn:
             row = (
                 await conn.execute(
@@ -328,6 +337,7 @@ class ChallengesRepo:
                     .where(
                         challenges.c.rematch_of == game_id,
                         challenges.c.status == status.value,
+                        *where,
                     )
                     .order_by(challenges.c.id.desc())
                     .limit(1)

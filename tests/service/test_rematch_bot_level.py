@@ -162,6 +162,20 @@ async def test_an_old_menu_after_the_rematch_started_opens_no_second_game(
     assert again.rematch_of == started.game_id
 
 
+async def test_a_rematch_whose_game_was_aborted_frees_the_button(service: GameService) -> None:
+    """An aborted game has no Rematch of its own, so its players ask again under the game
+    it was the rematch of."""
+    over = await game_lost_to_the_bot(service)
+    info = await service.rematch(over.game_id, ALICE, bot_level=2)
+    assert (await service.add_bots(info.challenge_id, ALICE, [2])).game is not None
+    with pytest.raises(RematchStartedError):
+        await service.rematch(over.game_id, ALICE)
+    aborted = await service.abort(GAMES, ALICE)
+    assert not aborted.is_active
+    again = await service.rematch(over.game_id, ALICE, bot_level=3)
+    assert again.rematch_of == over.game_id
+
+
 async def test_rematch_plan_of_a_game_of_people_has_no_bots(
     service: GameService, start_game: StartGame
 ) -> None:
