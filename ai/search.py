@@ -519,8 +519,7 @@ class Mcts:
                 actor = min(acting)
                 moves = legal(state, actor)
                 first = decisive(state, actor, moves) if decisive is not None else None
-                if not first and rate and rng.random() < rate:
-                    assert captures is not None
+                if not first and captures is not None and rate and rng.random() < rate:
                     taking = captures(state, actor, moves)
                     if taking:
                         first = [taking[int(rng.random() * len(taking))]]

@@ -23,7 +23,7 @@ from bot.service.models import (
     ChallengeInfo,
 )
 from bot.service.options import format_options
-from db import GameRow, RematchAlreadyOpenError
+from db import ChallengeRow, GameRow, RematchAlreadyOpenError
 
 log = logging.getLogger(__name__)
 
@@ -49,19 +49,22 @@ class Rematches:
         (:class:`~bot.service.social.RematchStartedError` once one has started).
         """
         _, _, plan = await self._plan(game_id, user_id, None)
-        await self._refuse_started(game_id)
-        existing = await self.core.database.challenges.open_rematch(game_id)
-        if existing is not None and existing.expires_at > self.core.now():
-            raise social.RematchOpenError(self.lobby.challenge_info(existing))
+        await self._refuse_live(game_id)
         return plan
 
-    async def _refuse_started(self, game_id: int) -> None:
+    async def _refuse_live(self, game_id: int) -> ChallengeRow | None:
         """Raise :class:`~bot.service.social.RematchStartedError` when game ``game_id``'s
-        rematch has started: one rematch per game (an old button or level menu would
-        otherwise open a second game)."""
-        started = await self.core.database.challenges.started_rematch(game_id)
+        rematch has started (one rematch per game: an old button or level menu would
+        otherwise open a second game), :class:`~bot.service.social.RematchOpenError` while
+        one is open; else return the open one that is past its expiry, if any."""
+        challenges = self.core.database.challenges
+        started = await challenges.started_rematch(game_id)
         if started is not None:
             raise social.RematchStartedError(self.lobby.challenge_info(started))
+        existing = await challenges.open_rematch(game_id)
+        if existing is not None and existing.expires_at > self.core.now():
+            raise social.RematchOpenError(self.lobby.challenge_info(existing))
+        return existing
 
     async def rematch(
         self,
@@ -90,7 +93,8 @@ class Rematches:
         seats), :class:`~bot.service.social.RematchOpenError` while a rematch of this game
         is open (a second press, or a second choice in the level menu) and its subclass
         :class:`~bot.service.social.RematchStartedError` once one has started (one rematch
-        per game; a declined, cancelled or expired one does not count).
+        per game; a declined, cancelled or expired one, or one whose game was aborted, does not
+        count).
         """
         row, meta, plan = await self._plan(game_id, user_id, bot_level)
         channel_id = row.channel_id
@@ -100,10 +104,7 @@ class Rematches:
         # challenge; two processes pressing at the same instant are told apart by the
         # database (one open rematch per game: a partial unique index).
         async with self.core.game_lock(game_id):
-            await self._refuse_started(game_id)
-            existing = await self.core.database.challenges.open_rematch(game_id)
-            if existing is not None and existing.expires_at > self.core.now():
-                raise social.RematchOpenError(self.lobby.challenge_info(existing))
+            existing = await self._refuse_live(game_id)
             if existing is not None:  # past its expiry: close it (only it) for a new one
                 await self.core.database.challenges.expire_due(
                     self.core.now(), challenge_id=existing.id
