@@ -48,7 +48,8 @@ timestamps come back in UTC; rows are the frozen dataclasses of :mod:`db.rows`):
     users (``ChallengeRow.lobby``, rows of ``challenge_players``) have a role (challenger,
     invited, joined) and a status (invited, seated, declined, left).
     ``create(*, guild_id, channel_id, challenger_id, invited_ids: Sequence[int], players,
-    game, options_json, now, expires_at) -> ChallengeRow``; ``get(challenge_id)``;
+    game, options_json, now, expires_at, rematch_of=None, ...) -> ChallengeRow`` (a rematch
+    raises ``RematchAlreadyOpenError`` or ``RematchAlreadyStartedError``); ``get(challenge_id)``;
     ``list_open(*, channel_id=None, user_id=None)``; ``set_message(challenge_id,
     message_id)``; ``enter(challenge_id, expected_version, entry: ChallengeEntry, *, now) ->
     ChallengeRow`` (one user joins, accepts, declines or leaves: compare-and-set on the
@@ -82,6 +83,7 @@ from db.errors import (
     GameNotFoundError,
     PersistenceError,
     RematchAlreadyOpenError,
+    RematchAlreadyStartedError,
     StaleVersionError,
 )
 from db.games import GamesRepo
@@ -121,6 +123,7 @@ __all__ = [
     "NewMove",
     "PersistenceError",
     "RematchAlreadyOpenError",
+    "RematchAlreadyStartedError",
     "SeatRow",
     "StaleVersionError",
     "alembic_config",

@@ -30,6 +30,7 @@ from db.errors import (
     ChallengeFullError,
     ChallengeNotFoundError,
     RematchAlreadyOpenError,
+    RematchAlreadyStartedError,
 )
 from db.rows import ChallengeEntry, ChallengePlayerRow, ChallengeRow, require_aware
 from db.schema import (
@@ -91,8 +92,9 @@ class ChallengesRepo:
         Raises :class:`ValueError` if ``expires_at`` is not after ``now``, if a user is named
         twice (the challenger among the invited included), or if the seats cannot hold the
         challenger and every invited user (a ``seating`` may name others too: the bot's
-        seats, which join later), and :class:`RematchAlreadyOpenError` when another rematch
-        of ``rematch_of`` is open.
+        seats, which join later); :class:`RematchAlreadyOpenError` when another rematch
+        of ``rematch_of`` is open, :class:`RematchAlreadyStartedError` when one has started
+        (checked in the insert's transaction: :func:`_refuse_second_rematch`).
         """
         require_aware("now", now)
         require_aware("expires_at", expires_at)
@@ -111,6 +113,8 @@ class ChallengesRepo:
             raise ValueError(f"seating {list(seating)} must seat {users} and others once each")
         try:
             async with self._tx.write() as conn:
+                if rematch_of is not None:
+                    await _refuse_second_rematch(conn, rematch_of)
                 result = await conn.execute(
                     insert(challenges)
                     .values(
@@ -311,10 +315,7 @@ class ChallengesRepo:
         the rematch game; the newest if several were accepted before this check existed), or
         ``None``. A game gets one rematch that starts: the service refuses another. A rematch
         whose game was aborted does not count (that game has no Rematch of its own)."""
-        played = exists().where(
-            games.c.id == challenges.c.game_id, games.c.status != GameStatus.ABORTED.value
-        )
-        return await self._newest_rematch(game_id, ChallengeStatus.ACCEPTED, played)
+        return await self._newest_rematch(game_id, ChallengeStatus.ACCEPTED, _played())
 
     async def open_rematch(self, game_id: int) -> ChallengeRow | None:
         """The open challenge that is a rematch of game ``game_id`` (the newest if, by a race
@@ -511,6 +512,48 @@ def _challenge_row(row: Row[Any], lobby: Sequence[ChallengePlayerRow]) -> Challe
         start_position=row.start_position,
         rated=bool(row.rated),
     )
+
+
+def _played() -> Any:
+    """The condition "this challenge's game was not aborted": an accepted rematch whose game
+    was aborted does not count as the game's rematch (that game has no Rematch of its own)."""
+    return exists().where(
+        games.c.id == challenges.c.game_id, games.c.status != GameStatus.ABORTED.value
+    )
+
+
+async def _refuse_second_rematch(conn: AsyncConnection, game_id: int) -> None:
+    """Raise :class:`RematchAlreadyStartedError` or :class:`RematchAlreadyOpenError` when
+    game ``game_id`` already has a rematch that started (accepted, its game not aborted) or
+    is open; called in the transaction that inserts a new rematch.
+
+    The game's row is locked first (``FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN
+    IMMEDIATE`` already serialises writers), so rematches of one game are created one at a
+    time, and one statement then looks for open and started ones together. Without this, a
+    caller that checked "none started", then "none open", could miss an open rematch
+    accepted (by another process) between its two checks, and open a second one: the
+    partial unique index only covers open challenges.
+    """
+    await conn.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+    live = (
+        await conn.execute(
+            select(challenges.c.status, challenges.c.game_id)
+            .where(
+                challenges.c.rematch_of == game_id,
+                or_(
+                    challenges.c.status == ChallengeStatus.OPEN.value,
+                    (challenges.c.status == ChallengeStatus.ACCEPTED.value) & _played(),
+                ),
+            )
+            .order_by(challenges.c.id.desc())
+            .limit(1)
+        )
+    ).one_or_none()
+    if live is None:
+        return
+    if live.status == ChallengeStatus.OPEN.value:
+        raise RematchAlreadyOpenError(game_id)
+    raise RematchAlreadyStartedError(game_id, live.game_id)
 
 
 def _is_open_rematch_conflict(exc: IntegrityError) -> bool:

@@ -12,6 +12,7 @@ __all__ = [
     "GameNotFoundError",
     "PersistenceError",
     "RematchAlreadyOpenError",
+    "RematchAlreadyStartedError",
     "StaleVersionError",
 ]
 
@@ -117,3 +118,15 @@ class RematchAlreadyOpenError(PersistenceError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"a rematch of game {game_id} is already open")
         self.game_id = game_id
+
+
+class RematchAlreadyStartedError(PersistenceError):
+    """A rematch of game ``game_id`` has already started: its challenge was accepted and
+    its game, ``rematch_game_id``, was not aborted. A game gets one rematch that starts."""
+
+    def __init__(self, game_id: int, rematch_game_id: int) -> None:
+        super().__init__(
+            f"the rematch of game {game_id} has already started (game {rematch_game_id})"
+        )
+        self.game_id = game_id
+        self.rematch_game_id = rematch_game_id

@@ -23,7 +23,7 @@ from bot.service.models import (
     ChallengeInfo,
 )
 from bot.service.options import format_options
-from db import ChallengeRow, GameRow, RematchAlreadyOpenError
+from db import ChallengeRow, GameRow, RematchAlreadyOpenError, RematchAlreadyStartedError
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,9 @@ class Rematches:
             channel_id = row.parent_channel_id
         # The lock makes a double press in this process wait, then find the first one's
         # challenge; two processes pressing at the same instant are told apart by the
-        # database (one open rematch per game: a partial unique index).
+        # database, which checks again for an open or started rematch in the insert's
+        # transaction (ChallengesRepo.create): between our checks and our write, another
+        # process may have opened one, or accepted the open one.
         async with self.core.game_lock(game_id):
             existing = await self._refuse_live(game_id)
             if existing is not None:  # past its expiry: close it (only it) for a new one
@@ -111,11 +113,10 @@ class Rematches:
                 )
             try:
                 info = await self._open(row, meta, plan, user_id, channel_id, game_id)
-            except RematchAlreadyOpenError as exc:
-                other = await self.core.database.challenges.open_rematch(game_id)
-                if other is None:  # answered in the meantime: press again
-                    raise StaleActionError() from exc
-                raise social.RematchOpenError(self.lobby.challenge_info(other)) from exc
+            except (RematchAlreadyOpenError, RematchAlreadyStartedError) as exc:
+                log.info("game %d: rematch refused by the database: %s", game_id, exc)
+                await self._refuse_live(game_id)  # raises the answer that names it
+                raise StaleActionError() from exc  # answered in the meantime: press again
         log.info(
             "game %d: rematch asked by %d (challenge %d, bots at %s)",
             game_id,

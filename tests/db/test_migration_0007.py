@@ -10,7 +10,14 @@ import pytest
 from alembic import command
 from sqlalchemy import Connection, inspect, text
 
-from db import ChallengeRow, Database, GameRow, RematchAlreadyOpenError, alembic_config
+from db import (
+    ChallengeRow,
+    Database,
+    GameRow,
+    RematchAlreadyOpenError,
+    RematchAlreadyStartedError,
+    alembic_config,
+)
 from db.schema import OPEN_REMATCH_INDEX
 from tests.db.backends import index_where, raw_timestamp
 
@@ -63,25 +70,51 @@ async def test_upgrade_keeps_the_newest_open_rematch_and_builds_the_index(db_url
             assert await conn.run_sync(downgrade) is None
 
 
+async def _rematch(db: Database, game: GameRow) -> ChallengeRow:
+    """Open a rematch challenge of ``game`` (users 11 and 22)."""
+    return await db.challenges.create(
+        guild_id=None,
+        channel_id=game.channel_id,
+        challenger_id=11,
+        invited_ids=[22],
+        players=2,
+        game="generatorb",
+        options_json="{}",
+        now=T0,
+        expires_at=T0 + timedelta(days=1),
+        rematch_of=game.id,
+    )
+
+
 async def test_a_second_open_rematch_of_a_game_is_refused(db: Database, new_game: NewGame) -> None:
     game = await new_game()
-
-    async def rematch() -> ChallengeRow:
-        return await db.challenges.create(
-            guild_id=None,
-            channel_id=game.channel_id,
-            challenger_id=11,
-            invited_ids=[22],
-            players=2,
-            game="generatorb",
-            options_json="{}",
-            now=T0,
-            expires_at=T0 + timedelta(days=1),
-            rematch_of=game.id,
-        )
-
-    first = await rematch()
+    first = await _rematch(db, game)
     with pytest.raises(RematchAlreadyOpenError):
-        await rematch()
+        await _rematch(db, game)
     await db.challenges.resolve(first.id, new_status="cancelled", now=T0)
-    assert await rematch() is not None  # once the first is closed, a new one may open
+    assert await _rematch(db, game) is not None  # once the first is closed, a new one may open
+
+
+async def test_a_rematch_after_the_rematch_started_is_refused_in_the_insert(
+    db: Database, new_game: NewGame
+) -> None:
+    """The service checks for a started rematch before it writes, but another process may
+    accept the open one between that check and the insert: the insert's own transaction
+    checks again, so the game still gets one rematch. One whose game was aborted frees it."""
+    game = await new_game()
+    first = await _rematch(db, game)
+    played = await new_game(channel_id=501, challenge_id=first.id)  # accepts `first`
+    with pytest.raises(RematchAlreadyStartedError) as raised:
+        await _rematch(db, game)
+    assert (raised.value.game_id, raised.value.rematch_game_id) == (game.id, played.id)
+    assert await db.challenges.open_rematch(game.id) is None  # nothing was written
+    await db.games.finish(
+        played.id,
+        played.version,
+        status="aborted",
+        outcome_json=None,
+        termination="aborted",
+        now=T0,
+    )
+    again = await _rematch(db, game)
+    assert again.rematch_of == game.id

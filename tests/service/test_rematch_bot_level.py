@@ -162,6 +162,34 @@ async def test_an_old_menu_after_the_rematch_started_opens_no_second_game(
     assert again.rematch_of == started.game_id
 
 
+async def test_a_rematch_accepted_between_the_check_and_the_write_is_still_refused(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may accept the open rematch between this one's "none started" check
+    and its insert. Simulated by hiding the started rematch from the first check: the
+    insert's transaction finds it, and the player gets the same pointer to the game."""
+    over = await game_lost_to_the_bot(service)
+    info = await service.rematch(over.game_id, ALICE, bot_level=2)
+    started = (await service.add_bots(info.challenge_id, ALICE, [2])).game
+    assert started is not None
+    challenges = service.database.challenges
+    real = challenges.started_rematch
+    hidden: list[int] = []
+
+    async def stale_once(game_id: int) -> object:
+        if not hidden:
+            hidden.append(game_id)
+            return None
+        return await real(game_id)
+
+    monkeypatch.setattr(challenges, "started_rematch", stale_once)
+    with pytest.raises(RematchStartedError) as raised:
+        await service.rematch(over.game_id, ALICE, bot_level=3)
+    assert hidden == [over.game_id]
+    assert raised.value.challenge.game_id == started.game_id
+    assert await challenges.open_rematch(over.game_id) is None
+
+
 async def test_a_rematch_whose_game_was_aborted_frees_the_button(service: GameService) -> None:
     """An aborted game has no Rematch of its own, so its players ask again under the game
     it was the rematch of."""
