@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from ai.rewards import Rewards, rewards_from_values
@@ -138,16 +139,71 @@ def _generatorb_captures(
 
 
 # ---------------------------------------------------------------------------------------------
-# Arbos: the score of A20 (seeds touching the best two trees), ties to Black (A21)
+# Arbos: the score of A20 (seeds touching the best two trees) and the seeds about to touch
+# them, ties to Black (A21)
 # ---------------------------------------------------------------------------------------------
+
+#: Credit of a seed by its Chebyshev distance from a tree (A3): 1 linked (it scores, A20);
+#: 2 and 3 one and two spores away. Without the far credits every move that links no seed
+#: looks alike to the search, and its trees wander instead of growing toward seeds.
+_ARBOS_REACH = (1.0, 0.5, 0.2)
+
+
+def _arbos_rings() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``[cell][d - 1]``: the cells at Chebyshev distance exactly ``d`` (1–3) from ``cell``."""
+    size = arbos.SIZE
+    rings = []
+    for cell in arbos.CELLS:
+        row, column = divmod(cell, size)
+        by_distance: list[list[int]] = [[] for _ in _ARBOS_REACH]
+        reach = len(_ARBOS_REACH)
+        for r in range(max(0, row - reach), min(size, row + reach + 1)):
+            for c in range(max(0, column - reach), min(size, column + reach + 1)):
+                distance = max(abs(r - row), abs(c - column))
+                if distance:
+                    by_distance[distance - 1].append(r * size + c)
+        rings.append(tuple(tuple(cells) for cells in by_distance))
+    return tuple(rings)
+
+
+_ARBOS_RINGS = _arbos_rings()
+
+
+def _arbos_value(seeds: Sequence[int], trees: arbos.Trees) -> float:
+    """A20 with reach: for each tree, every seed within distance 3 with its best credit
+    (:data:`_ARBOS_REACH`); the value of a pair of trees is the sum of each seed's best
+    credit in either tree, and the seat's value the best pair's (a lone tree's own sum, 0
+    with no tree). Linked seeds alone give the A20 score exactly."""
+    count = trees.total
+    if not count:
+        return 0.0
+    label = trees.label
+    credits: list[dict[int, float]] = [{} for _ in range(count)]
+    for seed in seeds:
+        for credit, ring in zip(_ARBOS_REACH, _ARBOS_RINGS[seed], strict=True):
+            for cell in ring:
+                tree = label[cell]
+                if tree >= 0 and credits[tree].get(seed, 0.0) < credit:
+                    credits[tree][seed] = credit
+    if count == 1:
+        return sum(credits[0].values())
+    best = 0.0
+    for first, second in combinations(credits, 2):
+        total = sum(first.values())
+        for seed, credit in second.items():
+            total += max(0.0, credit - first.get(seed, 0.0))
+        best = max(best, total)
+    return best
 
 
 def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
-    """Per seat: its A20 score now, + 0.02 per own spore (room to grow), + 0.25 to Black for
+    """Per seat: :func:`_arbos_value` (its A20 score, + ½ and ⅕ a seed for the seeds one and
+    two spores from its best trees), + 0.02 per own spore (room to grow), + 0.25 to Black for
     the A21 tie rule. Spread 2 seeds."""
     board = state.board
-    white = arbos.score_of(board, arbos.trees_of(board, arbos.WHITE))[0]
-    black = arbos.score_of(board, arbos.trees_of(board, arbos.BLACK))[0]
+    seeds = [cell for cell in arbos.CELLS if board[cell] == arbos.SEED]
+    white = _arbos_value(seeds, arbos.trees_of(board, arbos.WHITE))
+    black = _arbos_value(seeds, arbos.trees_of(board, arbos.BLACK))
     spores_white = board.count(arbos.WHITE)
     spores_black = board.count(arbos.BLACK)
     return rewards_from_values(

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from ai import Budget, Mcts, assess, choose_move
-from ai.evaluation import _generator_progress, _gz_values, _orbs_distances, profile_for
+from ai.evaluation import (
+    _arbos_value,
+    _generator_progress,
+    _gz_values,
+    _orbs_distances,
+    profile_for,
+)
 from ai.search import EXPLORATION
-from engines import get_engine
+from engines import arbos, get_engine
 from engines.generator_board import LARGE, MEDIUM, SMALL
 from engines.geometry import gryb
 from engines.geometry.hexstar import INDEX
@@ -206,3 +213,79 @@ def test_generation_zero_evaluation_is_a_reward_vector() -> None:
     assert all(0.0 <= r <= 1.0 for r in rewards)
     assert sum(rewards) == pytest.approx(1.0)
     assert rewards[0] > 0.5  # seat 0's 'Sue has a Canon in reach
+
+
+# ---- Arbos -----------------------------------------------------------------------------------
+
+
+def _arbos_board(rows: dict[str, str]) -> arbos.ArbosState:
+    """A play-phase Arbos position with ``rows`` (row letter -> row text, A20 notation); the
+    other rows empty."""
+    board = "/".join(rows.get(letter, "20") for letter in "ABCDEFGHIJKLMNOPQRST")
+    return arbos.parse_position(
+        f"{board} phase:play turn:W setup:0/0 hands:0/0 supply:70/70 passes:0 prune:0",
+        "random",
+    )
+
+
+def _white_value(state: arbos.ArbosState) -> float:
+    seeds = [cell for cell in arbos.CELLS if state.board[cell] == arbos.SEED]
+    return _arbos_value(seeds, arbos.trees_of(state.board, arbos.WHITE))
+
+
+@pytest.mark.parametrize(
+    ("row", "credit"),
+    [("wg18", 1.0), ("w1g17", 0.5), ("w2g16", 0.2), ("w3g15", 0.0)],
+)
+def test_arbos_credits_a_seed_by_its_distance_from_a_tree(row: str, credit: float) -> None:
+    """A seed touching the tree scores (A20: 1); one and two spores away it is worth ½ and
+    ⅕ of a seed; further away nothing."""
+    assert _white_value(_arbos_board({"E": row})) == pytest.approx(credit)
+
+
+def test_arbos_value_counts_the_best_two_trees_and_each_seed_once() -> None:
+    """Three trees: the value is the best pair's, and a seed next to both trees of the pair
+    counts once, at its best credit (A20's distinct seeds)."""
+    state = _arbos_board(
+        {
+            "A": "wgw17",  # two trees share the seed A2
+            "J": "w1g17",  # a third tree, half a seed
+        }
+    )
+    assert arbos.trees_of(state.board, arbos.WHITE).total == 3
+    assert _white_value(state) == pytest.approx(1.0 + 0.5)
+
+
+def test_arbos_value_is_the_a20_score_plus_reach() -> None:
+    """On positions from random play, the value is never below the A20 score and exceeds it
+    by at most ½ a seed for each seed not yet linked."""
+    engine = get_engine("arbos")
+    for seed in range(6):
+        state, _ = new_state("arbos", 2, seed)
+        rng = random.Random(seed)
+        for _ in range(40 + 20 * seed):
+            acting = engine.to_move(state)
+            if not acting:
+                break
+            if acting[0] < 0:
+                state = engine.apply_chance(state, engine.sample_chance(state)).state
+                continue
+            moves = engine.legal_moves(state, acting[0])
+            state = engine.apply(state, acting[0], rng.choice(moves)).state
+        board = state.board
+        seeds = [cell for cell in arbos.CELLS if board[cell] == arbos.SEED]
+        for colour in (arbos.WHITE, arbos.BLACK):
+            trees = arbos.trees_of(board, colour)
+            score = arbos.score_of(board, trees)[0]
+            value = _arbos_value(seeds, trees)
+            assert score <= value <= score + 0.5 * (len(seeds) - score) + 1e-9
+
+
+def test_arbos_evaluation_prefers_growing_toward_a_seed() -> None:
+    """The same spore count, one tree a spore nearer the seed: the evaluation prefers it, so
+    the search grows trees toward seeds before any seed is linked."""
+    evaluate = profile_for("arbos").evaluate
+    assert evaluate is not None
+    far = _arbos_board({"E": "ww3g14", "P": "10b9"})
+    near = _arbos_board({"E": "2ww1g14", "P": "10b9"})
+    assert evaluate(near)[0] > evaluate(far)[0]
