@@ -60,6 +60,11 @@ class GameProfile:
       prise and cut off mid-exchange, so the evaluation at the cut-off scores positions
       that no player would allow; preferring captures settles exchanges first (a cheap
       quiescence). ``None`` / 0 = uniform playouts.
+    * ``playout_move(state, seat, draw)``: a quick draw of a legal move for a playout ply
+      (``draw()`` gives floats in [0, 1)), or ``None`` to list the legal moves and draw
+      among them as usual. For a game whose legal-move list costs far more than checking a
+      few moves (Arbos: 400 cells). It replaces the list, so it cannot be combined with
+      ``decisive`` or ``captures`` (:class:`ValueError`).
     """
 
     players: Callable[[Any], int]
@@ -70,6 +75,13 @@ class GameProfile:
     decisive: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
     captures: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
     capture_rate: float = 0.0
+    playout_move: Callable[[Any, int, Callable[[], float]], Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.playout_move is not None and (
+            self.decisive is not None or self.captures is not None
+        ):
+            raise ValueError("playout_move lists no moves, so decisive or captures cannot see any")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,6 +206,14 @@ def _arbos_value(seeds: Sequence[int], trees: arbos.Trees) -> float:
             total += max(0.0, credit - first.get(seed, 0.0))
         best = max(best, total)
     return best
+
+
+def _arbos_playout_move(
+    state: arbos.ArbosState, seat: int, draw: Callable[[], float]
+) -> arbos.ArbosMove | None:
+    """A spore on a uniformly drawn legal cell (:func:`engines.arbos.random_spore`); a
+    playout then passes, seeds or replaces only when no draw finds a cell."""
+    return arbos.random_spore(state, seat, draw)
 
 
 def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
@@ -561,7 +581,7 @@ PROFILES: dict[str, GameProfile] = {
         captures=_generatorb_captures,
         capture_rate=0.7,
     ),
-    "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2),
+    "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2, playout_move=_arbos_playout_move),
     "generator": GameProfile(
         _generator_players, _generator_evaluate, playout_plies=0, exploration=0.25
     ),

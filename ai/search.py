@@ -489,9 +489,10 @@ class Mcts:
     # ---- playouts and results ------------------------------------------------------------
 
     def _playout(self, state: Any, players: int, rng: random.Random) -> tuple[Rewards, int]:
-        """Random play from ``state`` until the end or the profile's cut-off. A seat with a
-        likely decisive move (the profile's ``decisive``) plays the first of them; else, with
-        the profile's ``capture_rate``, a random one of its captures (``captures``) if it has
+        """Random play from ``state`` until the end or the profile's cut-off. A ply is the
+        profile's quick draw (``playout_move``) when it finds one; else a seat with a likely
+        decisive move (the profile's ``decisive``) plays the first of them; else, with the
+        profile's ``capture_rate``, a random one of its captures (``captures``) if it has
         any; else a uniformly random move.
 
         Returns the reward vector and the plies played (chance draws included).
@@ -501,6 +502,7 @@ class Mcts:
         captures = self.profile.captures
         rate = self.profile.capture_rate if captures is not None else 0.0
         limit = self.profile.playout_plies
+        draw_move = self.profile.playout_move
         plies = 0
         while True:
             acting = to_move(state)
@@ -517,6 +519,11 @@ class Mcts:
                 state = self._apply_chance(state, text).state
             else:
                 actor = min(acting)
+                quick = draw_move(state, actor, rng.random) if draw_move is not None else None
+                if quick is not None:
+                    state = step(state, actor, quick)
+                    plies += 1
+                    continue
                 moves = legal(state, actor)
                 first = decisive(state, actor, moves) if decisive is not None else None
                 if not first and captures is not None and rate and rng.random() < rate:

@@ -12,8 +12,9 @@ is 399. A board is a tuple of 400 ints: :data:`EMPTY`, :data:`WHITE` (a White sp
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -49,6 +50,7 @@ __all__ = [
     "ArbosView",
     "auto_prune",
     "cell_name",
+    "random_spore",
 ]
 
 SIZE = 20
@@ -169,7 +171,25 @@ class Trees(NamedTuple):
 
 
 def trees_of(board: Sequence[int], colour: int) -> Trees:
-    """The trees (A4) of ``colour`` (:data:`WHITE` or :data:`BLACK`) on ``board``."""
+    """The trees (A4) of ``colour`` (:data:`WHITE` or :data:`BLACK`) on ``board``.
+
+    For a board given as a tuple (a state's), the answer is remembered for the latest 256
+    boards and colours: one move's checks (the prune due, A19's end check) and a search's
+    evaluation ask for the same board's trees several times. The result is shared, so it
+    must not be changed.
+    """
+    if isinstance(board, tuple):
+        return _remembered_trees(board, colour)
+    return _flood_trees(board, colour)
+
+
+@lru_cache(maxsize=256)
+def _remembered_trees(board: tuple[int, ...], colour: int) -> Trees:
+    return _flood_trees(board, colour)
+
+
+def _flood_trees(board: Sequence[int], colour: int) -> Trees:
+    """:func:`trees_of` without the memory: a flood fill over the 8-neighbourhood."""
     label = [-1] * (SIZE * SIZE)
     cells: list[list[int]] = []
     for start in CELLS:
@@ -334,6 +354,42 @@ def _trees_after_pair(trees: Trees, a: int, ma: int, b: int, mb: int) -> int:
     return trees.total + 2 - (ma | mb).bit_count() - joined
 
 
+def random_spore(
+    state: ArbosState, seat: int, draw: Callable[[], float], tries: int = 32
+) -> ArbosMove | None:
+    """A legal spore move of ``seat`` (A11/A12, within A17's three trees), on a cell drawn
+    uniformly among the cells where one is legal, or ``None``.
+
+    Rejection sampling: up to ``tries`` cells are drawn uniformly from the board (``draw()``
+    returns a float in [0, 1), e.g. ``random.Random.random``) and the first legal one is
+    returned. ``None`` when no draw hit a legal cell, or when the turn is not a plain turn of
+    ``seat`` with spores in supply (setup, a due prune, the game over, another seat to move):
+    the caller then lists the legal moves (:meth:`ArbosEngine.legal_moves`). For playouts: a
+    draw checks a few cells where listing the legal moves checks all 400.
+    """
+    if (
+        state.ending is not None
+        or state.phase == "setup"
+        or state.prune
+        or state.turn != seat
+        or state.supply[seat] < 1
+    ):
+        return None
+    board = state.board
+    opponent = _colour(1 - seat)
+    trees: Trees | None = None
+    cells = len(board)
+    for _ in range(tries):
+        cell = int(draw() * cells)
+        if board[cell] != EMPTY or not _qualifies(board, cell, opponent):
+            continue
+        if trees is None:
+            trees = trees_of(board, _colour(seat))
+        if _trees_after_spore(trees, cell) <= 3:
+            return ArbosMove("spore", (cell,))
+    return None
+
+
 def _replace_ok(board: Sequence[int], trees: Trees, seat: int, cell: int) -> bool:
     """A14 + A17: replacing an own spore may not leave the mover with 4 trees."""
     if board[cell] != _colour(seat):
@@ -349,7 +405,13 @@ def _has_action(state: ArbosState, seat: int) -> bool:
     if state.supply[seat] >= 1:
         trees = trees_of(board, colour)
         opponent = _colour(1 - seat)
-        for c in CELLS:
+        # With three trees or more, a spore that touches none of them would add a tree
+        # (A17), so only the cells around the seat's own spores can hold a legal one: look
+        # there first, not through all 400 cells.
+        candidates: Iterable[int] = CELLS
+        if trees.total >= 3:
+            candidates = (n for tree in trees.cells for c in tree for n in NEIGHBOURS[c])
+        for c in candidates:
             if (
                 board[c] == EMPTY
                 and _qualifies(board, c, opponent)

@@ -1,7 +1,9 @@
-"""Playouts that prefer captures (``GameProfile.captures`` / ``capture_rate``, ai/search.py).
+"""Playouts that prefer captures (``GameProfile.captures`` / ``capture_rate``, ai/search.py),
+and playouts that draw their moves without listing them (``GameProfile.playout_move``).
 
 Generatorb's profile names its capturing moves (spec generatorb G16) and plays one of them in
-70% of playout plies that have any. The positions come from seeded random play.
+70% of playout plies that have any. Arbos' profile draws a spore on a random legal cell
+(``engines.arbos.random_spore``). The positions come from seeded random play.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ai.evaluation import profile_for
+import pytest
+
+from ai.evaluation import GameProfile, profile_for
 from ai.search import Mcts
 from engines import get_engine
 
@@ -94,3 +98,55 @@ def test_a_playout_prefers_captures_at_the_profiles_rate() -> None:
     preferred = _first_plies(0.7, state, 200)
     rate = sum(_key(s) in after_capture for s in preferred) / len(preferred)
     assert 0.7 + 0.3 * share - 0.12 < rate < 0.7 + 0.3 * share + 0.12
+
+
+def test_a_quick_draw_cannot_be_combined_with_decisive_or_captures() -> None:
+    """The quick draw lists no moves, so hooks that pick among the listed moves could not
+    run: the profile refuses the combination."""
+    generatorb = profile_for("generatorb")
+    with pytest.raises(ValueError, match="playout_move"):
+        replace(generatorb, playout_move=lambda state, seat, draw: None)
+    with pytest.raises(ValueError, match="playout_move"):
+        GameProfile(lambda state: 2, captures=generatorb.captures, playout_move=print)
+
+
+def test_arbos_playouts_draw_legal_spores_without_listing_moves() -> None:
+    """Each playout ply of Arbos comes from the quick draw when it finds a cell, and the
+    move it plays is legal; the legal moves are listed only when the draw finds none."""
+    engine = get_engine("arbos")
+    state = engine.new_game(2, engine.options_for(engine.resolve_options({}), 2), 3)
+    rng = random.Random(3)
+    while len(engine.to_move(state)) != 1 or engine.to_move(state)[0] < 0 or state.phase != "play":
+        acting = engine.to_move(state)
+        if acting[0] < 0:
+            state = engine.apply_chance(state, engine.sample_chance(state)).state
+        else:
+            move = rng.choice(engine.legal_moves(state, acting[0]))
+            state = engine.apply(state, acting[0], move).state
+    profile = profile_for("arbos")
+    quick = profile.playout_move
+    assert quick is not None
+    drawn: list[tuple[Any, int, Any]] = []
+    listed: list[int] = []
+
+    def recording(position: Any, seat: int, draw: Any) -> Any:
+        move = quick(position, seat, draw)
+        drawn.append((position, seat, move))
+        return move
+
+    mcts = Mcts(engine, replace(profile, playout_move=recording, playout_plies=6))
+    real_legal = mcts._legal
+
+    def counting(position: Any, seat: int) -> Any:
+        listed.append(seat)
+        return real_legal(position, seat)
+
+    mcts._legal = counting  # type: ignore[method-assign]
+    for seed in range(20):
+        mcts._playout(state, 2, random.Random(seed))
+    found = [(p, seat, move) for p, seat, move in drawn if move is not None]
+    assert len(drawn) == 20 * 6
+    assert len(found) >= 0.9 * len(drawn)
+    assert len(listed) == len(drawn) - len(found)
+    for position, seat, move in found[:30]:
+        assert move in engine.legal_moves(position, seat)

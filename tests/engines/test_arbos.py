@@ -8,6 +8,7 @@ fill, so it shares no move logic with ``engines/arbos.py``.
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 import pytest
@@ -20,7 +21,9 @@ from engines.arbos import (
     WHITE,
     ArbosEngine,
     ArbosState,
+    _has_action,  # the A19 b check itself
     cell_name,
+    random_spore,
 )
 from engines.base import CHANCE, IllegalMoveError, NotationError, UsageError
 from engines.rng import Rng
@@ -195,6 +198,40 @@ def test_legal_moves_match_the_reference_without_doubles(seed: int) -> None:
     seat = state.turn
     ours = {m for m in ENGINE.legal_move_texts(state, seat) if not m.startswith("double")}
     assert ours == reference_moves(state, doubles=False)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_spore_draws_only_legal_spores_and_all_of_them(seed: int) -> None:
+    """The playouts' quick draw (``random_spore``): every spore it returns is in the
+    reference's legal moves, and over many draws it reaches every legal spore cell (it draws
+    uniformly among them); it answers ``None`` for the seat not to move."""
+    rng = Rng(seed, 9)
+    state = random_play_state(rng)
+    if ENGINE.to_move(state) in ((), (CHANCE,)) or state.phase == "setup" or state.prune:
+        pytest.skip("no plain turn at the end of the playout")
+    seat = state.turn
+    legal = {m for m in reference_moves(state, doubles=False) if m[0].isalpha() and " " not in m}
+    legal.discard("pass")
+    draws = random.Random(seed)
+    drawn = [random_spore(state, seat, draws.random, tries=400) for _ in range(40 * len(legal))]
+    cells = {cell_name(move.cells[0]) for move in drawn if move is not None}
+    assert all(move is None or move.kind == "spore" for move in drawn)
+    assert cells == legal
+    assert random_spore(state, 1 - seat, draws.random) is None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_end_check_agrees_with_the_legal_moves(seed: int) -> None:
+    """A19 b's check (``_has_action``), which looks only around the seat's own spores once
+    it has three trees, agrees with the brute-force legal moves for either seat."""
+    rng = Rng(seed, 13)
+    state = random_play_state(rng)
+    if state.phase != "play" or state.prune or state.ending is not None:
+        pytest.skip("no plain play-phase turn at the end of the playout")
+    for seat in (0, 1):
+        turn = state._replace(turn=seat)
+        acts = reference_moves(turn, doubles=False) - {"pass"}
+        assert _has_action(state, seat) == bool(acts), (seat, sorted(acts)[:5])
 
 
 @pytest.mark.parametrize("seed", range(4))
