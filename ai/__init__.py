@@ -18,10 +18,11 @@ See ``docs/ai.md``.
 from __future__ import annotations
 
 from ai.bots import Bot, MctsBot, RandomBot
-from ai.levels import LEVELS, Level, assess, choose_move, level
+from ai.levels import GAME_LEVELS, LEVELS, Level, assess, choose_move, level, levels_for
 from ai.search import Budget, Mcts, SearchResult
 
 __all__ = [
+    "GAME_LEVELS",
     "LEVELS",
     "Bot",
     "Budget",
@@ -33,4 +34,5 @@ __all__ = [
     "assess",
     "choose_move",
     "level",
+    "levels_for",
 ]

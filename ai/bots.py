@@ -71,11 +71,13 @@ class RandomBot:
 class MctsBot:
     """MCTS (UCT, or SO-ISMCTS for a view) at a :class:`~ai.levels.Level`.
 
-    ``which``: a level number, name or :class:`~ai.levels.Level`. A ``budget`` given to
-    :meth:`choose` replaces the level's (its mistake temperature stays).
+    ``which``: a level number or name, resolved in each game's own table
+    (:func:`~ai.levels.levels_for`), or a :class:`~ai.levels.Level` played as it is. A
+    ``budget`` given to :meth:`choose` replaces the level's (its mistake temperature stays).
     """
 
     def __init__(self, which: int | str | Level) -> None:
+        self.which = which
         self.level = level(which)
         self.name = f"L{self.level.number} {self.level.name}"
 
@@ -88,12 +90,13 @@ class MctsBot:
         seed: int,
         budget: Budget | None = None,
     ) -> str:
+        lvl = level(self.which, engine.info.id)
         return decide(
             engine,
             seat,
             state_or_view,
             is_view=engine.info.has_hidden_information,
-            lvl=self.level,
-            budget=budget or self.level.budget,
+            lvl=lvl,
+            budget=budget or lvl.budget,
             seed=seed,
         )

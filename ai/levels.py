@@ -32,12 +32,14 @@ from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
 __all__ = [
+    "GAME_LEVELS",
     "LEVELS",
     "Level",
     "assess",
     "choose_move",
     "decide",
     "level",
+    "levels_for",
     "pick_move",
     "search",
 ]
@@ -69,17 +71,45 @@ LEVELS: tuple[Level, ...] = (
 )
 
 
-def level(which: int | str | Level) -> Level:
-    """The level for a number 1–5, a name (``"club"``) or a :class:`Level` itself.
+#: Per-game level tables, for a game where the default one does not separate the levels:
+#: the same numbers, names and time limits, other iteration budgets and mistakes.
+#:
+#: Arbos (docs/ai.md, "Levels"): its search gains with the budget from 30 to 600 iterations
+#: and again by 4,000, not between 600 and 1,500, and a mistake (the second most visited
+#: move) costs more there than in the other games. So levels 1 and 2 keep the default level
+#: 1's mistakes at 30 and 100 iterations, and levels 3–5 make none.
+GAME_LEVELS: dict[str, tuple[Level, ...]] = {
+    "arbos": (
+        Level(1, "beginner", Budget(30, 0.15), temperature=0.5, candidates=3),
+        Level(2, "casual", Budget(100, 0.4), temperature=0.5, candidates=3),
+        Level(3, "club", Budget(600, 0.8), temperature=0.0, candidates=1),
+        Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
+        Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+    ),
+}
+
+
+def levels_for(engine_id: str | None) -> tuple[Level, ...]:
+    """The five levels of game ``engine_id``: its own table in :data:`GAME_LEVELS`, else
+    :data:`LEVELS` (also for ``None``)."""
+    if engine_id is None:
+        return LEVELS
+    return GAME_LEVELS.get(engine_id, LEVELS)
+
+
+def level(which: int | str | Level, engine_id: str | None = None) -> Level:
+    """The level of game ``engine_id`` (:func:`levels_for`; ``None``: the default table) for
+    a number 1–5, a name (``"club"``) or a :class:`Level` itself (returned as it is).
 
     Raises :class:`ValueError` for anything else.
     """
     if isinstance(which, Level):
         return which
-    for candidate in LEVELS:
+    table = levels_for(engine_id)
+    for candidate in table:
         if which in (candidate.number, candidate.name):
             return candidate
-    names = ", ".join(f"{lv.number} {lv.name}" for lv in LEVELS)
+    names = ", ".join(f"{lv.number} {lv.name}" for lv in table)
     raise ValueError(f"unknown bot level {which!r}; levels are {names}")
 
 
@@ -187,7 +217,7 @@ def choose_move(
     state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
     (no ``determinize`` for a hidden-information game).
     """
-    lvl = level(level_)
+    lvl = level(level_, engine_id)
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)
     if not is_view and seat not in engine.to_move(subject):

@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ai.levels import LEVELS, assess, choose_move
+from ai.levels import LEVELS, assess, choose_move, levels_for
 from ai.search import Budget
 from ai.workers import exit_with_parent
 from bot.service.bot_seats import bot_level, is_bot
@@ -203,7 +203,7 @@ class Bots:
         process within the level's time limit. Raises :class:`TimeoutError` when the worker
         does not answer within the limit plus :data:`THINK_GRACE_S`, and what
         :func:`ai.levels.choose_move` raises."""
-        limit = LEVELS[turn.level - 1].budget.seconds + THINK_GRACE_S
+        limit = levels_for(turn.game)[turn.level - 1].budget.seconds + THINK_GRACE_S
         text: str = await self._run(
             limit,
             choose_move,

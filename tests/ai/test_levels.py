@@ -1,0 +1,42 @@
+"""Per-game level tables (``ai.levels.GAME_LEVELS``): the same five numbers, names and time
+limits everywhere, so the service's menus and think-time limits hold for every game; only
+the iteration budgets and mistakes differ (Arbos, docs/ai.md "Levels")."""
+
+from __future__ import annotations
+
+from ai import GAME_LEVELS, LEVELS, level, levels_for
+from ai.bots import MctsBot
+from ai.levels import Level
+from engines import ENGINES
+
+
+def test_every_game_has_five_levels_with_the_default_names_and_time_limits() -> None:
+    for engine_id in ENGINES:
+        table = levels_for(engine_id)
+        assert [(lv.number, lv.name, lv.budget.seconds) for lv in table] == [
+            (lv.number, lv.name, lv.budget.seconds) for lv in LEVELS
+        ]
+    assert set(GAME_LEVELS) <= set(ENGINES)
+
+
+def test_arbos_levels_trade_mistakes_for_budget() -> None:
+    """Arbos: levels 1–2 draw among their best three moves at 30 and 100 iterations; levels
+    3–5 play their most visited move. Other games keep the default table."""
+    arbos = levels_for("arbos")
+    assert [lv.budget.iterations for lv in arbos] == [30, 100, 600, 4000, 20000]
+    assert [lv.temperature for lv in arbos] == [0.5, 0.5, 0.0, 0.0, 0.0]
+    assert levels_for("generatorb") is LEVELS
+    assert levels_for(None) is LEVELS
+    assert level(2, "arbos") is arbos[1]
+    assert level("club", "arbos") is arbos[2]
+    assert level(2) is LEVELS[1]
+
+
+def test_a_bot_resolves_its_level_in_the_game_it_plays() -> None:
+    """``MctsBot(2)`` is level 2 of whichever game it plays; a :class:`Level` given as it is
+    stays that level everywhere."""
+    bot = MctsBot(2)
+    assert level(bot.which, "arbos").budget.iterations == 100
+    assert level(bot.which, "orbs") is LEVELS[1]
+    custom = Level(9, "custom", LEVELS[0].budget, 0.0, 1)
+    assert level(MctsBot(custom).which, "arbos") is custom
