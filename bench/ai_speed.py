@@ -142,7 +142,9 @@ def main() -> None:
                 if not engine.info.has_hidden_information:
                     look = engine.dumps(state)
                 started = time.perf_counter()
-                choose_move(game, resolved, seat, look, lv, index)
+                # The level's number, so that a game's own table (ai.levels.GAME_LEVELS)
+                # is timed, not the default one.
+                choose_move(game, resolved, seat, look, lv.number, index)
                 times.append(time.perf_counter() - started)
             p99 = sorted(times)[min(len(times) - 1, int(0.99 * len(times)))]
             cells.append(f"{statistics.median(times):>5.2f}/{p99:<5.2f}")
