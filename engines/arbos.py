@@ -407,7 +407,7 @@ def _has_action(state: ArbosState, seat: int) -> bool:
         opponent = _colour(1 - seat)
         # With three trees or more, a spore that touches none of them would add a tree
         # (A17), so only the cells around the seat's own spores can hold a legal one: look
-        # there first, not through all 400 cells.
+        # only there, not through all 400 cells.
         candidates: Iterable[int] = CELLS
         if trees.total >= 3:
             candidates = (n for tree in trees.cells for c in tree for n in NEIGHBOURS[c])
