@@ -208,14 +208,6 @@ def _arbos_value(seeds: Sequence[int], trees: arbos.Trees) -> float:
     return best
 
 
-def _arbos_playout_move(
-    state: arbos.ArbosState, seat: int, draw: Callable[[], float]
-) -> arbos.ArbosMove | None:
-    """A spore on a uniformly drawn legal cell (:func:`engines.arbos.random_spore`); a
-    playout then passes, seeds or replaces only when no draw finds a cell."""
-    return arbos.random_spore(state, seat, draw)
-
-
 def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
     """Per seat: :func:`_arbos_value` (its A20 score, + ½ and ⅕ a seed for the seeds one and
     two spores from its best trees), + 0.02 per own spore (room to grow), + 0.25 to Black for
@@ -581,7 +573,9 @@ PROFILES: dict[str, GameProfile] = {
         captures=_generatorb_captures,
         capture_rate=0.7,
     ),
-    "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2, playout_move=_arbos_playout_move),
+    # A playout ply: a spore on a uniformly drawn legal cell; the legal moves (pass, seed,
+    # replace) are listed only when no draw finds one.
+    "arbos": GameProfile(_two, _arbos_evaluate, playout_plies=2, playout_move=arbos.random_spore),
     "generator": GameProfile(
         _generator_players, _generator_evaluate, playout_plies=0, exploration=0.25
     ),
