@@ -78,7 +78,19 @@ LEVELS: tuple[Level, ...] = (
 #: and again by 4,000, not between 600 and 1,500, and a mistake (the second most visited
 #: move) costs more there than in the other games. So levels 1 and 2 keep the default level
 #: 1's mistakes at 30 and 100 iterations, and levels 3–5 make none.
+#:
+#: Generator (docs/ai.md, "Levels"): its search gains with every tripling of the budget from
+#: 100 iterations up (300 over 100: 68%, 1,000 over 300: 66%, 3,000 over 1,000: 59%, 12,000
+#: over 3,000: 75%, no mistakes), but not below 100. So the budgets grow by 3–5 times a level
+#: from level 1's 100, and levels 2 and 3 keep mistakes that widen the steps.
 GAME_LEVELS: dict[str, tuple[Level, ...]] = {
+    "generator": (
+        Level(1, "beginner", Budget(100, 0.15), temperature=1.0, candidates=4),
+        Level(2, "casual", Budget(300, 0.4), temperature=0.5, candidates=3),
+        Level(3, "club", Budget(1000, 0.8), temperature=0.3, candidates=2),
+        Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
+        Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+    ),
     "arbos": (
         Level(1, "beginner", Budget(30, 0.15), temperature=0.5, candidates=3),
         Level(2, "casual", Budget(100, 0.4), temperature=0.5, candidates=3),

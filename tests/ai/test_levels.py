@@ -1,6 +1,6 @@
 """Per-game level tables (``ai.levels.GAME_LEVELS``): the same five numbers, names and time
 limits everywhere, so the service's menus and think-time limits hold for every game; only
-the iteration budgets and mistakes differ (Arbos, docs/ai.md "Levels")."""
+the iteration budgets and mistakes differ (Arbos and Generator, docs/ai.md "Levels")."""
 
 from __future__ import annotations
 
@@ -30,6 +30,23 @@ def test_arbos_levels_trade_mistakes_for_budget() -> None:
     assert level(2, "arbos") is arbos[1]
     assert level("club", "arbos") is arbos[2]
     assert level(2) is LEVELS[1]
+
+
+def test_generator_levels_grow_their_budget_and_shed_their_mistakes() -> None:
+    """Generator: each level searches 3–5 times the iterations of the one below, and the
+    mistakes shrink from level 1 (weighted by visits among the best four) to none at level
+    4. A bot's level names the same budget in its game's table."""
+    generator = levels_for("generator")
+    assert [lv.budget.iterations for lv in generator] == [100, 300, 1000, 4000, 20000]
+    assert [(lv.temperature, lv.candidates) for lv in generator] == [
+        (1.0, 4),
+        (0.5, 3),
+        (0.3, 2),
+        (0.0, 1),
+        (0.0, 1),
+    ]
+    assert level(3, "generator") is generator[2]
+    assert level(MctsBot(2).which, "generator").budget.iterations == 300
 
 
 def test_a_bot_resolves_its_level_in_the_game_it_plays() -> None:
