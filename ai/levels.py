@@ -71,8 +71,19 @@ LEVELS: tuple[Level, ...] = (
 )
 
 
-#: Per-game level tables, for a game where the default one does not separate the levels:
-#: the same numbers, names and time limits, other iteration budgets and mistakes.
+def _own_table(
+    iterations: tuple[int, ...], mistakes: tuple[tuple[float, int], ...]
+) -> tuple[Level, ...]:
+    """The default :data:`LEVELS` with other iteration budgets and mistakes (``(temperature,
+    candidates)`` per level, 1–5): the numbers, names and time limits stay the default ones,
+    so the service's menus and think-time limits hold in every game."""
+    return tuple(
+        replace(lv, budget=replace(lv.budget, iterations=n), temperature=t, candidates=c)
+        for lv, n, (t, c) in zip(LEVELS, iterations, mistakes, strict=True)
+    )
+
+
+#: Per-game level tables, for a game where the default one does not separate the levels.
 #:
 #: Arbos (docs/ai.md, "Levels"): its search gains with the budget from 30 to 600 iterations
 #: and again by 4,000, not between 600 and 1,500, and a mistake (the second most visited
@@ -82,21 +93,13 @@ LEVELS: tuple[Level, ...] = (
 #: Generator (docs/ai.md, "Levels"): its search gains with every tripling of the budget from
 #: 100 iterations up (300 over 100: 68%, 1,000 over 300: 66%, 3,000 over 1,000: 59%, 12,000
 #: over 3,000: 75%, no mistakes), but not below 100. So the budgets grow by 3–5 times a level
-#: from level 1's 100, and levels 2 and 3 keep mistakes that widen the steps.
+#: from level 1's 100, and levels 1–3 make mistakes, fewer at each level, to widen the steps.
 GAME_LEVELS: dict[str, tuple[Level, ...]] = {
-    "generator": (
-        Level(1, "beginner", Budget(100, 0.15), temperature=1.0, candidates=4),
-        Level(2, "casual", Budget(300, 0.4), temperature=0.5, candidates=3),
-        Level(3, "club", Budget(1000, 0.8), temperature=0.3, candidates=2),
-        Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
-        Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+    "generator": _own_table(
+        (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.3, 2), (0.0, 1), (0.0, 1))
     ),
-    "arbos": (
-        Level(1, "beginner", Budget(30, 0.15), temperature=0.5, candidates=3),
-        Level(2, "casual", Budget(100, 0.4), temperature=0.5, candidates=3),
-        Level(3, "club", Budget(600, 0.8), temperature=0.0, candidates=1),
-        Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
-        Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+    "arbos": _own_table(
+        (30, 100, 600, 4000, 20000), ((0.5, 3), (0.5, 3), (0.0, 1), (0.0, 1), (0.0, 1))
     ),
 }
 
