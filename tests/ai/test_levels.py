@@ -41,7 +41,7 @@ def test_generator_levels_grow_their_budget_and_shed_their_mistakes() -> None:
     assert [(lv.temperature, lv.candidates) for lv in generator] == [
         (1.0, 4),
         (0.5, 3),
-        (0.3, 2),
+        (0.5, 2),
         (0.0, 1),
         (0.0, 1),
     ]
