@@ -146,7 +146,7 @@ class PostgresForTests:
         try:
             with warnings.catch_warnings():  # platformdirs: "XDG_RUNTIME_DIR is not set"
                 warnings.simplefilter("ignore")
-                import pgserver  # type: ignore[import-untyped]
+                from pgserver.postgres_server import get_server
         except ImportError as exc:  # pragma: no cover - pgserver is a dev dependency
             raise PostgresUnavailable(
                 f"no PostgreSQL: the pgserver wheel is not installed ({exc}) and {ENV_URL} is unset"
@@ -155,7 +155,7 @@ class PostgresForTests:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                handle = pgserver.get_server(tmp_dir / "pgdata", cleanup_mode="delete")
+                handle = get_server(tmp_dir / "pgdata", cleanup_mode="delete")
         except Exception as exc:
             shutil.rmtree(tmp_dir, ignore_errors=True)
             raise PostgresUnavailable(f"pgserver could not start PostgreSQL: {exc!r}") from exc
