@@ -16,11 +16,12 @@ seed ``S + i``, so a run is reproducible where the iteration budgets, not the cl
   last alone.
 
 Also printed: mean plies per game (chance draws included) and A's mean / largest seconds per
-decision. Generator is played with ``max_turns=600`` (its default has no turn limit, so a
-game between bots could go on for ever). Defaults finish in a few minutes: Generatorb and
-Orbs, matches ``1-random`` and ``2-1``, 6 games each. Games are capped at ``--max-plies`` (a
-capped game counts as a draw). Not a test: numbers depend on the machine (the levels have
-wall-clock limits).
+decision. Generator is played with a turn limit (its default has none, so a game between
+bots could go on for ever): ``max_turns=600`` with 2 players, 4,000 with 3 or 4 (see
+:func:`bench_options`). Defaults finish in a few minutes: Generatorb and Orbs, matches
+``1-random`` and ``2-1``, 6 games each. Games are capped at ``--max-plies`` (default 1,500,
+or twice the turn limit and 100 more when there is one; a capped game counts as a draw).
+Not a test: numbers depend on the machine (the levels have wall-clock limits).
 """
 
 from __future__ import annotations
@@ -37,8 +38,28 @@ from engines import get_engine
 
 DEFAULT_GAMES = ("generatorb", "orbs")
 DEFAULT_MATCHES = ("1-random", "2-1")
-#: Options per game for the benchmark: turn limits keep Generator finite.
-OPTIONS: dict[str, dict[str, Any]] = {"generator": {"max_turns": 600}}
+#: Plies a game may last when it has no turn limit (``--max-plies``).
+MAX_PLIES = 1500
+
+
+def bench_options(game: str, players: int) -> dict[str, Any]:
+    """The options a benchmark game is played with: a turn limit keeps Generator finite.
+
+    Two bots finish a 2-player Generator game in about 200 plies, so 600 turns rarely bind.
+    Four low-level bots take far longer to couple: with 600 turns, 29 of 40 games of level 2
+    against three level 1s ended at the limit as draws; with 3,000 turns all 40 ended by
+    coupling, the longest after 2,876 turns (2026-11-26). So 3 and 4 players get 4,000.
+    """
+    if game == "generator":
+        return {"max_turns": 600 if players == 2 else 4000}
+    return {}
+
+
+def max_plies_for(options: dict[str, Any]) -> int:
+    """``--max-plies``' default: twice the turn limit and 100 more (a Generator turn is a die
+    roll and a move), else :data:`MAX_PLIES`."""
+    turns = options.get("max_turns")
+    return 2 * int(turns) + 100 if turns else MAX_PLIES
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -84,9 +105,10 @@ def run_match(
     options: dict[str, Any] | None = None,
     verbose: bool = False,
 ) -> MatchResult:
-    """Play ``games`` seeded games, A's seat rotating; see :class:`MatchResult`."""
+    """Play ``games`` seeded games, A's seat rotating; see :class:`MatchResult`.
+    ``options``: the game's options (default :func:`bench_options`)."""
     engine = get_engine(game)
-    opts = OPTIONS.get(game, {}) if options is None else options
+    opts = bench_options(game, players) if options is None else options
     result = MatchResult()
     started = time.perf_counter()
     think: list[float] = []
@@ -132,7 +154,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--match", action="append", help="A-B, e.g. 1-random or 3-2")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--max-plies", type=int, default=1500)
+    parser.add_argument(
+        "--max-plies", type=int, help="cap per game (default: twice the turn limit + 100, or 1500)"
+    )
     parser.add_argument(
         "--option", action="append", default=[], help="game option NAME=VALUE (repeatable)"
     )
@@ -142,7 +166,8 @@ def main() -> None:
     matches = args.match or list(DEFAULT_MATCHES)
     extra = dict(_option(text) for text in args.option)
     for game in game_ids:
-        options = {**OPTIONS.get(game, {}), **extra}
+        options = {**bench_options(game, args.players), **extra}
+        max_plies = args.max_plies or max_plies_for(options)
         shown = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
         print(f"\n{game}, {args.players} players, {args.games} games per match, {shown}")
         print(
@@ -158,7 +183,7 @@ def main() -> None:
                 b,
                 args.games,
                 args.seed,
-                args.max_plies,
+                max_plies,
                 options,
                 args.verbose,
             )
