@@ -257,7 +257,7 @@ class GamesRepo:
             if clock_changes:
                 await apply_clock_changes(conn, clock_changes, now=now)
             if rating is not None:
-                await apply_rating_hook(conn, rating)
+                await apply_rating_hook(conn, rating, game_id)
         return row
 
     async def finish(
@@ -300,7 +300,7 @@ class GamesRepo:
             if clock_changes:
                 await apply_clock_changes(conn, clock_changes, now=now)
             if rating is not None:
-                await apply_rating_hook(conn, rating)
+                await apply_rating_hook(conn, rating, game_id)
             return row
 
     async def set_draw_offer(

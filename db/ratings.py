@@ -61,10 +61,15 @@ def is_anonymous(user_id: int) -> bool:
     return user_id <= -ANONYMOUS_ID_BASE
 
 
-async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook) -> None:
-    """Inside a write transaction: read (locked) the ``ratings`` rows of ``hook.user_ids``
-    in ``hook.game``, let ``hook.update`` compute the new rows, write them and the history
-    rows, and keep the history rows in ``hook.written``."""
+async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook, game_id: int) -> None:
+    """Inside the write transaction that ends game ``game_id``: read (locked) the ``ratings``
+    rows of ``hook.user_ids`` in ``hook.game``, let ``hook.update`` compute the new rows,
+    write them and the history rows, and keep the history rows in ``hook.written``.
+
+    The game is stamped with ``games.rating_seq`` = one more than the largest ``seq`` of
+    those rows (0 for a newcomer), and the rows get that ``seq``: a Lamport clock that
+    orders every two games sharing an identity as they were applied, which the rebuild
+    replays (:meth:`RatingsRepo.rated_games`)."""
     query = select(ratings).where(ratings.c.game == hook.game, ratings.c.user_id.in_(hook.user_ids))
     if conn.dialect.name == "postgresql":
         # FOR UPDATE locks only rows that exist: two endings that both rate a newcomer would
@@ -74,7 +79,9 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook) -> None:
         for key in sorted(_rating_lock_key(hook.game, user_id) for user_id in hook.user_ids):
             await conn.execute(select(func.pg_advisory_xact_lock(key)))
         query = query.with_for_update()
-    current = {row.user_id: _rating_row(row) for row in await conn.execute(query)}
+    found = list(await conn.execute(query))
+    current = {row.user_id: _rating_row(row) for row in found}
+    seq = 1 + max((int(row.seq) for row in found), default=0)
     new_rows, changes = hook.update(current)
     for rating in new_rows:
         values = _rating_values(rating)
@@ -88,6 +95,16 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook) -> None:
             await conn.execute(insert(ratings).values(values))
     if changes:
         await conn.execute(insert(rating_changes), [_change_values(c) for c in changes])
+    if new_rows:
+        await conn.execute(
+            update(ratings)
+            .where(
+                ratings.c.game == hook.game,
+                ratings.c.user_id.in_([rating.user_id for rating in new_rows]),
+            )
+            .values(seq=seq)
+        )
+        await conn.execute(update(games).where(games.c.id == game_id).values(rating_seq=seq))
     hook.written = tuple(changes)
 
 
@@ -244,26 +261,36 @@ class RatingsRepo:
         return query
 
     async def rated_games(self) -> AsyncIterator[RatedGame]:
-        """Every finished rated game with its seats, in the order ratings take them
-        (``finished_at``, then id): what :func:`~bot.service.ratings.rebuild` replays."""
+        """Every finished rated game with its seats, in the order their rating updates were
+        applied: by ``games.rating_seq`` (NULL, a game rated before migration 0009, first),
+        then ``finished_at``, then id. Two games that share a rating identity come in the
+        order they were applied (see :func:`apply_rating_hook`), so a replay gives every
+        rating the history it had: what :func:`~bot.service.ratings.rebuild` does."""
         from db.games import _game_row  # the one row mapper of games
 
-        last_id = -1
-        last_at: datetime | None = None
+        order = func.coalesce(games.c.rating_seq, 0)
+        last: tuple[int, datetime, int] | None = None
         while True:
             query = select(games).where(
                 games.c.status == GameStatus.FINISHED.value, games.c.rated.is_(True)
             )
-            if last_at is not None:
+            if last is not None:
+                last_seq, last_at, last_id = last
                 query = query.where(
                     or_(
-                        games.c.finished_at > last_at,
-                        and_(games.c.finished_at == last_at, games.c.id > last_id),
+                        order > last_seq,
+                        and_(order == last_seq, games.c.finished_at > last_at),
+                        and_(
+                            order == last_seq,
+                            games.c.finished_at == last_at,
+                            games.c.id > last_id,
+                        ),
                     )
                 )
-            query = query.order_by(games.c.finished_at, games.c.id).limit(_BATCH)
+            query = query.order_by(order, games.c.finished_at, games.c.id).limit(_BATCH)
             async with self._tx.read() as conn:
-                rows = [_game_row(r) for r in await conn.execute(query)]
+                raw = list(await conn.execute(query))
+                rows = [_game_row(r) for r in raw]
                 if not rows:
                     return
                 seat_rows = await conn.execute(
@@ -287,7 +314,8 @@ class RatingsRepo:
                 played = {game_id: int(count) for game_id, count in counted}
             for row in rows:
                 yield RatedGame(row, tuple(users.get(row.id, ())), played.get(row.id, 0))
-            last_at, last_id = rows[-1].finished_at, rows[-1].id
+            final = raw[-1]
+            last = (final.rating_seq or 0, final.finished_at, final.id)
 
     # ---- writes ----------------------------------------------------------------------------
 
@@ -302,6 +330,18 @@ class RatingsRepo:
                 await conn.execute(insert(ratings), batch)
             for batch in _batches(_change_values(c) for c in changes):
                 await conn.execute(insert(rating_changes), batch)
+            # Each rating's clock: the stamp of the last game that changed it, so that live
+            # updates after the rebuild stay after every game it replayed.
+            last = (
+                select(func.max(games.c.rating_seq))
+                .select_from(rating_changes.join(games, games.c.id == rating_changes.c.game_id))
+                .where(
+                    rating_changes.c.user_id == ratings.c.user_id,
+                    rating_changes.c.game == ratings.c.game,
+                )
+                .scalar_subquery()
+            )
+            await conn.execute(update(ratings).values(seq=func.coalesce(last, 0)))
 
     async def forget_user(self, user_id: int, *, now: datetime) -> int:
         """Anonymise ``user_id`` (``/forget-me``); returns their new anonymous id.

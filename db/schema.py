@@ -205,6 +205,12 @@ games = Table(
     # Whether the game counts for ratings (migration 0006; the challenge's ``rated`` option).
     # Games from before ratings existed are casual.
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # The order in which the rating updates of rated games were applied (migration 0009): one
+    # more than the largest ``ratings.seq`` of the game's identities when its ending wrote
+    # them, so of two games that share an identity the one applied later has the larger
+    # value. The rebuild replays in this order (NULL, games rated before 0009, first, then by
+    # ``finished_at``). NULL for casual games.
+    Column("rating_seq", BigInteger, nullable=True),
     # AUTOINCREMENT: SQLite never reuses the id of a deleted game, so a stale button
     # ("gr:<game_id>:...") can never reach a different game. PostgreSQL sequences never reuse.
     sqlite_autoincrement=True,
@@ -563,7 +569,8 @@ ANONYMOUS_ID_BASE = 10**12
 #: or a forgotten user's anonymous id. Derived data: ``python -m bot ratings rebuild``
 #: recomputes every row from the finished rated games. ``rating`` is the number shown
 #: (kept so that leaderboards are one indexed scan); ``last_played_at`` the end of the last
-#: rated game (idle time makes sigma grow back at the next one).
+#: rated game (idle time makes sigma grow back at the next one); ``seq`` orders the updates
+#: (a Lamport clock, see ``games.rating_seq``).
 ratings = Table(
     "ratings",
     metadata,
@@ -578,6 +585,8 @@ ratings = Table(
     Column("losses", Integer, nullable=False),
     Column("last_game_id", Integer, nullable=False),
     Column("last_played_at", UTCDateTime, nullable=False),
+    # ``games.rating_seq`` of the last game that changed this rating (0: none since 0009).
+    Column("seq", BigInteger, nullable=False, server_default="0"),
 )
 
 # Leaderboards: the best ratings of one game first. The gate's columns ride along (a

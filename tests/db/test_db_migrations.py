@@ -88,7 +88,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert index_where(active) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0008"
+    assert _head() == "0009"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
@@ -148,7 +148,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0099"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
@@ -185,7 +185,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
     assert tables == EXPECTED_TABLES
     assert "clock_ms" not in {column["name"] for column in columns}
-    assert version == [("0008",)]
+    assert version == [("0009",)]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import select
 
 from db import Database
 from db.ratings import StillPlayingError
 from db.rows import GameRow, NewMove, RatingChangeRow, RatingHook, RatingRow
+from db.schema import games, ratings
 
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
 NewGame = Callable[..., Awaitable[GameRow]]
@@ -174,3 +176,21 @@ async def test_two_endings_at_once_both_rate_a_newcomer(db: Database, new_game: 
     row = await db.ratings.get(11, "generatorb")
     assert row is not None
     assert row.games == 2  # the second ending read the first one's row
+    # ... and its stamp (migration 0009): the game applied last comes last in a rebuild.
+    async with db.engine.connect() as conn:
+        stamps = dict(
+            (
+                await conn.execute(
+                    select(games.c.id, games.c.rating_seq).where(
+                        games.c.id.in_([first.id, second.id])
+                    )
+                )
+            ).all()
+        )
+        seq = (
+            await conn.execute(
+                select(ratings.c.seq).where(ratings.c.user_id == 11, ratings.c.game == "generatorb")
+            )
+        ).scalar_one()
+    assert sorted(stamps.values()) == [1, 2]
+    assert stamps[row.last_game_id] == 2 == seq

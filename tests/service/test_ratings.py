@@ -8,6 +8,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, StaleActionError
@@ -27,6 +28,7 @@ from bot.service.ratings import (
 )
 from db import Database
 from db.rows import RatingRow
+from db.schema import games, ratings
 from engines.base import Outcome
 
 from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, T0, FakeClock, StartGame, to_move_user
@@ -269,6 +271,59 @@ async def test_rebuild_equals_incremental(
         assert await database.ratings.of_user(user) == rows
     for user, rows in history.items():
         assert await database.ratings.history(user, "generatorb") == rows
+
+
+async def test_rebuild_replays_games_in_the_order_their_ratings_were_applied(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """Two games that share Alice end in the other order than their ``finished_at`` says:
+    the later-stamped ending is applied first, as when two endings race for her rating's
+    lock. The rebuild replays them as they were applied (``games.rating_seq``, migration
+    0009), so every rating and history row comes back the same."""
+    channels = (GAMES + 20, GAMES + 21)
+    for channel, opponent in zip(channels, (BOB, CAROL), strict=True):
+        challenge = await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=channel,
+            challenger_id=ALICE,
+            opponent_ids=[],
+            players=2,
+            game="generatorb",
+        )
+        await service.join_challenge(challenge.challenge_id, opponent)
+    clock.advance(timedelta(days=2))
+    second = await play_and_resign(service, plies=2, channel=channels[1])
+    clock.advance(timedelta(days=-1))
+    first = await play_and_resign(service, plies=3, channel=channels[0])
+    async with database.engine.connect() as conn:
+        stamps = dict(
+            (
+                await conn.execute(
+                    select(games.c.id, games.c.rating_seq).where(
+                        games.c.id.in_([first.game_id, second.game_id])
+                    )
+                )
+            ).all()
+        )
+    assert stamps == {second.game_id: 1, first.game_id: 2}  # applied: second, then first
+    incremental = {u: await database.ratings.of_user(u) for u in (ALICE, BOB, CAROL)}
+    history = {u: await database.ratings.history(u, "generatorb") for u in (ALICE, BOB, CAROL)}
+    report = await service.rebuild_ratings()
+    assert report.games == 2
+    for user, rows in incremental.items():
+        assert await database.ratings.of_user(user) == rows
+    for user, rows in history.items():
+        assert await database.ratings.history(user, "generatorb") == rows
+    # The rebuilt ratings keep their clock: Alice's next game is stamped after both.
+    async with database.engine.connect() as conn:
+        seq = (
+            await conn.execute(
+                select(ratings.c.seq).where(
+                    ratings.c.user_id == ALICE, ratings.c.game == "generatorb"
+                )
+            )
+        ).scalar_one()
+    assert seq == 2
 
 
 async def test_leaderboard_gates_and_place(
