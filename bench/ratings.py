@@ -31,6 +31,7 @@ from bot.service.ratings import GameResult, shown_rating, update_ratings
 from db import Database
 from db.rows import RatingRow
 from db.schema import games, seats
+from db.schema import moves as move_log
 from engines.base import Outcome
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -89,7 +90,7 @@ async def bench_rebuild(directory: Path, count: int) -> tuple[float, int]:
     database = Database(f"sqlite+aiosqlite:///{directory / 'rebuild.db'}")
     await database.migrate()
     rng = random.Random(3)
-    game_rows, seat_rows = [], []
+    game_rows, seat_rows, move_rows = [], [], []
     for game_id in range(1, count + 1):
         n = rng.randint(2, 6)
         users = rng.sample(range(1, 5001), n)
@@ -104,20 +105,30 @@ async def bench_rebuild(directory: Path, count: int) -> tuple[float, int]:
             "outcome": __import__("json").dumps(outcome.to_json()), "termination": "x",
             "draw_offer_seat": None, "takeback_seat": None, "clock": "none",
             "board_message_id": None, "created_at": at, "updated_at": at, "finished_at": at,
-            "start_position": None, "rated": True,
+            "start_position": None, "rated": True, "rating_seq": game_id,
         })  # fmt: skip
         seat_rows.extend(
             {"game_id": game_id, "seat": s, "user_id": u, "team": None} for s, u in enumerate(users)
         )
+        # One ply per seat: a game in which a seat never moved is not rated (is_rated).
+        move_rows.extend(
+            {"game_id": game_id, "ply": s + 1, "seat": s, "text": "x", "events": "[]",
+             "created_at": at}
+            for s in range(n)
+        )  # fmt: skip
     async with database.engine.begin() as conn:
         for i in range(0, len(game_rows), 5000):
             await conn.execute(insert(games), game_rows[i : i + 5000])
         for i in range(0, len(seat_rows), 20000):
             await conn.execute(insert(seats), seat_rows[i : i + 20000])
+        for i in range(0, len(move_rows), 20000):
+            await conn.execute(insert(move_log), move_rows[i : i + 20000])
     start = time.perf_counter()
     report = await GameService(database).rebuild_ratings()
     elapsed = time.perf_counter() - start
     await database.close()
+    if report.games != count:  # every game written is rated: a rebuild that skips one is wrong
+        raise SystemExit(f"the rebuild rated {report.games} of {count} games")
     return elapsed, report.changes
 
 
