@@ -5,7 +5,7 @@ forgetting a user."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -177,20 +177,22 @@ async def test_two_endings_at_once_both_rate_a_newcomer(db: Database, new_game: 
     assert row is not None
     assert row.games == 2  # the second ending read the first one's row
     # ... and its stamp (migration 0009): the game applied last comes last in a rebuild.
-    async with db.engine.connect() as conn:
-        stamps = dict(
-            (
-                await conn.execute(
-                    select(games.c.id, games.c.rating_seq).where(
-                        games.c.id.in_([first.id, second.id])
-                    )
-                )
-            ).all()
-        )
-        seq = (
-            await conn.execute(
-                select(ratings.c.seq).where(ratings.c.user_id == 11, ratings.c.game == "generatorb")
-            )
-        ).scalar_one()
+    stamps, seq = await rating_stamps(db, [first.id, second.id], 11, "generatorb")
     assert sorted(stamps.values()) == [1, 2]
     assert stamps[row.last_game_id] == 2 == seq
+
+
+async def rating_stamps(
+    db: Database, game_ids: Sequence[int], user_id: int, game: str
+) -> tuple[dict[int, int | None], int]:
+    """``games.rating_seq`` of ``game_ids`` and ``ratings.seq`` of ``user_id`` in ``game``
+    (migration 0009), read straight from the tables."""
+    async with db.engine.connect() as conn:
+        found = await conn.execute(
+            select(games.c.id, games.c.rating_seq).where(games.c.id.in_(list(game_ids)))
+        )
+        stamps = {int(game_id): stamp for game_id, stamp in found}
+        seq = await conn.execute(
+            select(ratings.c.seq).where(ratings.c.user_id == user_id, ratings.c.game == game)
+        )
+        return stamps, int(seq.scalar_one())

@@ -8,11 +8,10 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, StaleActionError
-from bot.service.bot_seats import bot_user_id
+from bot.service.bot_seats import bot_level, bot_user_id
 from bot.service.models import RatingChange
 from bot.service.ratings import (
     MODEL,
@@ -28,8 +27,8 @@ from bot.service.ratings import (
 )
 from db import Database
 from db.rows import RatingRow
-from db.schema import games, ratings
 from engines.base import Outcome
+from tests.db.test_ratings import rating_stamps
 
 from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, T0, FakeClock, StartGame, to_move_user
 from .test_service_races import after_read
@@ -246,18 +245,7 @@ async def test_rebuild_equals_incremental(
     pairs = [(ALICE, BOB), (BOB, CAROL), (CAROL, ALICE), (ALICE, BOB), (ALICE, bot_user_id(2))]
     for index, (a, b) in enumerate(pairs):
         channel = GAMES + index
-        challenge = await service.create_challenge(
-            guild_id=GUILD,
-            channel_id=channel,
-            challenger_id=a,
-            opponent_ids=[],
-            players=2,
-            game="generatorb",
-        )
-        if b < 0:
-            await service.add_bots(challenge.challenge_id, a, [2])
-        else:
-            await service.join_challenge(challenge.challenge_id, b)
+        await start_two(service, channel, a, b)
         snapshot = await service.snapshot(channel)
         if to_move_user(snapshot) < 0:
             continue
@@ -282,29 +270,12 @@ async def test_rebuild_replays_games_in_the_order_their_ratings_were_applied(
     0009), so every rating and history row comes back the same."""
     channels = (GAMES + 20, GAMES + 21)
     for channel, opponent in zip(channels, (BOB, CAROL), strict=True):
-        challenge = await service.create_challenge(
-            guild_id=GUILD,
-            channel_id=channel,
-            challenger_id=ALICE,
-            opponent_ids=[],
-            players=2,
-            game="generatorb",
-        )
-        await service.join_challenge(challenge.challenge_id, opponent)
+        await start_two(service, channel, ALICE, opponent)
     clock.advance(timedelta(days=2))
     second = await play_and_resign(service, plies=2, channel=channels[1])
     clock.advance(timedelta(days=-1))
     first = await play_and_resign(service, plies=3, channel=channels[0])
-    async with database.engine.connect() as conn:
-        stamps = dict(
-            (
-                await conn.execute(
-                    select(games.c.id, games.c.rating_seq).where(
-                        games.c.id.in_([first.game_id, second.game_id])
-                    )
-                )
-            ).all()
-        )
+    stamps, _ = await rating_stamps(database, [first.game_id, second.game_id], ALICE, "generatorb")
     assert stamps == {second.game_id: 1, first.game_id: 2}  # applied: second, then first
     incremental = {u: await database.ratings.of_user(u) for u in (ALICE, BOB, CAROL)}
     history = {u: await database.ratings.history(u, "generatorb") for u in (ALICE, BOB, CAROL)}
@@ -315,15 +286,26 @@ async def test_rebuild_replays_games_in_the_order_their_ratings_were_applied(
     for user, rows in history.items():
         assert await database.ratings.history(user, "generatorb") == rows
     # The rebuilt ratings keep their clock: Alice's next game is stamped after both.
-    async with database.engine.connect() as conn:
-        seq = (
-            await conn.execute(
-                select(ratings.c.seq).where(
-                    ratings.c.user_id == ALICE, ratings.c.game == "generatorb"
-                )
-            )
-        ).scalar_one()
+    _, seq = await rating_stamps(database, [], ALICE, "generatorb")
     assert seq == 2
+
+
+async def start_two(service: GameService, channel: int, challenger: int, opponent: int) -> None:
+    """A rated two-player Generatorb game in ``channel``: ``opponent`` joins, or, for a bot's
+    user id (``bot_user_id(level)``), the challenger adds a bot of that level."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger_id=challenger,
+        opponent_ids=[],
+        players=2,
+        game="generatorb",
+    )
+    level = bot_level(opponent)
+    if level is not None:
+        await service.add_bots(challenge.challenge_id, challenger, [level])
+    else:
+        await service.join_challenge(challenge.challenge_id, opponent)
 
 
 async def test_leaderboard_gates_and_place(
