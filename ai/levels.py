@@ -95,7 +95,7 @@ def _own_table(
 #: over 3,000: 75%, no mistakes), but not below 100. So the budgets grow by 3–5 times a level
 #: from level 1's 100, and levels 1–3 make mistakes, fewer at each level, to widen the steps.
 #: Level 3 draws between its best two at temperature 0.5 (0.3 until 2026-11-26: level 4 then
-#: beat it 59% of 120 games; now 65% of 240, while level 3 beats level 2 74% of 120).
+#: beat it 59% of 120 games; now 65% of 360, while level 3 beats level 2 74% of 120).
 GAME_LEVELS: dict[str, tuple[Level, ...]] = {
     "generator": _own_table(
         (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.5, 2), (0.0, 1), (0.0, 1))
