@@ -178,7 +178,7 @@ async def test_two_endings_at_once_both_rate_a_newcomer(db: Database, new_game: 
     assert row.games == 2  # the second ending read the first one's row
     # ... and its stamp (migration 0009): the game applied last comes last in a rebuild.
     stamps, seq = await rating_stamps(db, [first.id, second.id], 11, "generatorb")
-    assert sorted(stamps.values()) == [1, 2]
+    assert set(stamps.values()) == {1, 2}
     assert stamps[row.last_game_id] == 2 == seq
 
 

@@ -257,8 +257,8 @@ async def test_rebuild_equals_incremental(
     assert report.games >= 4
     for user, rows in incremental.items():
         assert await database.ratings.of_user(user) == rows
-    for user, rows in history.items():
-        assert await database.ratings.history(user, "generatorb") == rows
+    for user, changes in history.items():
+        assert await database.ratings.history(user, "generatorb") == changes
 
 
 async def test_rebuild_replays_games_in_the_order_their_ratings_were_applied(
@@ -283,8 +283,8 @@ async def test_rebuild_replays_games_in_the_order_their_ratings_were_applied(
     assert report.games == 2
     for user, rows in incremental.items():
         assert await database.ratings.of_user(user) == rows
-    for user, rows in history.items():
-        assert await database.ratings.history(user, "generatorb") == rows
+    for user, changes in history.items():
+        assert await database.ratings.history(user, "generatorb") == changes
     # The rebuilt ratings keep their clock: Alice's next game is stamped after both.
     _, seq = await rating_stamps(database, [], ALICE, "generatorb")
     assert seq == 2
