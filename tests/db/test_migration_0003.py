@@ -13,6 +13,7 @@ from db import Database, NewMove, alembic_config
 from db.rows import NewClock, NewTimer
 from db.schema import challenge_players, challenges, games, metadata, moves, seats
 from tests.db.backends import advance_sequences, index_where
+from tests.db.test_db_migrations import _head
 
 T0 = datetime(2025, 3, 14, 15, 9, 26, tzinfo=UTC)
 NEW_TABLES = {"timers", "clocks", "vacations"}
@@ -93,7 +94,7 @@ async def test_upgrade_from_0002_keeps_the_data_and_adds_working_tables(db_url: 
 
         async with db.engine.connect() as conn:
             assert await conn.run_sync(_tables) >= NEW_TABLES
-            assert await conn.run_sync(_version) == "0008"  # head
+            assert await conn.run_sync(_version) == _head()
             indexes = await conn.run_sync(lambda c: inspect(c).get_indexes("timers"))
             drift = await conn.run_sync(
                 lambda c: list(
