@@ -84,7 +84,7 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook, game_id: in
     seq = 1 + max((int(row.seq) for row in found), default=0)
     new_rows, changes = hook.update(current)
     for rating in new_rows:
-        values = _rating_values(rating)
+        values = {**_rating_values(rating), "seq": seq}
         if rating.user_id in current:
             await conn.execute(
                 update(ratings)
@@ -96,14 +96,6 @@ async def apply_rating_hook(conn: AsyncConnection, hook: RatingHook, game_id: in
     if changes:
         await conn.execute(insert(rating_changes), [_change_values(c) for c in changes])
     if new_rows:
-        await conn.execute(
-            update(ratings)
-            .where(
-                ratings.c.game == hook.game,
-                ratings.c.user_id.in_([rating.user_id for rating in new_rows]),
-            )
-            .values(seq=seq)
-        )
         await conn.execute(update(games).where(games.c.id == game_id).values(rating_seq=seq))
     hook.written = tuple(changes)
 
