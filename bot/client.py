@@ -107,7 +107,8 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
 
 
 class GameroomBot(commands.AutoShardedBot):
-    """The Gameroom bot. ``service`` and ``database`` exist once ``setup_hook`` has run.
+    """The Gameroom bot. ``service``, ``database`` and ``draw_offers`` exist once ``setup_hook``
+    has run.
 
     Sharded (discord.py's ``AutoShardedBot``): one process runs every shard Discord recommends,
     or, with ``GAMEROOM_SHARD_COUNT`` and ``GAMEROOM_SHARD_IDS``, only its own shards, so
@@ -116,6 +117,7 @@ class GameroomBot(commands.AutoShardedBot):
 
     service: GameService
     database: Database
+    draw_offers: DrawOfferPosts
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -128,12 +130,12 @@ class GameroomBot(commands.AutoShardedBot):
             **_shard_options(settings),
         )
         self.settings = settings
-        self.draw_offers = DrawOfferPosts()
         self._names: OrderedDict[int, str] = OrderedDict()
 
     async def setup_hook(self) -> None:
         self.database = Database(self.settings.db_url)
         await self.database.migrate()
+        self.draw_offers = DrawOfferPosts(self.database.draw_offer_posts, self)
         fixed_seed = self.settings.game_seed
         seed_source = random_seed if fixed_seed is None else (lambda: fixed_seed)
         if fixed_seed is not None:

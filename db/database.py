@@ -15,6 +15,7 @@ from db.challenges import ChallengesRepo
 from db.clocks import ClocksRepo, VacationsRepo
 from db.engine import DEFAULT_URL, Transactions, create_engine
 from db.games import GamesRepo
+from db.offers import DrawOfferPostsRepo
 from db.ratings import RatingsRepo
 from db.settings import SettingsRepo
 from db.timers import TimersRepo
@@ -62,6 +63,7 @@ class Database:
         self.settings = SettingsRepo(self._transactions)
         self.watchers = WatchersRepo(self._transactions)
         self.ratings = RatingsRepo(self._transactions)
+        self.draw_offer_posts = DrawOfferPostsRepo(self._transactions)
 
     @property
     def engine(self) -> AsyncEngine:

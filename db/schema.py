@@ -641,3 +641,27 @@ anonymous_ids = Table(
     Column("created_at", UTCDateTime, nullable=False),
     sqlite_autoincrement=True,
 )
+
+
+# ------------------------------------------------------------------------------------------
+# Draw offer posts (migration 0010)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["draw_offer_posts"]
+
+#: The chat post of a game's open draw offer (its Accept / Decline buttons), so whichever
+#: process closes the offer, also after a restart, can retire the buttons
+#: (``db.offers.DrawOfferPostsRepo``, ``bot/ui/offers.py``). At most one per game; deleted
+#: when the offer is answered, lapses or its game ends, and with the game.
+draw_offer_posts = Table(
+    "draw_offer_posts",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger, nullable=False),
+)

@@ -211,7 +211,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     ephemeral=True,
                 )
                 return
-            self.bot.draw_offers.remember(offer.game_id, posted)
+            await self.bot.draw_offers.remember(offer.game_id, posted)
             if any(is_bot(user_id) for user_id in offer.opponent_user_ids):
                 await self._bot_answers(offer, posted)
                 await interaction.followup.send("Draw offered to the bot.", ephemeral=True)
@@ -225,7 +225,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         snapshot = await self.bot.service.bots.answer_draw(offer)
         if snapshot is None:
             return
-        self.bot.draw_offers.forget(offer.game_id)
+        await self.bot.draw_offers.forget(offer.game_id)
         accepted = not snapshot.is_active
         bot_id = next(u for u in offer.opponent_user_ids if is_bot(u))
         text = presenters.draw_answer_text(snapshot, accepted=accepted, by_user_id=bot_id)
@@ -256,7 +256,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id
             )
-            self.bot.draw_offers.forget(button.game_id)
+            await self.bot.draw_offers.forget(button.game_id)
             await edit_post(interaction, text)
             if not snapshot.is_active:
                 await post_board(

@@ -41,7 +41,8 @@ class BotHost(Protocol):
     #: The database, for the repositories the service does not wrap (settings, timers).
     database: Database
     settings: Settings
-    #: The posts of open draw offers (to retire their buttons when a move closes them).
+    #: The posts of open draw offers (to retire their buttons when a move closes them; built
+    #: in ``setup_hook``, over the database).
     draw_offers: DrawOfferPosts
 
     def remember_name(self, user: discord.abc.User) -> None:

@@ -22,10 +22,10 @@ from bot.service import (
     Player,
 )
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
-from bot.ui.offers import DrawOfferPosts
 from db.rows import GuildSettingsRow
 from engines.base import Outcome
 
+from .fakes import memory_offer_posts
 from .test_bot_presenters import NORTH, SOUTH, T, snapshot
 from .test_bot_replies import fake_interaction
 
@@ -33,7 +33,7 @@ from .test_bot_replies import fake_interaction
 def stand_in_bot() -> Any:
     bot = MagicMock()
     bot.service = MagicMock()
-    bot.draw_offers = DrawOfferPosts()
+    bot.draw_offers, _, bot.offer_client = memory_offer_posts()
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))
     # Pictures shown to one player are drawn the fixed way unless a test says otherwise.

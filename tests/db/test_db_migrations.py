@@ -60,6 +60,7 @@ EXPECTED_TABLES = {
     "ratings",
     "rating_changes",
     "anonymous_ids",
+    "draw_offer_posts",
 }
 
 
@@ -88,7 +89,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert index_where(active) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0009"
+    assert _head() == "0010"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
@@ -148,7 +149,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0099"
-down_revision = "0009"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -168,7 +169,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
     # A copy of the real migrations plus one that fails after creating a table and a column.
     scripts = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0099_broken.py").write_text(BROKEN_MIGRATION)
+    (scripts / "versions" / "0099_broken.py").write_text(BROKEN_MIGRATION.format(head=_head()))
 
     def upgrade(connection: Connection) -> None:
         config = alembic_config(connection)
@@ -185,7 +186,7 @@ async def test_a_failing_migration_changes_nothing(db: Database, tmp_path: Path)
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
     assert tables == EXPECTED_TABLES
     assert "clock_ms" not in {column["name"] for column in columns}
-    assert version == [("0009",)]
+    assert version == [(_head(),)]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -84,6 +84,14 @@ class Table:
             await bot.stop()
 
 
+async def wait_retired(fake: FakeDiscord, offer: Any) -> None:
+    """Wait until the draw offer's post has no Accept draw button left."""
+    await fake.wait_until(
+        lambda: "Accept draw" not in str(fake.message(offer).components),
+        what="the draw offer's buttons retired",
+    )
+
+
 @pytest.fixture
 async def table(fake_discord: FakeDiscord, tmp_path: Path) -> Any:
     world = Table(fake_discord, tmp_path)
@@ -141,7 +149,7 @@ async def test_challenge_to_win_with_restart(table: Table) -> None:
     assert stranger.ephemeral
     assert not [m for m in fake.messages(channel) if m.attachments and m.id != first_board.id]
 
-    # -- play the game; restart the bot process after ply 6 --------------------------------
+    # -- play the game; a draw offer at ply 4, then a restart of the bot process ---------
     state = ENGINE.from_position(
         ENGINE.position(ENGINE.new_game(2, ENGINE.resolve_options({}), 0)),
         ENGINE.resolve_options({"move_limit": "0", "repetition_draw": "false"}),
@@ -151,22 +159,18 @@ async def test_challenge_to_win_with_restart(table: Table) -> None:
     offer = None
     played_texts: list[str] = []
     while state.outcome is None:
-        if state.ply == 4:  # the player waiting offers a draw; the reply is a move (declines it)
+        if state.ply == 4:
+            # The player waiting offers a draw, then the bot restarts: a new process continues
+            # from the database, and the reply (a move) declines the offer, whose post the new
+            # process retires although the old one posted it (migration 0010).
             mark = fake.checkpoint()
             offered_draw = await fake.slash(seats[1 - state.turn], channel, "draw")
             assert offered_draw.ephemeral
             offer = await fake.wait_for_message(
                 channel, lambda m: "Accept draw" in str(m.components), after=mark
             )
-        if state.ply == 6:  # restart: a new bot process continues from the database
             await bot.stop()
             bot = await table.start_bot()
-            assert offer is not None
-            current = fake.message(offer)
-            if "Accept draw" in str(current.components):  # an old button: answered as stale
-                stale = await fake.press(seats[state.turn], current, label="Accept draw")
-                assert "no longer open" in stale.content
-                assert "Accept draw" not in str(fake.message(offer).components)
         player = seats[state.turn]
         move = choose(state, rng)
         text = ENGINE.format_move(state, move)
@@ -187,6 +191,10 @@ async def test_challenge_to_win_with_restart(table: Table) -> None:
         board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
         board_png(board)
         boards += 1
+        if state.ply == 5:  # the move after the offer declined it: no Accept draw left
+            assert offer is not None
+            await wait_retired(fake, offer)
+            assert "lapsed" in fake.message(offer).content
         assert text in board.content
         if state.outcome is None:
             assert [u.id for u in board.mentions] == [seats[state.turn].id]

@@ -1,0 +1,54 @@
+"""``DrawOfferPostsRepo`` (migration 0010): the post of a game's open draw offer, stored only
+while the offer is open, taken once, gone with its game. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import delete
+
+from db import Database
+from db.schema import games
+from tests.db.conftest import T0, NewGame
+
+
+async def test_a_post_is_kept_while_its_offer_is_open_and_taken_once(
+    db: Database, new_game: NewGame
+) -> None:
+    game = await new_game()
+    posts = db.draw_offer_posts
+    assert not await posts.remember(game.id, 500, 9001)  # no offer open: refused
+    assert await posts.take(game.id) is None
+    offered = await db.games.set_draw_offer(game.id, game.version, 0, T0)  # seat 0 offers
+    assert await posts.remember(game.id, 500, 9001)
+    assert await posts.remember(game.id, 500, 9002)  # a newer post replaces it
+    assert await posts.take(game.id) == (500, 9002)
+    assert await posts.take(game.id) is None  # retired once
+    await db.games.set_draw_offer(game.id, offered.version, None, T0)  # the offer closes
+    assert not await posts.remember(game.id, 500, 9003)
+    assert await posts.take(game.id) is None
+
+
+async def test_two_processes_taking_the_same_post_get_it_once(
+    db_url: str, db: Database, new_game: NewGame
+) -> None:
+    game = await new_game()
+    await db.games.set_draw_offer(game.id, game.version, 1, T0)
+    assert await db.draw_offer_posts.remember(game.id, 500, 77)
+    other = Database(db_url)  # a second process's pool on the same database
+    try:
+        taken = await asyncio.gather(
+            db.draw_offer_posts.take(game.id), other.draw_offer_posts.take(game.id)
+        )
+    finally:
+        await other.close()
+    assert sorted(taken, key=lambda t: t is None) == [(500, 77), None]
+
+
+async def test_a_post_goes_with_its_game(db: Database, new_game: NewGame) -> None:
+    game = await new_game()
+    await db.games.set_draw_offer(game.id, game.version, 0, T0)
+    assert await db.draw_offer_posts.remember(game.id, 500, 77)
+    async with db.engine.begin() as conn:
+        await conn.execute(delete(games).where(games.c.id == game.id))
+    assert await db.draw_offer_posts.take(game.id) is None
