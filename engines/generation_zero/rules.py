@@ -120,6 +120,14 @@ def _geometry(
     return slot, labels, nbrs, costs
 
 
+#: How each ending of R12.2 reads in the ``ended`` event.
+_ENDINGS = {
+    "no_fights_left": "no Agent shares the board with an enemy 'Sue any more",
+    "round_limit": "the last round is over",
+    "resignation": "only one seat is still playing",
+}
+
+
 class Game:
     """One working copy of a position plus the rules; see the module docstring."""
 
@@ -426,7 +434,21 @@ class Game:
         d["act"] = d["walk"] = d["fight"] = d["battle"] = None
         d["queue"] = []
         d["pending"] = []
-        self.event("ended", None, f"the game is over ({termination})")
+        self.event("ended", None, self.ending_text(termination))
+
+    def ending_text(self, termination: str) -> str:
+        """The ``ended`` event's words (R12.2, R12.1), e.g. ``the last round is over; score:
+        Seat 1 7, Seat 2 5``; seats are named from 1, resigned seats are left out of the
+        score, and a tie on the best score says what broke it (R12.3)."""
+        reason = _ENDINGS.get(termination, termination.replace("_", " "))
+        scores = self.scores()
+        playing = [s for s, seat in enumerate(self.d["seats"]) if not seat["out"]]
+        if len(playing) < 2:
+            return reason
+        board = ", ".join(f"Seat {s + 1} {scores[s]}" for s in playing)
+        best = sorted((scores[s] for s in playing), reverse=True)
+        tie = " (tied: kills, then Health decide)" if best[0] == best[1] else ""
+        return f"{reason}; score: {board}{tie}"
 
     def check_e1(self) -> bool:
         if self.d["part"] != "over" and not self.fights_left():
@@ -1772,7 +1794,7 @@ class Game:
         d = self.d
         out = 1 + sum(1 for s in d["seats"] if s["out"])
         d["seats"][seat]["out"] = out
-        self.event("resigned", seat, f"seat {seat} resigned")
+        self.event("resigned", seat, f"Seat {seat + 1} resigned")
         for _cid, ch in list(self.living()):
             if ch["seat"] != seat:
                 continue
@@ -1953,7 +1975,8 @@ class Game:
             d["seat"] = playing[0]
             d["round"] += 1
         d["part"] = "sue"
-        self.event("turn", d["seat"], f"round {d['round']}: seat {d['seat']} to play")
+        # Seats are named from 1 in text, as in the prompts ("Seat 1 orders its 'Sues").
+        self.event("turn", d["seat"], f"round {d['round']}: Seat {d['seat'] + 1} to play")
         for cid, ch in self.living():
             if ch["seat"] == d["seat"] and self.base_special(cid) >= 1:
                 ch["cd"] = max(0, ch["cd"] - 1)

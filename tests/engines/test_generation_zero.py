@@ -279,6 +279,29 @@ def test_finished_game_refuses_moves() -> None:
     assert outcome.ranking == ((1,), (0,))
 
 
+def test_endings_read_with_seats_named_from_one_and_the_score() -> None:
+    """R12.2's endings in words, the seats as the prompts name them ("Seat 1"), the score of
+    R12.1, and what breaks a tie (R12.3)."""
+    resigned = ENGINE.resign(position(SMALL), 0)
+    assert [e.text for e in resigned.events if e.kind in ("resigned", "ended")] == [
+        "Seat 1 resigned",
+        "only one seat is still playing",
+    ]
+    state = position(SMALL, max_rounds="1")
+    events = []
+    while ENGINE.to_move(state):
+        transition = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "end"))
+        state, events = transition.state, [*events, *transition.events]
+        if ENGINE.to_move(state) == (1,):
+            transition = ENGINE.apply(state, 1, ENGINE.parse_move(state, 1, "end"))
+            state, events = transition.state, [*events, *transition.events]
+    assert [e.text for e in events if e.kind == "turn"] == ["round 1: Seat 2 to play"]
+    (ended,) = [e.text for e in events if e.kind == "ended"]
+    assert ended == (
+        "the last round is over; score: Seat 1 0, Seat 2 0 (tied: kills, then Health decide)"
+    )
+
+
 def test_default_decision_rests_then_attacks() -> None:
     state = position(SMALL)
     assert default_decision(ENGINE, state) == "rest S1"
