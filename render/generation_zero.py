@@ -1110,16 +1110,20 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
                                width=2)  # fmt: skip
     _paste(image, _token_sprite(seat, "agent", 8), PANEL_LEFT + 8, top)
     ink = MUTED if out else SEAT_DARK[seat]
-    name = reader.seat_name(seat, seat_labels, 190, 16)
+    kills = int(record["kills"])
+    score = f"{view.scores[seat]} pts · {kills} kill{'' if kills == 1 else 's'}"
+    tag = "resigned" if out else "WINNER" if won else "TO ACT" if active else ""
+    right = f"{tag}  {score}" if tag else score
+    # The name gets what the score and the tag leave (a long one is cut with "…").
+    room = PANEL_RIGHT - _width(right, 14, True) - 10 - (PANEL_LEFT + 22)
+    name = reader.seat_name(seat, seat_labels, min(190, room), 16)
     _text(image, PANEL_LEFT + 22, top, name, 16, ink, bold=True)
     if out:
         width = _width(name, 16, True)
         draw.line(
             ((PANEL_LEFT + 22, top + 1), (PANEL_LEFT + 22 + width, top + 1)), fill=MUTED, width=2
         )
-    score = f"{view.scores[seat]} pts · {record['kills']} kills"
-    tag = "resigned" if out else "WINNER" if won else "TO ACT" if active else ""
-    _text(image, PANEL_RIGHT, top, f"{tag}  {score}" if tag else score, 14, ink, "rm", bold=True)
+    _text(image, PANEL_RIGHT, top, right, 14, ink, "rm", bold=True)
     y = top + 20
     for cid in mine:
         _draw_roster_line(image, reader, cid, y)
