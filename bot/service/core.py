@@ -45,7 +45,7 @@ from bot.service.locks import KeyedLock
 from bot.service.logbook import RECENT_MOVES, move_record, public_position
 from bot.service.models import FEW_MOVES, GameSnapshot, Player, RatingChange, SeatClockInfo
 from bot.service.options import format_options
-from db import Database, GameRow, NewMove
+from db import Database, GameRow, GameStatus, NewMove
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
 from db.clocks import ClockChangedError, VacationChangedError
@@ -232,7 +232,12 @@ class GameCore:
         return replace(loaded, ratings=self.ratings.changes(hook.written, loaded.meta.players))
 
     async def game_meta(self, row: GameRow) -> GameMeta:
-        meta = self._meta.get(row.id)
+        """The game's :class:`GameMeta`: cached while it is active, read afresh once it is
+        over. Its seats never change during play, but ``/forget-me`` (refused while the user
+        plays) rewrites them in finished games, in any process (docs/ratings.md), and an
+        ended game is shown too rarely for its cache entry to pay."""
+        active = row.status == GameStatus.ACTIVE
+        meta = self._meta.get(row.id) if active else None
         if meta is not None:
             return meta
         engine = get_engine(row.game)
@@ -251,7 +256,10 @@ class GameCore:
             seed=row.seed,
             start_position=row.start_position,
         )
-        self._meta.put(row.id, meta)
+        if active:
+            self._meta.put(row.id, meta)
+        else:
+            self._meta.pop(row.id)
         return meta
 
     async def position(self, row: GameRow, meta: GameMeta) -> PositionEntry:

@@ -386,6 +386,21 @@ async def test_forget_me_anonymises_and_keeps_ratings_derivable(
     assert await service.forget_me(BOB) == anonymous - 1
 
 
+async def test_a_forgotten_player_leaves_the_finished_games_shown_at_once(
+    service: GameService, start_game: StartGame
+) -> None:
+    """The game's players were cached while it ran (and when it was shown after the end);
+    after /forget-me every view of the finished game names the anonymous id, in this
+    process and in any other, without waiting for the cache to forget the game."""
+    await start_game()
+    final = await play_and_resign(service)
+    assert ALICE in (await service.game_snapshot(final.game_id)).user_ids
+    anonymous = await service.forget_me(ALICE)
+    shown = await service.game_snapshot(final.game_id)
+    assert ALICE not in shown.user_ids
+    assert anonymous in shown.user_ids
+
+
 async def test_a_casual_challenge_says_so_and_its_rematch_stays_casual(
     service: GameService,
 ) -> None:
