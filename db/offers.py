@@ -39,13 +39,16 @@ class DrawOfferPostsRepo:
             ).scalar_one_or_none()
             if seat is None:
                 return False
-            values = {"game_id": game_id, "channel_id": channel_id, "message_id": message_id}
+            insert = dialect_insert(conn, draw_offer_posts).values(
+                game_id=game_id, channel_id=channel_id, message_id=message_id
+            )
             await conn.execute(
-                dialect_insert(conn, draw_offer_posts)
-                .values(**values)
-                .on_conflict_do_update(
+                insert.on_conflict_do_update(
                     index_elements=[draw_offer_posts.c.game_id],
-                    set_={"channel_id": channel_id, "message_id": message_id},
+                    set_={
+                        "channel_id": insert.excluded.channel_id,
+                        "message_id": insert.excluded.message_id,
+                    },
                 )
             )
         return True
