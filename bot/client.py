@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot import presenters
 from bot.service import GameService, GameSnapshot
 from bot.service.bot_seats import bot_name, is_bot
+from bot.service.locks import KeyedLock
 from bot.service.randomness import random_seed
 from bot.settings import Settings
 from bot.ui.bot_menu import BotLevelMenu
@@ -131,6 +132,7 @@ class GameroomBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._names: OrderedDict[int, str] = OrderedDict()
+        self.turn_order: KeyedLock[int] = KeyedLock()
 
     async def setup_hook(self) -> None:
         self.database = Database(self.settings.db_url)

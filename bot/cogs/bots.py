@@ -10,7 +10,8 @@ by another process, or released after a crash: a turn claimed by a process that 
 again after ``GAMEROOM_TIMER_STALE_AFTER``).
 
 A bot's move is posted like a person's: the board, the one-line summary, and a mention of
-whoever is to move next — never of the bot itself.
+whoever is to move next — never of the bot itself — in the order of the channel's moves
+(:func:`bot.ui.board.turn_in_order`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.service import StaleActionError
 from bot.service.bots import BOT_TURN_TIMER
 from bot.service.clocks import OutOfTimeError
 from bot.service.timers import TimerRunner, default_worker_name
-from bot.ui.board import post_turn
+from bot.ui.board import post_turn, turn_in_order
 from bot.ui.host import BotHost
 from db.rows import NewTimer, TimerRow
 
@@ -124,16 +125,20 @@ class BotsCog(commands.Cog, name=BOTS_COG):
         if turn is None:
             return None
         text = await service.bots.think(turn)
-        try:
-            result = await service.bots.play(turn, text)
-        except StaleActionError:
-            if await service.bots.still_to_move(turn):
-                log.info("game %d: the position changed while the bot thought; again", turn.game_id)
-                return service.bots.again(turn)
-            return None
-        except OutOfTimeError:
-            return None  # the time-out was applied and announced by the clock listeners
-        await post_turn(self.bot, result)
+        # The commit and the post keep the channel's order (a person's move in between waits).
+        async with turn_in_order(self.bot, turn.channel_id):
+            try:
+                result = await service.bots.play(turn, text)
+            except StaleActionError:
+                if await service.bots.still_to_move(turn):
+                    log.info(
+                        "game %d: the position changed while the bot thought; again", turn.game_id
+                    )
+                    return service.bots.again(turn)
+                return None
+            except OutOfTimeError:
+                return None  # the time-out was applied and announced by the clock listeners
+            await post_turn(self.bot, result)
         return None
 
 

@@ -13,6 +13,7 @@ them ephemerally.
 from __future__ import annotations
 
 import logging
+from contextlib import AsyncExitStack
 
 import discord
 from discord import app_commands
@@ -24,7 +25,14 @@ from bot.service import StaleActionError
 from bot.service.bot_seats import is_bot
 from bot.service.models import DrawOffer, PrivateView, TurnResult
 from bot.service.views import public_perspective
-from bot.ui.board import board_view, post_board, post_turn, private_file, render_file
+from bot.ui.board import (
+    board_view,
+    post_board,
+    post_turn,
+    private_file,
+    render_file,
+    turn_in_order,
+)
 from bot.ui.buttons import PLAY_COG, draw_offer_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -57,18 +65,25 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         limits). A move that takes longer than :data:`~bot.ui.replies.ANSWER_WITHIN_S` (then
         deferred), and every move in a game with hidden information (whose ``/move`` text
         must not show under a public answer, and whose mover gets private events), is
-        answered privately first and the board follows as a public follow-up.
+        answered privately first and the board follows as a public follow-up. From before the
+        commit until the board is posted the channel's turn order is held
+        (:func:`~bot.ui.board.turn_in_order`), so boards come in the order of the moves.
         """
-        async with answer_errors(interaction):
+        async with answer_errors(interaction), AsyncExitStack() as in_order:
             self.bot.remember_name(interaction.user)
             channel_id = channel_id_of(interaction)
-            result, drawn = await answered_in_time(
-                interaction, self._play_and_draw(channel_id, interaction.user.id, text)
-            )
+
+            async def play_in_order() -> tuple[TurnResult, discord.File | None]:
+                # Waiting for the previous move's post counts toward deferring the answer.
+                await in_order.enter_async_context(turn_in_order(self.bot, channel_id))
+                return await self._play_and_draw(channel_id, interaction.user.id, text)
+
+            result, drawn = await answered_in_time(interaction, play_in_order())
             if interaction.response.is_done() or result.snapshot.hidden_information:
                 await self._answer_privately_first(interaction, result, drawn)
                 return
             posted = await post_turn(self.bot, result, interaction=interaction, drawn=drawn)
+            await in_order.aclose()  # the board is out: the next move may post
             if posted is None or result.private_events or result.turn_goes_on:
                 ack = presenters.move_ack_text(result, posted=posted is not None)
                 for chunk in presenters.split_message(ack):

@@ -74,10 +74,12 @@ class BotTurn:
 
     ``subject`` is the state's JSON text (perfect information) or the seat's view (hidden
     information); ``version`` is the game version the search starts from, which the commit
-    requires; ``seed`` is derived from the game's seed and ply so a replay is exact.
+    requires; ``seed`` is derived from the game's seed and ply so a replay is exact;
+    ``channel_id`` is where the game is played (its posts keep the order of its moves).
     """
 
     game_id: int
+    channel_id: int
     version: int
     ply: int
     seat: int
@@ -188,6 +190,7 @@ class Bots:
         subject = search_subject(loaded, timer.seat)
         return BotTurn(
             game_id=row.id,
+            channel_id=row.channel_id,
             version=row.version,
             ply=row.ply,
             seat=timer.seat,

@@ -13,11 +13,14 @@ K = TypeVar("K", bound=Hashable)
 
 
 class KeyedLock(Generic[K]):
-    """Serialises work per key (a game id, a challenge id) within one process.
+    """Serialises work per key (a game id, a channel id) within one process.
 
-    ``async with locks(key): ...`` waits for earlier holders of the same key only. Entries are
-    reference-counted and removed when the last user leaves, so the table does not grow with
-    every game ever played. Across processes the database's compare-and-set protects instead.
+    ``async with locks(key) as held: ...`` waits for earlier holders of the same key only, at
+    most ``wait`` seconds when that is given (``None``: as long as it takes). ``held`` says
+    whether the lock was taken: after the wait the body runs all the same, unserialised, so a
+    holder that hangs delays the others but never stops them. Entries are reference-counted
+    and removed when the last user leaves, so the table does not grow with every game ever
+    played. Across processes the database's compare-and-set protects instead.
     """
 
     def __init__(self) -> None:
@@ -27,14 +30,21 @@ class KeyedLock(Generic[K]):
         return len(self._locks)
 
     @asynccontextmanager
-    async def __call__(self, key: K) -> AsyncIterator[None]:
+    async def __call__(self, key: K, *, wait: float | None = None) -> AsyncIterator[bool]:
         lock, users = self._locks.get(key, (None, 0))
         if lock is None:
             lock = asyncio.Lock()
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock:
-                yield
+            try:
+                held: bool = await asyncio.wait_for(lock.acquire(), wait)
+            except TimeoutError:
+                held = False
+            try:
+                yield held
+            finally:
+                if held:
+                    lock.release()
         finally:
             lock, users = self._locks[key]
             if users == 1:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Final
 
 import discord
 
@@ -38,11 +39,42 @@ __all__ = [
     "board_view",
     "jump_url",
     "post_board",
+    "post_turn",
     "private_file",
     "render_file",
+    "turn_in_order",
 ]
 
 log = logging.getLogger(__name__)
+
+#: How long a move waits for the post of the move before it in the same channel, in seconds,
+#: before it goes on unordered (a post that hangs must not stop the game).
+TURN_ORDER_WAIT_S: Final = 10.0
+
+
+@asynccontextmanager
+async def turn_in_order(bot: BotHost, channel_id: int) -> AsyncIterator[None]:
+    """Hold channel ``channel_id``'s turn order from before a move's commit until its post.
+
+    Every move — a person's ``/move``, a bot's turn — commits and then posts, and a person
+    learns it is their turn from the post. Without this, the next move could commit in the gap
+    and its post come first: a level-1 bot's reply above the board of the move it answers, or
+    a quick player's board above the bot's move that gave them the turn. Held around the commit
+    and the post (never the bot's search), so posts in a channel come in the order the moves
+    were committed. Per process (:attr:`BotHost.turn_order`): with several processes on one
+    database (docs/scale.md), a bot turn may run in another process than the one that took
+    the person's move, and those two posts are not ordered. Waits at most
+    :data:`TURN_ORDER_WAIT_S`, then goes on (logged).
+    """
+    async with bot.turn_order(channel_id, wait=TURN_ORDER_WAIT_S) as held:
+        if not held:
+            log.warning(
+                "channel %d: the previous move's post took over %.0f s; this move goes on "
+                "without waiting for it",
+                channel_id,
+                TURN_ORDER_WAIT_S,
+            )
+        yield
 
 
 def board_file(snapshot: GameSnapshot, png: bytes) -> discord.File:

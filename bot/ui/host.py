@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.service import GameService, GameSnapshot
+from bot.service.locks import KeyedLock
 from bot.settings import Settings
 from bot.ui.offers import DrawOfferPosts
 from db import Database
@@ -44,6 +45,8 @@ class BotHost(Protocol):
     #: The posts of open draw offers (to retire their buttons when a move closes them; built
     #: in ``setup_hook``, over the database).
     draw_offers: DrawOfferPosts
+    #: Channel id → the order of its moves' posts (:func:`bot.ui.board.turn_in_order`).
+    turn_order: KeyedLock[int]
 
     def remember_name(self, user: discord.abc.User) -> None:
         """Note a user's display name (from an interaction) for later board labels."""

@@ -21,6 +21,7 @@ from bot.service import (
     LobbyUpdate,
     Player,
 )
+from bot.service.locks import KeyedLock
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow
 from engines.base import Outcome
@@ -34,6 +35,7 @@ def stand_in_bot() -> Any:
     bot = MagicMock()
     bot.service = MagicMock()
     bot.draw_offers, _, bot.offer_client = memory_offer_posts()
+    bot.turn_order = KeyedLock()
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))
     # Pictures shown to one player are drawn the fixed way unless a test says otherwise.

@@ -254,3 +254,40 @@ async def test_a_restart_while_the_bot_is_thinking_resumes_its_turn(room: Room) 
         channel, lambda m: bot_moved(m) and f"played `{reply}`" in m.content, timeout=20
     )
     assert moved is not None
+
+
+def board_ply(message: Any) -> int:
+    """The ply of a board post, from its picture's name (``generatorb-<game>-<ply>.png``)."""
+    return int(message.attachments[0].filename.rsplit(".", 1)[0].rsplit("-", 1)[1])
+
+
+async def test_boards_come_in_the_order_of_the_moves_when_discord_is_slow(room: Room) -> None:
+    """Alice moves the instant the bot's move is committed (autocomplete offers her moves),
+    while the bot's post of that move still waits on a slow Discord: her board must not come
+    before the bot's, which tells her it is her turn."""
+    fake = room.fake
+    await room.start()
+    channel = room.channel("order")
+    await challenge_the_bot(room, channel, "generatorb", level=1)
+    fake.state.send_delay = 0.5  # every channel post of the bot (not an answer) is slow
+    rng = random.Random(3)
+    moved = 0
+    for _ in range(400):
+        choices = await fake.autocomplete(room.alice, channel, "move", focused="text", text="")
+        if not choices:
+            await asyncio.sleep(0.02)
+            continue
+        played = await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
+        assert not played.ephemeral, played.content
+        moved += 1
+        if moved == 4:
+            break
+    assert moved == 4
+    await fake.wait_until(
+        lambda: len([m for m in fake.messages(channel) if bot_moved(m)]) >= 4,
+        timeout=30,
+        what="the bot's fourth board",
+    )
+    plies = [board_ply(m) for m in fake.messages(channel) if m.attachments]
+    assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"
+    assert len(set(plies)) == len(plies) >= 9

@@ -429,6 +429,8 @@ class _RestApi:
             self._require_bot_permission(channel, "view_channel", "send_messages")
         if body.files:
             self._require_bot_permission(channel, "attach_files")
+        if state.send_delay > 0:
+            await asyncio.sleep(state.send_delay)
         flags = int(body.fields.get("flags") or 0) & MessageFlags.SETTABLE
         message = state.create_message(
             channel, state.bot_user, body.fields, body.files, flags=flags

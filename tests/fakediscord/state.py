@@ -112,10 +112,13 @@ class DiscordState:
         self.rate_limiter: RateLimiter | None = RateLimiter() if rate_limits else None
         """Discord's REST rate limits (``ratelimits.py``), or ``None``: no 429s (the default)."""
         self.rate_limited: list[str] = []
-        self.message_listeners: list[Callable[[Message], None]] = []
-        self.edit_listeners: list[Callable[[Message, Message], None]] = []
-        """Called with every new public message (``FakeDiscord.on_message``)."""
         """``"METHOD /path -> 429 global|route"`` of every request answered 429."""
+        self.message_listeners: list[Callable[[Message], None]] = []
+        """Called with every new public message (``FakeDiscord.on_message``)."""
+        self.edit_listeners: list[Callable[[Message, Message], None]] = []
+        self.send_delay = 0.0
+        """Seconds ``POST /channels/{id}/messages`` waits before it creates the message (0: at
+        once), as a slow Discord would: it widens the gap between a bot's commit and its post."""
 
     @property
     def gateway_url(self) -> str:

@@ -100,6 +100,26 @@ async def test_keyed_lock_serialises_per_key_and_forgets_idle_keys() -> None:
     assert len(locks) == 0
 
 
+async def test_keyed_lock_waits_at_most_its_wait_then_goes_on_unheld() -> None:
+    locks: KeyedLock[int] = KeyedLock()
+    release = asyncio.Event()
+
+    async def hang() -> None:
+        async with locks(1) as held:
+            assert held
+            await release.wait()
+
+    hanging = asyncio.create_task(hang())
+    await asyncio.sleep(0)
+    async with locks(1, wait=0.01) as held:
+        assert not held  # the body runs all the same
+    release.set()
+    await hanging
+    async with locks(1, wait=0.01) as held:
+        assert held
+    assert len(locks) == 0
+
+
 def test_cli_only_options_are_refused_in_chat_and_not_suggested() -> None:
     engine = get_engine("generation_zero")
     with pytest.raises(UsageError, match="command line"):
