@@ -11,10 +11,11 @@ section 8.1 (:meth:`Game.settle`) until the next decision or the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 from engines.base import Event, OptionValue
@@ -101,14 +102,25 @@ def _settings(rules: Rules) -> tuple[bool, bool, bool, bool, bool, bool, int, in
     )
 
 
+#: A walk of :meth:`Game.move_options`: (origin, Speed, the first step free (R6.1), the
+#: landings banned (R6.2), the locations never entered, the Monster locations a 'Sue's
+#: waypoints name or ``None``).
+WalkKey = tuple[str, int, bool, frozenset[str], frozenset[str], frozenset[str] | None]
+#: Destination text -> the shortest legal path there, per walk (read-only).
+Walks = dict[WalkKey, Mapping[str, tuple[str, ...]]]
+#: The walks a map remembers before it forgets them all (a search meets a few hundred).
+WALKS_KEPT = 4096
+
+
 @lru_cache(maxsize=1024)
 def _geometry(
     content: Content, layout: str, locations: tuple[str, ...], terrain_on: bool
-) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, ...]], dict[str, int]]:
+) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, ...]], dict[str, int], Walks]:
     """Lookups of one map (the Location card in each slot of ``layout``), computed once:
     location -> slot index, -> slot label (``L7``), -> neighbouring locations (in the
     layout's order), -> movement cost of entering it (R6.1; 1 everywhere without
-    ``appendix_terrain``). Shared by every :class:`Game` on that map: never mutate them."""
+    ``appendix_terrain``), and the walks :meth:`Game.move_options` found on it so far. Shared
+    by every :class:`Game` on that map: never mutate the first four."""
     slots = content.layouts[layout].neighbours
     slot = {loc: i for i, loc in enumerate(locations)}
     labels = {loc: f"L{i + 1}" for i, loc in enumerate(locations)}
@@ -117,7 +129,7 @@ def _geometry(
         loc: content.terrain[content.locations[loc].terrain].move_cost if terrain_on else 1
         for loc in locations
     }
-    return slot, labels, nbrs, costs
+    return slot, labels, nbrs, costs, {}
 
 
 #: How each ending of R12.2 reads in the ``ended`` event.
@@ -159,7 +171,7 @@ class Game:
 
     def _index_map(self) -> None:
         """(Re)build the lookups of the current map (after setup and Location swaps)."""
-        self.slot, self.labels, self.nbrs, self.costs = _geometry(
+        self.slot, self.labels, self.nbrs, self.costs, self._walks = _geometry(
             self.content, self.d["layout"], tuple(self.d["map"]), self.terrain_on
         )
 
@@ -575,40 +587,52 @@ class Game:
             return "an Agent may not land on a 'Sue of its own seat"
         return ""
 
-    def sue_waypoints(self, path: list[str]) -> list[str]:
+    def sue_waypoints(self, path: Sequence[str]) -> list[str]:
         """A 'Sue's canonical waypoints: crossed Monster locations in order, then the landing."""
         return [loc for loc in path[:-1] if self.monster_at(loc)] + [path[-1]]
 
-    def move_options(self, mover: str, kind: str) -> dict[str, list[str]]:
-        """Canonical destination text (``L7`` / ``L8 L10``) -> one legal path, for a MOVE or
-        FLEE of ``mover`` (R6.3).
+    def move_options(self, mover: str, kind: str) -> Mapping[str, tuple[str, ...]]:
+        """Canonical destination text (``L7`` / ``L8 L10``) -> one legal path (the shortest),
+        for a MOVE or FLEE of ``mover`` (R6.3). Read-only: shared with other positions.
 
         The paths of :meth:`paths` in the same order, filtered by :meth:`path_problem`; it is
         written out here because the AI calls it constantly: what R6.2 forbids is worked out
         once per call (the landings banned for the mover's seat, the Monster locations) and
         a fleeing 'Sue's walk never enters a Monster location (every path through one is
-        refused, so its extensions need not be walked).
+        refused, so its extensions need not be walked). The answer depends on the map and on
+        :data:`WalkKey` alone, so each map remembers it (up to :data:`WALKS_KEPT` walks):
+        the positions of a search repeat the same walks many times.
         """
         chars = self.chars
         ch = chars[mover]
-        origin = ch["at"]
         budget = self.stat(mover, "speed")
-        out: dict[str, list[str]] = {}
         if budget < 1:
-            return out
+            return {}
         seat = ch["seat"]
         is_sue = mover[0] == "S"
         banned_kinds = "AT" if is_sue else "S"  # R6.2: never land on one's own other side
-        banned = {
+        banned = frozenset(
             c["at"]
             for cid, c in chars.items()
             if c["at"] and cid[0] in banned_kinds and c["seat"] == seat
-        }
-        monsters = {m["at"] for m in self.d["monsters"].values() if m["at"]}
-        avoid: set[str] = monsters if is_sue and kind == "flee" else set()
-        waypoints = is_sue and kind == "move"
+        )
+        monsters = frozenset(m["at"] for m in self.d["monsters"].values() if m["at"])
+        avoid = monsters if is_sue and kind == "flee" else frozenset()
+        waypoints = monsters if is_sue and kind == "move" else None
+        key: WalkKey = (ch["at"], budget, self.min_move, banned, avoid, waypoints)
+        walks = self._walks
+        found = walks.get(key)
+        if found is None:
+            if len(walks) >= WALKS_KEPT:
+                walks.clear()
+            found = walks[key] = self._walk(key)
+        return found
+
+    def _walk(self, key: WalkKey) -> Mapping[str, tuple[str, ...]]:
+        """The walk of :meth:`move_options` for ``key`` on this map (R6.1–R6.3)."""
+        origin, budget, first_free, banned, avoid, waypoints = key
         nbrs, costs, labels = self.nbrs, self.costs, self.labels
-        first_free = self.min_move
+        out: dict[str, tuple[str, ...]] = {}
         path: list[str] = []
         seen = {origin}
         crossed: list[str] = []
@@ -622,14 +646,18 @@ class Game:
                     continue
                 path.append(there)
                 if there not in banned:
-                    key = " ".join([*crossed, labels[there]]) if waypoints else labels[there]
+                    text = (
+                        " ".join([*crossed, labels[there]])
+                        if waypoints is not None
+                        else labels[there]
+                    )
                     # Equivalent paths differ only in the picture's arrow: keep the shortest.
-                    old = out.get(key)
+                    old = out.get(text)
                     if old is None or len(path) < len(old):
-                        out[key] = path[:]
+                        out[text] = tuple(path)
                 if cost <= budget:
                     seen.add(there)
-                    if waypoints and there in monsters:
+                    if waypoints is not None and there in waypoints:
                         crossed.append(labels[there])
                         walk(there, cost)
                         crossed.pop()
@@ -639,7 +667,7 @@ class Game:
                 path.pop()
 
         walk(origin, 0)
-        return out
+        return MappingProxyType(out)
 
     def canon_options(self, token: str) -> dict[str, list[str]]:
         canon = self.d["canons"][token]

@@ -19,6 +19,7 @@ from engines.__main__ import run
 from engines.base import GameOverError, IllegalMoveError, NotationError, UsageError
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from engines.generation_zero.content import load_content
+from engines.generation_zero.rules import Game
 from engines.rng import Rng
 
 ENGINE = GenerationZeroEngine()
@@ -110,6 +111,22 @@ def test_missing_file() -> None:
 # ---- playouts with invariants -------------------------------------------------------------
 
 
+def walked_by_the_rules(game: Game, cid: str, kind: str) -> dict[str, tuple[str, ...]]:
+    """What ``Game.move_options`` (a fast walk, remembered per map) must answer, from the
+    rules' plain form: every path of R6.1 (``paths``) that R6.2 allows (``path_problem``),
+    the shortest per destination text (R6.3: a 'Sue's move names its crossed Monsters)."""
+    origin = game.chars[cid]["at"]
+    out: dict[str, tuple[str, ...]] = {}
+    for path in game.paths(origin, game.stat(cid, "speed")):
+        if game.path_problem(cid, kind, origin, path):
+            continue
+        landing = game.sue_waypoints(path) if kind == "move" and game.is_sue(cid) else path[-1:]
+        text = " ".join(game.label(loc) for loc in landing)
+        if text not in out or len(path) < len(out[text]):
+            out[text] = tuple(path)
+    return out
+
+
 def check_invariants(state: GenerationZeroState, options: dict[str, object]) -> None:
     text = ENGINE.position(state)
     assert ENGINE.position(ENGINE.from_position(text, options)) == text
@@ -131,6 +148,10 @@ def check_invariants(state: GenerationZeroState, options: dict[str, object]) -> 
             assert ch["hp"] == 0
     for token, canon in d["canons"].items():
         assert (canon["at"] == "") == (token in holders)
+    for cid, ch in d["chars"].items():
+        if ch["at"]:
+            for kind in ("move", "flee"):
+                assert dict(game.move_options(cid, kind)) == walked_by_the_rules(game, cid, kind)
     outcome = ENGINE.outcome(state)
     if outcome is None:
         assert len(ENGINE.to_move(state)) == 1
