@@ -260,6 +260,8 @@ LOG_LINES = 5
 #: The panel's character lines: font size and spacing.
 ROSTER_FONT = 14
 ROSTER_LINE = 18
+#: The line a seat's score and tag move to when its name needs its whole header line.
+HEADER_LINE = 18
 
 # ---- text --------------------------------------------------------------------------------------
 
@@ -1103,28 +1105,31 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
         (cid for cid, c in reader.chars.items() if int(c["seat"]) == seat),
         key=lambda cid: ("SAT".index(cid[0]) if cid[0] in "SAT" else 3, int(cid[1:] or 0)),
     )
-    height = 24 + ROSTER_LINE * len(mine)
+    ink = MUTED if out else SEAT_DARK[seat]
+    kills = int(record["kills"])
+    points = view.scores[seat]
+    score = f"{points} pt{'' if points == 1 else 's'} · {kills} kill{'' if kills == 1 else 's'}"
+    tag = "resigned" if out else "WINNER" if won else "TO ACT" if active else ""
+    right = f"{tag}  {score}" if tag else score
+    # The name takes the line the score and the tag leave; a name that needs more (a bot's
+    # "Gameroom (level 3)" beside WINNER) gets the whole line, and they go on one of their own.
+    left = PANEL_LEFT + 22
+    room = PANEL_RIGHT - _width(right, 14, True) - 10 - left
+    name = reader.seat_name(seat, seat_labels, PANEL_RIGHT - left, 16)
+    apart = _width(name, 16) > room  # measured as seat_name fits it
+    height = 24 + (HEADER_LINE if apart else 0) + ROSTER_LINE * len(mine)
     if active or won:
         box = (PANEL_LEFT - 6, top - 12, PANEL_RIGHT + 4, top + height - 8)
         draw.rounded_rectangle(box, radius=6, fill=SEAT_TINT[seat], outline=SEAT_DARK[seat],
                                width=2)  # fmt: skip
     _paste(image, _token_sprite(seat, "agent", 8), PANEL_LEFT + 8, top)
-    ink = MUTED if out else SEAT_DARK[seat]
-    kills = int(record["kills"])
-    score = f"{view.scores[seat]} pts · {kills} kill{'' if kills == 1 else 's'}"
-    tag = "resigned" if out else "WINNER" if won else "TO ACT" if active else ""
-    right = f"{tag}  {score}" if tag else score
-    # The name gets what the score and the tag leave (a long one is cut with "…").
-    room = PANEL_RIGHT - _width(right, 14, True) - 10 - (PANEL_LEFT + 22)
-    name = reader.seat_name(seat, seat_labels, min(190, room), 16)
-    _text(image, PANEL_LEFT + 22, top, name, 16, ink, bold=True)
+    _text(image, left, top, name, 16, ink, bold=True)
     if out:
         width = _width(name, 16, True)
-        draw.line(
-            ((PANEL_LEFT + 22, top + 1), (PANEL_LEFT + 22 + width, top + 1)), fill=MUTED, width=2
-        )
-    _text(image, PANEL_RIGHT, top, right, 14, ink, "rm", bold=True)
-    y = top + 20
+        draw.line(((left, top + 1), (left + width, top + 1)), fill=MUTED, width=2)
+    y = top + (HEADER_LINE if apart else 0)
+    _text(image, PANEL_RIGHT, y, right, 14, ink, "rm", bold=True)
+    y += 20
     for cid in mine:
         _draw_roster_line(image, reader, cid, y)
         y += ROSTER_LINE

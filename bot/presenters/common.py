@@ -7,10 +7,11 @@ re-exported by :mod:`bot.presenters`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from bot.service import InvalidMoveError, NotYourTurnError, Player, ServiceError
+from bot.service import GameSnapshot, InvalidMoveError, NotYourTurnError, Player, ServiceError
 from bot.service.bot_seats import bot_name, is_bot
 
 __all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
@@ -34,6 +35,23 @@ def mention(user_id: int) -> str:
 
 def _mentions(user_ids: Iterable[int]) -> str:
     return _join([mention(u) for u in user_ids])
+
+
+def _players_named(snapshot: GameSnapshot, user_ids: Iterable[int]) -> str:
+    """The players ``user_ids`` of ``snapshot`` as :func:`_mentions` names them, except that a
+    name two of the game's players share (an exhibition of level-1 bots: each is
+    ``**Gameroom (level 1)**``) is followed by the seats it plays:
+    ``**Gameroom (level 1)** (Seat 2)``."""
+    players = dict.fromkeys(snapshot.user_ids)
+    shared = Counter(mention(u) for u in players)
+    parts = []
+    for user_id in user_ids:
+        name = mention(user_id)
+        if shared[name] > 1:
+            seats = [p.seat_name for p in snapshot.players if p.user_id == user_id]
+            name = f"{name} ({_join(seats)})"
+        parts.append(name)
+    return _join(parts)
 
 
 def _join(items: Sequence[str]) -> str:

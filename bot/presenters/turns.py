@@ -13,6 +13,7 @@ from bot.presenters.common import (
     _join,
     _mentions,
     _player,
+    _players_named,
     mention,
     seat_label,
 )
@@ -76,8 +77,9 @@ def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
 
 def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     """One line on how the game ended, mentioning every player: the winners, then the
-    others ("good game"); of a draw, everyone. Empty while it goes on. (The callers allow
-    every player's mention on a final board.)"""
+    others ("good game"); of a draw, everyone. Bots of the same level are told apart by their
+    seats (:func:`~bot.presenters.common._players_named`). Empty while it goes on. (The
+    callers allow every player's mention on a final board.)"""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
@@ -86,13 +88,15 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     phrase = _ending_phrase(snapshot, events)
     ratings = rating_changes_text(snapshot)
     if outcome.is_draw:
-        return f"{phrase}. The game between {_mentions(snapshot.user_ids)} is drawn.{ratings}"
-    winners = [snapshot.players[s].user_id for s in outcome.winners]
+        everyone = _players_named(snapshot, dict.fromkeys(snapshot.user_ids))
+        return f"{phrase}. The game between {everyone} is drawn.{ratings}"
+    winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
     verb = "wins" if len(winners) == 1 else "win"
+    named = _players_named(snapshot, winners)
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
     if not others:
-        return f"{phrase}. {_mentions(winners)} {verb}!{ratings}"
-    return f"{phrase}. {_mentions(winners)} {verb}! Good game, {_mentions(others)}.{ratings}"
+        return f"{phrase}. {named} {verb}!{ratings}"
+    return f"{phrase}. {named} {verb}! Good game, {_players_named(snapshot, others)}.{ratings}"
 
 
 def rating_change_text(change: RatingChange) -> str:
@@ -218,5 +222,5 @@ def abort_text(snapshot: GameSnapshot, user_id: int) -> str:
     """The public post when a game is aborted: who stopped it, and who was playing."""
     return (
         f"{mention(user_id)} aborted the game of **{snapshot.game_name}** between "
-        f"{_mentions(snapshot.user_ids)}; it has no result."
+        f"{_players_named(snapshot, dict.fromkeys(snapshot.user_ids))}; it has no result."
     )

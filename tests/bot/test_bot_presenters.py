@@ -20,6 +20,7 @@ from bot.service import (
     StaleActionError,
     TurnResult,
 )
+from bot.service.bot_seats import bot_user_id
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -87,6 +88,25 @@ def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
         "<@11> (South) played `f6xh8`: the orb on a1 moves to a3.\n"
         "South wins by reaching the enemy core. <@11> wins! Good game, <@22>."
     )
+
+
+def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() -> None:
+    bots = [bot_user_id(1, i) for i in range(3)]
+    players = tuple(Player(s, u, f"Seat {s + 1}") for s, u in enumerate(bots))
+    show = snapshot(players=players, status="finished", to_move=())
+    won = replace(show, outcome=Outcome.win("round_limit", 1, 3))
+    assert presenters.outcome_text(won).endswith(
+        "**Gameroom (level 1)** (Seat 2) wins! Good game, **Gameroom (level 1)** (Seat 1) "
+        "and **Gameroom (level 1)** (Seat 3)."
+    )
+    drawn = replace(show, outcome=Outcome.draw("round_limit", 3))
+    assert "between **Gameroom (level 1)** (Seat 1), **Gameroom (level 1)** (Seat 2) and" in (
+        presenters.outcome_text(drawn)
+    )
+    # A name nobody else in the game has stays as it is.
+    mixed = (Player(0, SOUTH, "South"), Player(1, bot_user_id(3), "North"))
+    ended = snapshot(players=mixed, status="finished", to_move=(), outcome=Outcome.win("x", 1, 2))
+    assert presenters.outcome_text(ended).endswith("**Gameroom (level 3)** wins! Good game, <@11>.")
 
 
 def test_chance_outcomes_are_listed() -> None:

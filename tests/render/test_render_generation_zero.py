@@ -232,7 +232,8 @@ GOLDEN_VIEWS: dict[str, tuple[Any, int | None, tuple[str, ...] | None]] = {
     "start_2p_seat0_private": (start_state, 0, LABELS_2),
     "midgame_4p_pending_battle": (midgame_state, None, LABELS_4),
     "battle_in_progress": (battle_state, None, ("alice", "bob")),
-    # A bot's long name beside WINNER and the score: it is cut short of them.
+    # A bot's name too long to share its line with WINNER and the score: it gets the line
+    # whole ("Gameroom (level 3)", the level readable), and they go on the next.
     "finished": (finished_state, None, ("Gameroom (level 3)", "bob")),
 }
 
