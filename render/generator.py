@@ -54,7 +54,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -85,9 +85,9 @@ from render.kit import (
     box_of,
     build_palette,
     bundled_font,
-    displayable_label,
     draw_text,
     encode_png,
+    fitted_label,
     stamp_box,
 )
 
@@ -213,12 +213,6 @@ PALETTE: tuple[RGB, ...] = build_palette(_BASE_COLOURS, _RAMP_PAIRS, RAMP_STEPS)
 
 
 # ---- text --------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def _label(text: str, max_width: float, size: int) -> str:
-    """A player's name folded and cut to fit (:func:`render.generatorb.displayable_label`)."""
-    return displayable_label(text, max_width, size)
 
 
 def _colour_name(colour: int) -> str:
@@ -900,7 +894,8 @@ def _draw_panel(
     draw_text(image, PANEL_LEFT, top + 20, big, 40 if over else 34, ink, bold=True)
     if lead is not None and seat_labels is not None:
         width = PANEL_RIGHT - PANEL_LEFT if over else 170
-        draw_text(image, PANEL_LEFT, top + 58, _label(seat_labels[lead], width, 22), 22, INK)
+        label, size = fitted_label(seat_labels[lead], width, 22, 16)
+        draw_text(image, PANEL_LEFT, top + 58, label, size, INK)
     if over:
         draw_text(image, PANEL_LEFT, top + 94, reason, 22, INK)
     elif view.to_move is not None:
@@ -960,7 +955,8 @@ def _draw_seat_row(
     draw_text(image, name_x, top + 22, name, 26, ink, bold=True)
     if seat_labels is not None:
         x = name_x + name_width + 10
-        draw_text(image, x, top + 23, _label(seat_labels[seat], PANEL_RIGHT - x, 20), 20, ink)
+        label, size = fitted_label(seat_labels[seat], PANEL_RIGHT - x, 20, 16)
+        draw_text(image, x, top + 23, label, size, ink)
     if stash is None:
         draw.line(((name_x - 2, top + 23), (name_x + 1 + name_width, top + 23)), fill=MUTED,
                   width=3)  # fmt: skip

@@ -77,6 +77,7 @@ from render.kit import (
     displayable_label,
     draw_text,
     encode_png,
+    fitted_label,
     is_plain,
     region_patch,
     sprite_patch,
@@ -676,7 +677,7 @@ class _Panel:
     frame: Box | None  # the rounded frame's corners (inclusive), when the seat moves or won
     piece: Point
     texts: tuple[Text, ...]
-    mixed: tuple[float, float, str] | None
+    mixed: tuple[float, float, str, int] | None  # x, y, text, size
     box: Box
 
 
@@ -697,12 +698,13 @@ def _panel(seat: int, seat_label: str | None, supply: int, tag: str, top: int) -
     mixed = None
     if seat_label is not None:
         x = left + 54 + bundled_font(24).getlength(name) + 10
-        label = displayable_label(seat_label, left + PANEL_WIDTH - 10 - x, 17)
+        # Smaller rather than cut: "Gameroom (level 3)" keeps its level.
+        label, size = fitted_label(seat_label, left + PANEL_WIDTH - 10 - x, 17, 15)
         if is_plain(label):
-            texts.append((x, top + 28, label, 17, INK, "lm", 0))
+            texts.append((x, top + 28, label, size, INK, "lm", 0))
         else:  # other scripts: fallback faces (render.kit)
-            mixed = (x, top + 28.0, label)
-            boxes.append(stamp_box(x, top + 28, label, 17))
+            mixed = (x, top + 28.0, label, size)
+            boxes.append(stamp_box(x, top + 28, label, size))
     texts.append((left + 54, top + 60, f"Supply {supply}", 17, INK, "lm", 0))
     if tag:
         texts.append((left + PANEL_WIDTH - 12, top + 60, tag, 15, SEAT_DARK[seat], "rm", 1))
@@ -727,7 +729,8 @@ def _draw_panel(image: Image.Image, panel: _Panel, origin: tuple[int, int] = (0,
     for x, y, text, size, colour, anchor, stroke in panel.texts:
         text_at(image, x, y, text, size, colour, anchor, stroke, origin)
     if panel.mixed is not None:
-        draw_text(image, *panel.mixed, 17, INK, origin=origin)
+        x, y, label, size = panel.mixed
+        draw_text(image, x, y, label, size, INK, origin=origin)
 
 
 @lru_cache(maxsize=256)

@@ -58,6 +58,7 @@ __all__ = [
     "face",
     "face_for",
     "face_runs",
+    "fitted_label",
     "is_plain",
     "meets",
     "palette_image",
@@ -659,6 +660,19 @@ def displayable_label(text: str, max_width: float, size: int) -> str:
     while label and text_width(label + "…", size) > max_width:
         label = label[:-1].rstrip()
     return label + "…" if label else ""
+
+
+@lru_cache(maxsize=4096)
+def fitted_label(text: str, max_width: float, size: int, smallest: int) -> tuple[str, int]:
+    """``(label, size)``: ``text`` whole (:func:`displayable_label`) at the largest size from
+    ``size`` down to ``smallest`` px, in steps of 2 px, at which it fits ``max_width`` px;
+    else cut with ``…`` at ``size``. A name a little too long is drawn a little smaller
+    rather than cut: a bot's "Gameroom (level 3)" keeps the level that tells it apart."""
+    for trial in range(size, smallest - 1, -2):
+        label = displayable_label(text, max_width, trial)
+        if not label.endswith("…"):
+            return label, trial
+    return displayable_label(text, max_width, size), size
 
 
 @lru_cache(maxsize=4096)

@@ -12,6 +12,7 @@ import pytest
 
 import render
 from render import kit
+from render.generatorb import _panel
 from tests.render import test_render_arbos as arbos_tests
 from tests.render import test_render_generator as generator_tests
 from tests.render import test_render_generatorb as generatorb_tests
@@ -75,6 +76,20 @@ def test_every_script_draws_ink_and_labels_fit_their_width() -> None:
         assert kit.text_width(label, 17) <= 60
         mask, _, _ = kit.text_stamp(label, 17, "lm", False)
         assert mask.getbbox() is not None, name
+
+
+def test_a_name_a_little_too_long_is_drawn_smaller_rather_than_cut() -> None:
+    name = "Gameroom (level 3)"  # what a bot's seat is called: the level must show
+    width = kit.text_width(name, 15) + 1
+    assert kit.text_width(name, 17) > width
+    assert kit.fitted_label(name, width, 17, 15) == (name, 15)
+    assert kit.fitted_label(name, 400, 17, 15) == (name, 17)
+    cut, size = kit.fitted_label(name, width - 20, 17, 15)
+    assert cut.endswith("…")
+    assert size == 17
+    # Generatorb's panel beside "South": the whole name, smaller.
+    texts = [text for _, _, text, *_ in _panel(0, name, 17, "WINNER", 700).texts]
+    assert name in texts
 
 
 def test_perspective_none_is_the_fixed_picture_and_north_is_the_flip() -> None:
