@@ -278,7 +278,8 @@ async def test_boards_come_in_the_order_of_the_moves_when_discord_is_slow(room: 
             await asyncio.sleep(0.02)
             continue
         played = await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
-        assert not played.ephemeral, played.content
+        # The board itself, or (deferred on a loaded machine) "Played …" and the board after.
+        assert "played" in played.content.lower(), played.content
         moved += 1
         if moved == 4:
             break
