@@ -9,6 +9,7 @@ Generatorb's profile names its capturing moves (spec generatorb G16) and plays o
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -137,11 +138,11 @@ def test_arbos_playouts_draw_legal_spores_without_listing_moves() -> None:
     mcts = Mcts(engine, replace(profile, playout_move=recording, playout_plies=6))
     real_legal = mcts._legal
 
-    def counting(position: Any, seat: int) -> Any:
+    def counting(state: Any, seat: int) -> Sequence[Any]:
         listed.append(seat)
-        return real_legal(position, seat)
+        return real_legal(state, seat)
 
-    mcts._legal = counting  # type: ignore[method-assign]
+    mcts._legal = counting
     for seed in range(20):
         mcts._playout(state, 2, random.Random(seed))
     found = [(p, seat, move) for p, seat, move in drawn if move is not None]

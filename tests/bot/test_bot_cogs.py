@@ -137,8 +137,9 @@ def pressing(user_id: int) -> Any:
     return interaction
 
 
-def button_labels(view: Any) -> list[str]:
-    """The labels of a view's buttons (not its menus: an open lobby has "Add a bot…")."""
+def button_labels(view: Any) -> list[str | None]:
+    """The labels of a view's buttons (not its menus: an open lobby has "Add a bot…"); None
+    for a button without one."""
     return [item.item.label for item in view.children if isinstance(item.item, discord.ui.Button)]
 
 

@@ -181,7 +181,9 @@ async def test_a_decision_that_leaves_the_turn_to_the_mover_posts_one_line_and_n
     await move(PlayCog(bot), interaction, "peek 2.2")
     posted["post_board"].assert_not_awaited()
     posted["post_public"].assert_awaited_once()
-    args, kwargs = posted["post_public"].await_args
+    call = posted["post_public"].await_args
+    assert call is not None
+    args, kwargs = call
     assert args[1] is interaction  # a follow-up of the /move, exempt from rate limits
     assert args[3] == presenters.decision_text(result)
     assert "mention_ids" not in kwargs  # nobody is pinged
@@ -206,7 +208,9 @@ async def test_a_decision_that_passes_the_turn_posts_the_board_and_pings_the_nex
     move: Any = PlayCog.move.callback
     await move(PlayCog(bot), interaction, "peek 2.2")
     posted["post_public"].assert_not_awaited()
-    args, kwargs = posted["post_board"].await_args
+    call = posted["post_board"].await_args
+    assert call is not None
+    args, kwargs = call
     assert args[2] == presenters.turn_text(result)
     assert "Zanzibar" not in args[2]
     assert kwargs["mention_ids"] == (NORTH,)

@@ -158,8 +158,10 @@ async def test_downgrade_to_0002_drops_the_new_tables_and_keeps_the_rest(db_url:
         assert {"games", "seats", "moves", "challenges", "challenge_players"} <= tables
         assert version == "0002"
         async with db.engine.connect() as conn:  # 0002's columns: not the repository's
-            version = (await conn.execute(text("SELECT version FROM games WHERE id = 1"))).scalar()
-        assert version == 2
+            game_version = (
+                await conn.execute(text("SELECT version FROM games WHERE id = 1"))
+            ).scalar()
+        assert game_version == 2
         assert len(await db.games.moves(1)) == 1
 
         await db.migrate()  # and up again, on the same file

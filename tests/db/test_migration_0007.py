@@ -59,7 +59,7 @@ async def test_upgrade_keeps_the_newest_open_rematch_and_builds_the_index(db_url
             ).all()
         assert index is not None
         assert index["unique"]
-        assert index_where(index) == "status = 'open'"  # type: ignore[arg-type]
+        assert index_where(index) == "status = 'open'"
         assert [tuple(row) for row in statuses] == [(1, "cancelled"), (2, "open")]
 
         def downgrade(connection: Connection) -> dict[str, object] | None:

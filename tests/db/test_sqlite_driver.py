@@ -6,6 +6,7 @@ SQLite only: ``db_url`` is pinned to a file here (the conftest's runs on both ba
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ def db_url(tmp_path: Path) -> str:
 def trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the functions sent to aiosqlite's connection threads, in order."""
     sent: list[str] = []
-    original = aiosqlite.Connection._execute
+    original: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute  # unannotated
 
     async def counting(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         sent.append(getattr(fn, "__name__", repr(fn)))

@@ -81,7 +81,7 @@ async def test_arbos_from_challenge_to_final_score(fake_discord: FakeDiscord, bo
 
     # -- mirror the random setup from the move log --------------------------------------------
     record = await fake.slash(bob, channel, "game moves")
-    log_text = record.content + "".join(f.data.decode() for f in record.files)
+    log_text = record.content + "".join(data.decode() for _, data in record.files)
     draws = re.findall(r"setup:[A-T]\d+", log_text)
     assert len(draws) == 14
     state = ENGINE.new_game(2, ENGINE.resolve_options({"seeds_per_player": "7"}), 0)
@@ -98,7 +98,8 @@ async def test_arbos_from_challenge_to_final_score(fake_discord: FakeDiscord, bo
 
     # -- autocomplete completes cells from what was typed ------------------------------------
     choices = await fake.autocomplete(seats[0], channel, "move", focused="text", text="K1")
-    offered = [c.value for c in choices]
+    assert all(isinstance(c.value, str) for c in choices)  # move texts
+    offered = [str(c.value) for c in choices]
     legal = set(ENGINE.legal_move_texts(state, 0))
     assert offered
     assert all(v in legal for v in offered)
@@ -137,5 +138,5 @@ async def test_arbos_from_challenge_to_final_score(fake_discord: FakeDiscord, bo
     # -- the bot's position is the mirror's ----------------------------------------------------
     info = await fake.slash(bob, channel, "game info")
     assert ENGINE.position(state).split(" ")[0] in info.content + "".join(
-        f.data.decode() for f in info.files
+        data.decode() for _, data in info.files
     )

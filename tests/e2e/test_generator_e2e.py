@@ -47,7 +47,7 @@ def board_png(message: Any) -> None:
 
 def settle(state: GeneratorState) -> tuple[GeneratorState, list[str]]:
     """What the bot does after every move: roll, and pass for a player with nothing else."""
-    logged = []
+    logged: list[str] = []
     while True:
         to_move = ENGINE.to_move(state)
         if to_move == (CHANCE,):
@@ -100,10 +100,9 @@ async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, b
     # -- the mirror: same seed, same options, so the same first player and rolls ------------
     options = ENGINE.resolve_options({"max_turns": str(TURNS)})
     state, _ = settle(ENGINE.new_game(3, options, SEED))
-    assert (
-        ENGINE.prompt(state, state.turn) in first.content
-        or ENGINE.prompt(state, state.turn) in started.content
-    )
+    opening = ENGINE.prompt(state, state.turn)
+    assert opening is not None
+    assert opening in first.content or opening in started.content
 
     rng = Rng(SEED, 7)
     played = 0
@@ -139,6 +138,6 @@ async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, b
     assert "drawn" in board.content
     assert {u.id for u in board.mentions} == {ann.id, bob.id, cat.id}
     record = await fake.slash(ann, channel, "game moves")
-    text = record.content + "".join(f.data.decode() for f in record.files)
+    text = record.content + "".join(data.decode() for _, data in record.files)
     assert len(re.findall(r"roll:[GRYB]", text)) >= TURNS
     assert TURNS // 3 <= played <= TURNS  # some turns were passes the bot played

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from engines.__main__ import run
-from engines.base import GameOverError, IllegalMoveError, NotationError, UsageError
+from engines.base import (
+    Event,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    OptionValue,
+    UsageError,
+)
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from engines.generation_zero.content import load_content
 from engines.generation_zero.rules import Game
@@ -127,7 +134,7 @@ def walked_by_the_rules(game: Game, cid: str, kind: str) -> dict[str, tuple[str,
     return out
 
 
-def check_invariants(state: GenerationZeroState, options: dict[str, object]) -> None:
+def check_invariants(state: GenerationZeroState, options: Mapping[str, OptionValue]) -> None:
     text = ENGINE.position(state)
     assert ENGINE.position(ENGINE.from_position(text, options)) == text
     assert ENGINE.loads(ENGINE.dumps(state)) == state
@@ -309,7 +316,7 @@ def test_endings_read_with_seats_named_from_one_and_the_score() -> None:
         "only one seat is still playing",
     ]
     state = position(SMALL, max_rounds="1")
-    events = []
+    events: list[Event] = []
     while ENGINE.to_move(state):
         transition = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "end"))
         state, events = transition.state, [*events, *transition.events]

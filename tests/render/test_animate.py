@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 import render
 from engines import get_engine
@@ -70,6 +70,7 @@ def generatorb_frames() -> list[Frame]:
 def test_one_frame_per_ply_with_the_scaled_times(generatorb_frames: list[Frame]) -> None:
     data = render_gif("generatorb", generatorb_frames, seat_labels=("Пётр", "北の王"))
     image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImagePlugin.GifImageFile)
     assert image.n_frames == len(generatorb_frames) == 13
     _, images = gif_blocks(data)
     assert [delay for _, _, delay in images] == frame_durations(generatorb_frames)
@@ -131,6 +132,7 @@ def test_generation_zero_replays_show_public_views_only() -> None:
     public = play("generation_zero", 6)
     data = render_gif("generation_zero", public)
     image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImagePlugin.GifImageFile)
     assert image.n_frames >= 2
     # Every frame is the public still picture, which the renderer's own tests show holds no
     # hidden card.

@@ -340,9 +340,9 @@ def test_seeds_linked_to_a_best_pair_are_ringed_in_that_players_colour() -> None
     for cell in MIDGAME.linked_seeds[0]:  # White's ring: white with dark edges
         assert count(image, ar.WHITE_FILL, around(cell)) > 40, cell
     for cell in MIDGAME.linked_seeds[1]:  # Black's ring: black
-        assert count(image, ar.INK, around(cell)) > 100, cell
+        assert count(image, kit.INK, around(cell)) > 100, cell
     for name in ("G2", "K1", "F20"):  # linked to nobody's best pair
-        assert count(image, ar.INK, around(c(name))) == 0, name
+        assert count(image, kit.INK, around(c(name))) == 0, name
         assert count(image, ar.WHITE_FILL, around(c(name))) == 0, name
 
 
@@ -354,7 +354,7 @@ def test_a_seed_linked_to_both_best_pairs_wears_both_rings() -> None:
     image, white_only = rgb(ar.render(both)), rgb(ar.render(white))
     seed = around(c("E6"), 16)
     assert count(image, ar.WHITE_FILL, seed) == count(white_only, ar.WHITE_FILL, seed) > 40
-    assert count(image, ar.INK, seed) > count(white_only, ar.INK, seed) + 100  # Black's ring
+    assert count(image, kit.INK, seed) > count(white_only, kit.INK, seed) + 100  # Black's ring
 
 
 def test_last_turn_frames_placed_cells_and_crosses_pruned_ones() -> None:

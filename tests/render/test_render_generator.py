@@ -264,7 +264,7 @@ def test_entry_is_marked_on_the_start_node() -> None:
     image = rgb(gen.render(RESIGNED))
     start = index("Y")
     x, y = gen._beside(start, gen._side_reach(start, "S") + 12, -1)
-    assert colour_count(image, gen.WHITE, (x - 4, y - 4, x + 4, y + 4)) > 5  # the "+"
+    assert colour_count(image, kit.WHITE, (x - 4, y - 4, x + 4, y + 4)) > 5  # the "+"
     assert colour_count(image, gen.HIGHLIGHT, (x - 10, y - 10, x + 10, y + 10)) > 100
     # Green's Medium went home: a green pyramid on the card right of the start node.
     cx, cy = gen._beside(start, gen._side_reach(start, "S") + 30, 1)

@@ -342,8 +342,8 @@ def test_empty_cells_show_their_names_and_holes_are_dark() -> None:
     for name in ("A1", "I9", "Q1", "E13", "M1", "J4"):
         assert name not in occupied
         # The name is written in the cell's centre: muted ink there, none on a covered cell.
-        assert near_count(image, ob.MUTED, around(BUSY_6P, name, 6), 24) > 3, name
-    assert near_count(image, ob.MUTED, around(BUSY_6P, "H5", 6), 24) == 0
+        assert near_count(image, kit.MUTED, around(BUSY_6P, name, 6), 24) > 3, name
+    assert near_count(image, kit.MUTED, around(BUSY_6P, "H5", 6), 24) == 0
     for hole in RING6:
         x, y = ob.cell_centre("star", "none", hole)
         assert image.getpixel((round(x), round(y))) == ob.HOLE, hole
@@ -388,7 +388,7 @@ def test_torus_picture_writes_the_ghost_names_and_the_star_does_not() -> None:
     for (ux, uy), _ in list(ob.GHOST_SPOTS.items())[:6]:
         x, y = ob.BOARD_CENTRE[0] + ux * scale.k, ob.BOARD_CENTRE[1] + uy * scale.k
         box = (x - 6, y - 5, x + 6, y + 5)
-        assert near_count(torus, ob.MUTED, box, 24) > 3
+        assert near_count(torus, kit.MUTED, box, 24) > 3
     assert torus.size == star.size
 
 
@@ -399,7 +399,7 @@ def test_a_clash_adds_a_badge_beside_the_target(kind: str) -> None:
     moved = rgb(ob.render(replace(BUSY_6P, last=plain)))
     marked = rgb(ob.render(replace(BUSY_6P, last=clash)))
     box = around(BUSY_6P, "I5", 40)
-    assert colour_count(marked, ob.WHITE, box) > colour_count(moved, ob.WHITE, box) + 30
+    assert colour_count(marked, kit.WHITE, box) > colour_count(moved, kit.WHITE, box) + 30
 
 
 def test_the_last_move_arrow_runs_from_origin_to_target() -> None:

@@ -5,7 +5,8 @@ leaderboard gates, privacy and /forget-me."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -34,7 +35,14 @@ from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, T0, FakeClock, StartGame,
 from .test_service_races import after_read
 
 
-def result(user_ids, outcome, sides=None, *, at=T0, game_id=1) -> GameResult:  # type: ignore[no-untyped-def]
+def result(
+    user_ids: Sequence[int],
+    outcome: Outcome,
+    sides: tuple[tuple[int, ...], ...] | None = None,
+    *,
+    at: datetime = T0,
+    game_id: int = 1,
+) -> GameResult:
     n = len(user_ids)
     return GameResult(
         game_id=game_id,
@@ -128,16 +136,33 @@ def test_sigma_grows_back_when_idle() -> None:
     assert late[1].mu - 30 > soon[1].mu - 30 > 0  # more uncertain: moves more
 
 
+def rated_game(
+    *,
+    rated: bool = True,
+    status: str = "finished",
+    seat_plies: int = 10,
+    start_position: str | None = None,
+    user_ids: Sequence[int] = (ALICE, BOB),
+) -> bool:
+    """:func:`is_rated` of a finished rated game of two people, but for what is given."""
+    return is_rated(
+        rated=rated,
+        status=status,
+        seat_plies=seat_plies,
+        start_position=start_position,
+        user_ids=user_ids,
+    )
+
+
 def test_what_is_rated() -> None:
-    people = {"rated": True, "status": "finished", "seat_plies": 10, "start_position": None}
-    assert is_rated(**people, user_ids=[ALICE, BOB])
-    assert not is_rated(**{**people, "rated": False}, user_ids=[ALICE, BOB])
-    assert not is_rated(**{**people, "status": "aborted"}, user_ids=[ALICE, BOB])
-    assert not is_rated(**{**people, "seat_plies": 1}, user_ids=[ALICE, BOB])
-    assert not is_rated(**{**people, "start_position": "x"}, user_ids=[ALICE, BOB])
-    assert not is_rated(**people, user_ids=[bot_user_id(1), bot_user_id(5)])
-    assert not is_rated(**people, user_ids=[ALICE, ALICE])
-    assert is_rated(**people, user_ids=[ALICE, bot_user_id(2)])
+    assert rated_game()
+    assert not rated_game(rated=False)
+    assert not rated_game(status="aborted")
+    assert not rated_game(seat_plies=1)
+    assert not rated_game(start_position="x")
+    assert not rated_game(user_ids=[bot_user_id(1), bot_user_id(5)])
+    assert not rated_game(user_ids=[ALICE, ALICE])
+    assert rated_game(user_ids=[ALICE, bot_user_id(2)])
 
 
 def test_provisional_marks_in_the_outcome_text() -> None:

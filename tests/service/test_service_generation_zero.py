@@ -96,8 +96,12 @@ class PictureCheckingService(GameService):
         *,
         seat_labels: Sequence[str] | None = None,
         flip: bool = False,
+        perspective: int | None = None,
     ) -> bytes:
-        png = await super().render(snapshot, viewer, seat_labels=seat_labels, flip=flip)
+        # Generation Zero draws one picture for every perspective: the recorded one below.
+        png = await super().render(
+            snapshot, viewer, seat_labels=seat_labels, flip=flip, perspective=perspective
+        )
         if snapshot.game == GAME and viewer is None:
             _, seats = await self._private_by_seat(snapshot.game_id)
             secrets = set().union(*seats.values())
@@ -111,9 +115,15 @@ class PictureCheckingService(GameService):
         return png
 
     async def render_private(
-        self, private: PrivateView, *, seat_labels: Sequence[str] | None = None
+        self,
+        private: PrivateView,
+        *,
+        seat_labels: Sequence[str] | None = None,
+        perspective: int | None = None,
     ) -> bytes:
-        png = await super().render_private(private, seat_labels=seat_labels)
+        png = await super().render_private(
+            private, seat_labels=seat_labels, perspective=perspective
+        )
         if private.game == GAME:
             _, seats = await self._private_by_seat(private.game_id)
             others = set().union(*(f for s, f in seats.items() if s != private.seat))
