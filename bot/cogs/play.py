@@ -12,6 +12,7 @@ them ephemerally.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import AsyncExitStack
 
@@ -53,6 +54,13 @@ class PlayCog(commands.Cog, name=PLAY_COG):
 
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot
+        self._letting_go: set[asyncio.Task[None]] = set()
+
+    def _let_go(self, order: AsyncExitStack) -> None:
+        """Release a move's turn order from a callback (a task, kept until it is done)."""
+        task = asyncio.ensure_future(order.aclose())
+        self._letting_go.add(task)
+        task.add_done_callback(self._letting_go.discard)
 
     @app_commands.command(name="move", description="Play a move in this channel's game")
     @app_commands.describe(text="Your move, e.g. a1-a3 (/game rules explains the notation)")
@@ -78,7 +86,14 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 await in_order.enter_async_context(turn_in_order(self.bot, channel_id))
                 return await self._play_and_draw(channel_id, interaction.user.id, text)
 
-            result, drawn = await answered_in_time(interaction, play_in_order())
+            playing = asyncio.ensure_future(play_in_order())
+            try:
+                result, drawn = await answered_in_time(interaction, playing)
+            finally:
+                if not playing.done():
+                    # Given up before the move ended (cancelled, or the defer failed): what it
+                    # holds, or takes later, is let go when it ends, not kept for good.
+                    playing.add_done_callback(lambda _: self._let_go(in_order))
             if interaction.response.is_done() or result.snapshot.hidden_information:
                 await self._answer_privately_first(interaction, result, drawn)
                 return

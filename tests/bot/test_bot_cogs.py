@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
@@ -329,3 +330,44 @@ async def test_a_bot_cannot_be_challenged() -> None:
     interaction.response.send_message.assert_awaited_once_with(
         "You can only challenge people or me, not other bots.", ephemeral=True
     )
+
+
+async def test_a_move_given_up_mid_commit_lets_its_channel_go_when_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The /move handler gives up (here: deferring failed with a network error) while its
+    move still waits for the channel's turn order and then commits: the order it takes must
+    be let go when the move ends, or every later move in the channel would wait for ever."""
+    bot = stand_in_bot()
+    release = asyncio.Event()
+
+    async def slow_play(*_: object) -> Any:
+        await release.wait()
+        return MagicMock(turn_goes_on=True)
+
+    bot.service.play = slow_play
+
+    async def failing_answer(_: object, work: Any) -> Any:
+        await asyncio.sleep(0.01)  # the move is under way
+        raise OSError("the network went away")
+
+    monkeypatch.setattr("bot.cogs.play.answered_in_time", failing_answer)
+    interaction = fake_interaction(done=False)
+    blocker = asyncio.Event()
+
+    async def earlier_move_posting() -> None:
+        async with bot.turn_order(interaction.channel_id):
+            await blocker.wait()
+
+    earlier = asyncio.create_task(earlier_move_posting())
+    await asyncio.sleep(0)
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "a1-a3")  # answered with the apology
+    blocker.set()  # the earlier post is out: the given-up move takes the order, then ends
+    await earlier
+    release.set()
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+    async with bot.turn_order(interaction.channel_id, wait=0.5) as held:
+        assert held, "the channel's turn order was never let go"
+    assert len(bot.turn_order) == 0
