@@ -108,19 +108,20 @@ def _settings(rules: Rules) -> tuple[bool, bool, bool, bool, bool, bool, int, in
 WalkKey = tuple[str, int, bool, frozenset[str], frozenset[str], frozenset[str] | None]
 #: Destination text -> the shortest legal path there, per walk (read-only).
 Walks = dict[WalkKey, Mapping[str, tuple[str, ...]]]
-#: The walks a map remembers before it forgets them all (a search meets a few hundred).
-WALKS_KEPT = 4096
+#: The walks a map remembers before it forgets them all. A search of 4,000 iterations meets
+#: 20–50 walks of its map, about 1 KB each; with :func:`_walks_of` keeping 64 maps, a process
+#: holds at most 64 × 1,024 walks (about 64 MB), a few MB in practice.
+WALKS_KEPT = 1024
 
 
 @lru_cache(maxsize=1024)
 def _geometry(
     content: Content, layout: str, locations: tuple[str, ...], terrain_on: bool
-) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, ...]], dict[str, int], Walks]:
+) -> tuple[dict[str, int], dict[str, str], dict[str, tuple[str, ...]], dict[str, int]]:
     """Lookups of one map (the Location card in each slot of ``layout``), computed once:
     location -> slot index, -> slot label (``L7``), -> neighbouring locations (in the
     layout's order), -> movement cost of entering it (R6.1; 1 everywhere without
-    ``appendix_terrain``), and the walks :meth:`Game.move_options` found on it so far. Shared
-    by every :class:`Game` on that map: never mutate the first four."""
+    ``appendix_terrain``). Shared by every :class:`Game` on that map: never mutate them."""
     slots = content.layouts[layout].neighbours
     slot = {loc: i for i, loc in enumerate(locations)}
     labels = {loc: f"L{i + 1}" for i, loc in enumerate(locations)}
@@ -129,7 +130,15 @@ def _geometry(
         loc: content.terrain[content.locations[loc].terrain].move_cost if terrain_on else 1
         for loc in locations
     }
-    return slot, labels, nbrs, costs, {}
+    return slot, labels, nbrs, costs
+
+
+@lru_cache(maxsize=64)
+def _walks_of(content: Content, layout: str, locations: tuple[str, ...], terrain_on: bool) -> Walks:
+    """The walks :meth:`Game.move_options` has found on one map (the key of :func:`_geometry`),
+    shared by every :class:`Game` on it; the 64 latest maps keep theirs (a search's Location
+    swaps make new maps)."""
+    return {}
 
 
 #: How each ending of R12.2 reads in the ``ended`` event.
@@ -171,9 +180,9 @@ class Game:
 
     def _index_map(self) -> None:
         """(Re)build the lookups of the current map (after setup and Location swaps)."""
-        self.slot, self.labels, self.nbrs, self.costs, self._walks = _geometry(
-            self.content, self.d["layout"], tuple(self.d["map"]), self.terrain_on
-        )
+        key = (self.content, self.d["layout"], tuple(self.d["map"]), self.terrain_on)
+        self.slot, self.labels, self.nbrs, self.costs = _geometry(*key)
+        self._walks = _walks_of(*key)
 
     def label(self, loc: str) -> str:
         """The slot label (``L7``) of a location id on the map."""
@@ -600,8 +609,8 @@ class Game:
         once per call (the landings banned for the mover's seat, the Monster locations) and
         a fleeing 'Sue's walk never enters a Monster location (every path through one is
         refused, so its extensions need not be walked). The answer depends on the map and on
-        :data:`WalkKey` alone, so each map remembers it (up to :data:`WALKS_KEPT` walks):
-        the positions of a search repeat the same walks many times.
+        :data:`WalkKey` alone, so each map remembers it (:func:`_walks_of`, up to
+        :data:`WALKS_KEPT` walks): the positions of a search repeat the same walks many times.
         """
         chars = self.chars
         ch = chars[mover]
