@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -36,7 +37,7 @@ from bot.service.bot_seats import DEFAULT_BOT_LEVEL, bot_user_id
 from bot.service.clocks import clock_choices
 from bot.service.options import MAX_CHOICE_LENGTH, suggest_options
 from bot.service.spectators import Spectators
-from bot.ui.board import post_board
+from bot.ui.board import post_board, turn_in_order
 from bot.ui.buttons import CHALLENGES_COG, challenge_view
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId
 from bot.ui.host import BotHost, Interaction
@@ -287,9 +288,21 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         A failure leaves the lobby open with its buttons (the challenger may add bots with its
         menu, or cancel) and is raised for the caller's answer."""
         press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
+        async with AsyncExitStack() as order:
+            await self._seat_bots_in_order(interaction, info, message, press, order)
+
+    async def _seat_bots_in_order(
+        self,
+        interaction: Interaction,
+        info: ChallengeInfo,
+        message: discord.Message,
+        press: _Press,
+        order: AsyncExitStack,
+    ) -> None:
+        """:meth:`_seat_bots`' work, holding the new game's turn order in ``order``."""
         try:
             update = await self._press_where_games_go(
-                interaction.channel, message, interaction.guild_id, press
+                interaction.channel, message, interaction.guild_id, press, order
             )
         except Exception:
             with contextlib.suppress(discord.HTTPException, ServiceError):
@@ -385,10 +398,11 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     await edit_post(interaction, presenters.challenge_closed_text(info))
                     return
                 press = _Press(button.challenge_id, interaction.user.id, button.action)
-                update = await self._press_where_games_go(
-                    interaction.channel, interaction.message, interaction.guild_id, press
-                )
-                await self._show(interaction, update)
+                async with AsyncExitStack() as order:
+                    update = await self._press_where_games_go(
+                        interaction.channel, interaction.message, interaction.guild_id, press, order
+                    )
+                    await self._show(interaction, update)
             except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
                 # make the post say so, then tell the presser.
@@ -401,10 +415,11 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         async with answer_errors(interaction):
             try:
                 press = _Press(challenge_id, interaction.user.id, None, (level,))
-                update = await self._press_where_games_go(
-                    interaction.channel, interaction.message, interaction.guild_id, press
-                )
-                await self._show(interaction, update)
+                async with AsyncExitStack() as order:
+                    update = await self._press_where_games_go(
+                        interaction.channel, interaction.message, interaction.guild_id, press, order
+                    )
+                    await self._show(interaction, update)
             except ChallengeClosedError as closed:
                 await self._show_closed(interaction, challenge_id, closed.status)
                 raise
@@ -415,10 +430,12 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         message: discord.Message | None,
         guild_id: int | None,
         press: _Press,
+        order: AsyncExitStack,
     ) -> LobbyUpdate:
         """Apply ``press``; a press that starts the game starts it where the guild's thread
         policy says (see the module docstring). ``channel`` is where the lobby is and
-        ``message`` its post (threads open off it).
+        ``message`` its post (threads open off it). A press that may start the game holds the
+        turn order of the channel it may start in until ``order`` closes (:meth:`_keep_order`).
 
         A challenge posted in a thread starts its game in that thread (Discord has no
         threads in threads). Raises :class:`ChannelBusyError` with the sentence that fits
@@ -426,6 +443,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         when the thread it needs cannot be opened; either way the lobby is unchanged.
         """
         if isinstance(channel, discord.Thread):
+            await self._keep_order(order, press, channel.id)
             try:
                 return await self._press(
                     press, channel_id=channel.id, parent_channel_id=channel.parent_id
@@ -438,7 +456,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         if policy is ThreadPolicy.ALWAYS and message is not None:
             info = await self.bot.service.get_challenge(press.challenge_id)
             if press.may_start(info):
-                return await self._press_in_thread(message, press, info, _NO_THREAD)
+                return await self._press_in_thread(message, press, info, _NO_THREAD, order)
+        await self._keep_order(order, press, getattr(channel, "id", None))
         try:
             return await self._press(press)
         except ChannelBusyError as busy:
@@ -447,7 +466,17 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if message is None:
                 raise ChannelBusyError(_BUSY) from busy
             info = await self.bot.service.get_challenge(press.challenge_id)
-            return await self._press_in_thread(message, press, info, _BUSY)
+            return await self._press_in_thread(message, press, info, _BUSY, order)
+
+    async def _keep_order(
+        self, order: AsyncExitStack, press: _Press, channel_id: int | None
+    ) -> None:
+        """Hold channel ``channel_id``'s turn order (:func:`bot.ui.board.turn_in_order`) until
+        ``order`` closes, after the press's answer and the new game's first board are posted,
+        when ``press`` may start a game there: a bot that moves first (woken by the start's
+        commit) must not post its move above the board that starts the game."""
+        if channel_id is not None and press.could_start():
+            await order.enter_async_context(turn_in_order(self.bot, channel_id))
 
     async def _press(
         self,
@@ -484,6 +513,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         press: _Press,
         info: ChallengeInfo,
         failure: str,
+        order: AsyncExitStack,
     ) -> LobbyUpdate:
         """Open a thread off the challenge post ``message``, named after the game and its
         players (those the press seats included), and apply ``press`` there.
@@ -503,6 +533,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         except discord.HTTPException as exc:
             log.warning("challenge %d: could not open a thread: %s", info.challenge_id, exc)
             raise ServiceError(failure) from exc
+        await self._keep_order(order, press, thread.id)
         try:
             update = await self._press(
                 press, channel_id=thread.id, parent_channel_id=info.channel_id

@@ -292,3 +292,32 @@ async def test_boards_come_in_the_order_of_the_moves_when_discord_is_slow(room: 
     plies = [board_ply(m) for m in fake.messages(channel) if m.attachments]
     assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"
     assert len(set(plies)) == len(plies) >= 9
+
+
+async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(room: Room) -> None:
+    """An exhibition: a bot moves first, woken by the commit that starts the game, while the
+    start's own board is still on its way through a slow Discord; it must still come first."""
+    fake = room.fake
+    await room.start()
+
+    # Warm up: the bot moves once against alice, so its search worker is running (a first
+    # search starts it, which takes longer than the post), and then waits for her.
+    warm_up = room.channel("warm-up")
+    await challenge_the_bot(room, warm_up, "generatorb")
+    choices = await fake.autocomplete(room.alice, warm_up, "move", focused="text", text="")
+    if choices:
+        await fake.slash(room.alice, warm_up, "move", text=choices[0].value)
+    await fake.wait_for_message(warm_up, bot_moved, timeout=30)
+    fake.state.send_delay = 0.5
+    channel = room.channel("show")
+    options = {"game": "generatorb", "exhibition": True, "bot_level": 1}
+    answer = await fake.slash(room.alice, channel, "challenge", options=options)
+    assert answer.ephemeral, answer.content
+    await fake.wait_until(
+        lambda: len([m for m in fake.messages(channel) if m.attachments]) >= 3,
+        timeout=30,
+        what="the start and two bot moves",
+    )
+    plies = [board_ply(m) for m in fake.messages(channel) if m.attachments]
+    assert plies[0] == 0, f"the first board is not the start: plies {plies}"
+    assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"

@@ -448,6 +448,8 @@ class _RestApi:
         body = await read_body(request)
         if message.author.id != self.state.bot_user.id:
             raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        if self.state.send_delay > 0:
+            await asyncio.sleep(self.state.send_delay)
         edited = self.state.edit_message(message, body.fields, body.files)
         return json_response(self.state.message_payload(edited))
 

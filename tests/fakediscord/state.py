@@ -117,8 +117,9 @@ class DiscordState:
         """Called with every new public message (``FakeDiscord.on_message``)."""
         self.edit_listeners: list[Callable[[Message, Message], None]] = []
         self.send_delay = 0.0
-        """Seconds ``POST /channels/{id}/messages`` waits before it creates the message (0: at
-        once), as a slow Discord would: it widens the gap between a bot's commit and its post."""
+        """Seconds ``POST /channels/{id}/messages`` and ``PATCH …/messages/{id}`` wait before
+        they create or change the message (0: at once), as a slow Discord would: it widens the
+        gap between a bot's commit and its post."""
 
     @property
     def gateway_url(self) -> str:
