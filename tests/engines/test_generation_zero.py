@@ -207,6 +207,24 @@ def test_random_playouts(players: int, preset: str) -> None:
         assert ENGINE.outcome(state) is not None
 
 
+def test_walks_are_remembered_apart_for_each_min_move() -> None:
+    """R6.1's free first step (``min_move``) on one map, so the remembered walks are shared:
+    an Agent slowed to Speed 1 beside a river (cost 2) may step into it only with the free
+    step, and each setting must get its own answer, also when asked second."""
+    doc = json.loads(SMALL)
+    doc["chars"]["A1"]["at"] = "fields_of_roan"  # beside grate_river and cirith_ungood (2)
+    doc["chars"]["A1"]["fx"] = [{"kind": "set", "seat": 0, "stat": "speed", "turns": 2, "value": 1}]
+    reached = {}
+    for min_move in (True, False, True):
+        options = ENGINE.options_for(ENGINE.resolve_options({"min_move": min_move}), 2)
+        game = ENGINE.from_position(json.dumps(doc), options).game()
+        walks = dict(game.move_options("A1", "move"))
+        assert walks == walked_by_the_rules(game, "A1", "move")
+        reached[min_move] = {game.loc_of_label(text.split()[-1]) for text in walks}
+    assert {"grate_river", "cirith_ungood"} <= reached[True]
+    assert not {"grate_river", "cirith_ungood"} & reached[False]
+
+
 def assert_public_text(state: GenerationZeroState, text: str) -> None:
     """A public event names no Canon or Monster card that is not public."""
     d = state.doc
