@@ -15,6 +15,7 @@ clock listener (:meth:`bot.service.GameService.add_clock_listener`) and is poste
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping
 
@@ -27,7 +28,7 @@ from bot.service import StaleActionError
 from bot.service.clocks import CLOCK_TIMER, FINAL_WARNING_TIMER
 from bot.service.models import ClockEvent, ClockEventKind
 from bot.service.timers import Handler
-from bot.ui.board import post_board
+from bot.ui.board import post_board, turn_in_order
 from bot.ui.buttons import CLOCKS_COG, GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -73,10 +74,18 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
 
     async def on_clock_timer(self, timer: TimerRow) -> NewTimer | None:
         """A seat's deadline: apply it (service) and say what happened; stale ones say
-        nothing. Never schedules a follow-up (the service plans the next deadlines)."""
-        event = await self.bot.service.clock_timer_fired(timer)
-        if event is not None:
-            await self.announce(event)
+        nothing. Never schedules a follow-up (the service plans the next deadlines).
+
+        The time-out and its post hold the game channel's turn order
+        (:func:`~bot.ui.board.turn_in_order`): a time-out that plays a default decision can
+        hand a bot the move, and the bot's board must not come above it."""
+        row = await self.bot.database.games.get(timer.game_id) if timer.game_id else None
+        async with contextlib.AsyncExitStack() as order:
+            if row is not None:
+                await order.enter_async_context(turn_in_order(self.bot, row.channel_id))
+            event = await self.bot.service.clock_timer_fired(timer)
+            if event is not None:
+                await self.announce(event)
         return None
 
     async def on_final_warning(self, timer: TimerRow) -> NewTimer | None:

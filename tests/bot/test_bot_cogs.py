@@ -12,6 +12,7 @@ import pytest
 
 from bot import presenters
 from bot.cogs.challenges import ChallengesCog
+from bot.cogs.clocks import ClocksCog
 from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
 from bot.service import (
@@ -371,3 +372,25 @@ async def test_a_move_given_up_mid_commit_lets_its_channel_go_when_it_ends(
     async with bot.turn_order(interaction.channel_id, wait=0.5) as held:
         assert held, "the channel's turn order was never let go"
     assert len(bot.turn_order) == 0
+
+
+async def test_a_time_out_holds_its_channels_turn_order_while_it_is_applied_and_posted() -> None:
+    """A clock's time-out may play a default decision that hands a bot the move: the bot's
+    board must wait until the time-out's own board is out."""
+    bot = stand_in_bot()
+    bot.database.games.get = AsyncMock(return_value=MagicMock(channel_id=2))
+    seen: list[bool] = []
+
+    async def fired(_: object) -> Any:
+        async with bot.turn_order(2, wait=0.01) as held:
+            seen.append(held)  # taken by the handler, so not to be had here
+        return MagicMock()
+
+    bot.service.clock_timer_fired = fired
+    cog = ClocksCog(bot)
+    cog.announce = AsyncMock()  # type: ignore[method-assign]  # the post, recorded
+    await cog.on_clock_timer(MagicMock(game_id=5))
+    assert seen == [False]
+    cog.announce.assert_awaited_once()
+    async with bot.turn_order(2, wait=0.01) as held:
+        assert held  # and let go afterwards
