@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
-from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -288,46 +287,36 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         A failure leaves the lobby open with its buttons (the challenger may add bots with its
         menu, or cancel) and is raised for the caller's answer."""
         press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
-        async with AsyncExitStack() as order:
-            await self._seat_bots_in_order(interaction, info, message, press, order)
-
-    async def _seat_bots_in_order(
-        self,
-        interaction: Interaction,
-        info: ChallengeInfo,
-        message: discord.Message,
-        press: _Press,
-        order: AsyncExitStack,
-    ) -> None:
-        """:meth:`_seat_bots`' work, holding the new game's turn order in ``order``."""
-        try:
-            update = await self._press_where_games_go(
-                interaction.channel, message, interaction.guild_id, press, order
-            )
-        except Exception:
-            with contextlib.suppress(discord.HTTPException, ServiceError):
-                now = await self.bot.service.get_challenge(info.challenge_id)
-                if now.is_open:
+        # The new game's turn order is held until its first board is out (_keep_order).
+        async with contextlib.AsyncExitStack() as order:
+            try:
+                update = await self._press_where_games_go(
+                    interaction.channel, message, interaction.guild_id, press, order
+                )
+            except Exception:
+                with contextlib.suppress(discord.HTTPException, ServiceError):
+                    now = await self.bot.service.get_challenge(info.challenge_id)
+                    if now.is_open:
+                        await message.edit(
+                            content=presenters.challenge_text(now), view=challenge_view(now)
+                        )
+                raise
+            after, game = update.challenge, update.game
+            try:
+                if game is not None:
                     await message.edit(
-                        content=presenters.challenge_text(now), view=challenge_view(now)
+                        content=presenters.challenge_closed_text(after, game=game), view=None
                     )
-            raise
-        after, game = update.challenge, update.game
-        try:
+                else:
+                    await message.edit(
+                        content=presenters.challenge_text(after), view=challenge_view(after)
+                    )
+            except discord.HTTPException:
+                log.warning("challenge %d: could not edit its post", info.challenge_id)
             if game is not None:
-                await message.edit(
-                    content=presenters.challenge_closed_text(after, game=game), view=None
+                await post_board(
+                    self.bot, game, presenters.game_started_text(game), mention_ids=game.user_ids
                 )
-            else:
-                await message.edit(
-                    content=presenters.challenge_text(after), view=challenge_view(after)
-                )
-        except discord.HTTPException:
-            log.warning("challenge %d: could not edit its post", info.challenge_id)
-        if game is not None:
-            await post_board(
-                self.bot, game, presenters.game_started_text(game), mention_ids=game.user_ids
-            )
 
     async def _post_challenge(
         self, info: ChallengeInfo, *, buttons: bool = True
@@ -398,7 +387,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     await edit_post(interaction, presenters.challenge_closed_text(info))
                     return
                 press = _Press(button.challenge_id, interaction.user.id, button.action)
-                async with AsyncExitStack() as order:
+                async with contextlib.AsyncExitStack() as order:
                     update = await self._press_where_games_go(
                         interaction.channel, interaction.message, interaction.guild_id, press, order
                     )
@@ -415,7 +404,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         async with answer_errors(interaction):
             try:
                 press = _Press(challenge_id, interaction.user.id, None, (level,))
-                async with AsyncExitStack() as order:
+                async with contextlib.AsyncExitStack() as order:
                     update = await self._press_where_games_go(
                         interaction.channel, interaction.message, interaction.guild_id, press, order
                     )
@@ -430,7 +419,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         message: discord.Message | None,
         guild_id: int | None,
         press: _Press,
-        order: AsyncExitStack,
+        order: contextlib.AsyncExitStack,
     ) -> LobbyUpdate:
         """Apply ``press``; a press that starts the game starts it where the guild's thread
         policy says (see the module docstring). ``channel`` is where the lobby is and
@@ -469,7 +458,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             return await self._press_in_thread(message, press, info, _BUSY, order)
 
     async def _keep_order(
-        self, order: AsyncExitStack, press: _Press, channel_id: int | None
+        self, order: contextlib.AsyncExitStack, press: _Press, channel_id: int | None
     ) -> None:
         """Hold channel ``channel_id``'s turn order (:func:`bot.ui.board.turn_in_order`) until
         ``order`` closes, after the press's answer and the new game's first board are posted,
@@ -513,7 +502,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         press: _Press,
         info: ChallengeInfo,
         failure: str,
-        order: AsyncExitStack,
+        order: contextlib.AsyncExitStack,
     ) -> LobbyUpdate:
         """Open a thread off the challenge post ``message``, named after the game and its
         players (those the press seats included), and apply ``press`` there.
