@@ -2,7 +2,9 @@
 
 ``/takeback`` asks the opponent, in the game's channel, to let the caller take back their last
 move; the post pings the opponent and carries Allow takeback / Refuse
-(:func:`bot.ui.buttons.takeback_view`). Allowing it posts the board as it was before the move;
+(:func:`bot.ui.buttons.takeback_view`). Allowing it posts the board as it was before the move,
+holding the channel's turn order (:func:`bot.ui.board.turn_in_order`) from the commit to that
+post like a move does, so the requester's quick replay cannot post above it;
 refusing (or the requester withdrawing with Refuse) edits the post; a move in between closes
 the request, and a press on its buttons then says so. The Rematch button under the final
 board (:func:`bot.ui.board.board_view`) opens a new challenge for the same players, options and
@@ -27,7 +29,7 @@ from bot.service import StaleActionError
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.models import TakebackAnswer
 from bot.service.social import RematchOpenError
-from bot.ui.board import post_board
+from bot.ui.board import post_board, turn_in_order
 from bot.ui.buttons import CHALLENGES_COG, SOCIAL_COG, takeback_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -87,9 +89,10 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 )
                 return
             if any(is_bot(user_id) for user_id in request.opponent_user_ids):
-                answer = await self.bot.service.bots.answer_takeback(request)
-                if answer is not None:
-                    await self._show_answer(posted, answer)
+                async with turn_in_order(self.bot, channel_id_of(interaction)):
+                    answer = await self.bot.service.bots.answer_takeback(request)
+                    if answer is not None:
+                        await self._show_answer(posted, answer)
                 await interaction.followup.send("Takeback asked of the bot.", ephemeral=True)
                 return
             await interaction.followup.send(
@@ -124,18 +127,19 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
         await interaction.response.defer()
         async with answer_errors(interaction, game_id=button.game_id):
             self.bot.remember_name(interaction.user)
-            try:
-                answer = await self.bot.service.answer_takeback(
-                    button.game_id,
-                    interaction.user.id,
-                    accept=button.action is GameAction.TAKEBACK_ACCEPT,
-                    version=button.version,
-                )
-            except StaleActionError:
-                await edit_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
-                raise
-            await edit_post(interaction, presenters.takeback_answer_text(answer))
-            await self._post_taken_back(answer)
+            async with turn_in_order(self.bot, channel_id_of(interaction)):
+                try:
+                    answer = await self.bot.service.answer_takeback(
+                        button.game_id,
+                        interaction.user.id,
+                        accept=button.action is GameAction.TAKEBACK_ACCEPT,
+                        version=button.version,
+                    )
+                except StaleActionError:
+                    await edit_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
+                    raise
+                await edit_post(interaction, presenters.takeback_answer_text(answer))
+                await self._post_taken_back(answer)
 
     async def _on_rematch(self, interaction: Interaction, button: GameButtonId) -> None:
         """Rematch: open the new challenge and post its lobby where ``/challenge`` would; under

@@ -15,6 +15,7 @@ from bot.cogs.challenges import ChallengesCog
 from bot.cogs.clocks import ClocksCog
 from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
+from bot.cogs.social import SocialCog
 from bot.service import (
     ChallengeClosedError,
     ChallengeInfo,
@@ -24,6 +25,7 @@ from bot.service import (
     Player,
 )
 from bot.service.locks import KeyedLock
+from bot.service.models import TakebackAnswer
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow
 from engines.base import Outcome
@@ -394,3 +396,35 @@ async def test_a_time_out_holds_its_channels_turn_order_while_it_is_applied_and_
     cog.announce.assert_awaited_once()
     async with bot.turn_order(2, wait=0.01) as held:
         assert held  # and let go afterwards
+
+
+async def test_an_allowed_takeback_holds_its_channels_turn_order_until_its_board_is_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The requester learns from the takeback's board that it is their move again, and may
+    /move at once: their board must not come above the takeback's, so the commit and the post
+    hold the channel's turn order like a move."""
+    bot = stand_in_bot()
+    held_at: dict[str, bool] = {}
+
+    async def probe(step: str) -> None:
+        async with bot.turn_order(2, wait=0.01) as free:
+            held_at[step] = not free
+
+    async def allowed(*_: object, **__: object) -> TakebackAnswer:
+        await probe("commit")
+        return TakebackAnswer(snapshot(), 0, SOUTH, NORTH, accepted=True, removed=("a1-a3",))
+
+    async def post(*_: object, **__: object) -> Any:
+        await probe("post")
+        return MagicMock()
+
+    bot.service.answer_takeback = allowed
+    monkeypatch.setattr("bot.cogs.social.post_board", post)
+    monkeypatch.setattr("bot.cogs.social.edit_post", AsyncMock())
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    await SocialCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.TAKEBACK_ACCEPT, 3))
+    assert held_at == {"commit": True, "post": True}
+    async with bot.turn_order(2, wait=0.01) as free:
+        assert free  # and let go afterwards
