@@ -14,8 +14,10 @@ What the service passes (all picklable, so a worker process can receive them):
   false) the state as ``engine.dumps(state)`` text, or the state object itself; for a game
   with hidden information **only** the bot seat's view, ``engine.view(state, seat)``. A state
   (or its JSON) is refused for such a game, so the bot cannot peek;
-* ``level``: 1–5 (or a :class:`Level`); ``seed``: any int, e.g. derived from the game's id and
-  ply, so a replay of the bot's decision is exact when the iteration budget binds.
+* ``level``: 1–5 (or a :class:`Level`); ``seed``: any int; the service derives it from the
+  game's secret seed, the ply and the seat through a one-way hash
+  (``bot.service.bots.search_seed``), so a replay of the bot's decision is exact when the
+  iteration budget binds and the seed reveals nothing of the deal.
 """
 
 from __future__ import annotations
