@@ -975,8 +975,14 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
             Event("moved" if kind == "move" else kind, seat, text, (NAMES[origin], NAMES[target]))
         ]
         now = _seats_in(after.board, rules.players)
+        # Another seat than the mover's: the text names its point, since the bot names only
+        # the mover ("… Fire burns Air on K4; South has no orbs left and is out").
         events.extend(
-            Event("eliminated", s, "has no orbs left and is out (ORB-5)")
+            Event(
+                "eliminated",
+                s,
+                f"{POINT_NAMES[rules.points[s]]} has no orbs left and is out (ORB-5)",
+            )
             for s in range(rules.players)
             if before[s] and not now[s]
         )

@@ -56,16 +56,22 @@ def takeback_answer_text(answer: TakebackAnswer) -> str:
 
 
 def takeback_done_text(answer: TakebackAnswer) -> str:
-    """The board post after an allowed takeback: who took back what (and the forced moves
-    the bot had played after it), then whose move it is now.
+    """The board post after an allowed takeback: who took back what (and what the bot had
+    played after it: its reply, forced moves), then whose move it is now.
 
-    ``<@1> (South) took back `a1-a3`.`` then ``<@1>, your move (South).``
+    ``<@1> (South) took back `a1-a3` and the bot's reply `h6-i5` after it.`` then ``<@1>,
+    your move (South).``
     """
     snapshot = answer.snapshot
     line = f"{_player(snapshot.players[answer.seat])} took back {_code(answer.move)}"
-    forced = answer.removed[1:]
-    if forced:
-        line += f" and the forced {_join([_code(m) for m in forced])} after it"
+    parts = []
+    if answer.replies:
+        noun = "reply" if len(answer.replies) == 1 else "replies"
+        parts.append(f"the bot's {noun} {_join([_code(m) for m in answer.replies])}")
+    if answer.forced:
+        parts.append(f"the forced {_join([_code(m) for m in answer.forced])}")
+    if parts:
+        line += f" and {' and '.join(parts)} after it"
     return f"{line}.\n{_to_move_text(snapshot)}"
 
 

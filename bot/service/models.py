@@ -427,10 +427,11 @@ class TakebackAnswer:
     """How a takeback request was answered, by ``by_user_id``.
 
     ``user_id`` (seat ``seat``) asked. ``accepted``: the move is gone, and ``removed`` lists
-    the canonical texts of the log rows taken back, oldest first (the move, then any forced
-    move the bot had played after it); else ``removed`` is empty and the request was refused
-    (or, when ``by_user_id`` is the requester, withdrawn). ``snapshot`` is the game after
-    the answer.
+    the canonical texts of the log rows taken back, oldest first (the move, then the rows
+    after it: the bot's replies, which ``replies`` repeats, and the forced moves the bot had
+    played for a seat, which ``forced`` repeats); else ``removed`` is empty and the request
+    was refused (or, when ``by_user_id`` is the requester, withdrawn). ``snapshot`` is the
+    game after the answer.
     """
 
     snapshot: GameSnapshot
@@ -439,6 +440,8 @@ class TakebackAnswer:
     by_user_id: int
     accepted: bool
     removed: tuple[str, ...] = ()
+    replies: tuple[str, ...] = ()
+    forced: tuple[str, ...] = ()
 
     @property
     def withdrawn(self) -> bool:

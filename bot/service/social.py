@@ -104,13 +104,15 @@ class RematchStartedError(RematchOpenError):
 @dataclass(frozen=True, slots=True)
 class TakebackPlan:
     """What a takeback removes: ``seat``'s move ``move`` logged at ``ply`` and every row
-    after it, whose texts ``removed`` lists oldest first (``move`` first). The game goes
-    back to the position after ply :attr:`to_ply`."""
+    after it, whose texts ``removed`` lists oldest first (``move`` first); of the rows after
+    the move, ``replies`` are the bot's own replies and the rest (:attr:`forced`) the forced
+    moves it played for a seat. The game goes back to the position after ply :attr:`to_ply`."""
 
     seat: int
     ply: int
     move: str
     removed: tuple[str, ...]
+    replies: tuple[str, ...] = ()
 
     @property
     def to_ply(self) -> int:
@@ -119,8 +121,11 @@ class TakebackPlan:
 
     @property
     def forced(self) -> tuple[str, ...]:
-        """The forced moves the bot played after the move, which go with it."""
-        return self.removed[1:]
+        """The forced moves the bot played after the move, which go with it (oldest first)."""
+        after = list(self.removed[1:])
+        for reply in self.replies:
+            after.remove(reply)
+        return tuple(after)
 
 
 def is_automatic(move: MoveRow) -> bool:
@@ -191,7 +196,8 @@ def plan_takeback(
             raise TakebackError(
                 "Your move revealed hidden information, so it cannot be taken back."
             )
-    return TakebackPlan(seat, move.ply, move.text, tuple(row.text for row in removed))
+    replies = tuple(row.text for row in removed[1:] if not is_automatic(row))
+    return TakebackPlan(seat, move.ply, move.text, tuple(row.text for row in removed), replies)
 
 
 # ============================================================================================

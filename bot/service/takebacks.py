@@ -180,7 +180,14 @@ class Takebacks:
             )
             snapshot = self.core.snapshot(await self.core.load_row(rewound))
             return TakebackAnswer(
-                snapshot, requester, requester_id, user_id, accepted=True, removed=plan.removed
+                snapshot,
+                requester,
+                requester_id,
+                user_id,
+                accepted=True,
+                removed=plan.removed,
+                replies=plan.replies,
+                forced=plan.forced,
             )
 
     async def _set_takeback(self, loaded: Loaded, seat: int | None) -> Loaded:

@@ -21,6 +21,7 @@ from bot.service import (
     TurnResult,
 )
 from bot.service.bot_seats import bot_user_id
+from bot.service.models import TakebackAnswer
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -399,3 +400,25 @@ def test_the_package_re_exports_every_public_name_of_its_modules() -> None:
         for name in module.__all__:
             assert name in presenters.__all__, (info.name, name)
             assert getattr(presenters, name) is getattr(module, name)
+
+
+def test_a_takeback_names_the_bots_reply_and_the_forced_moves_it_takes_with_it() -> None:
+    """Against the bot, its reply goes with the person's move: the post calls it the bot's
+    reply, not a forced move (which only a pass played for a seat is)."""
+    back = replace(snapshot(), to_move=(0,))
+
+    def done(removed: tuple[str, ...], replies: tuple[str, ...], forced: tuple[str, ...]) -> str:
+        answer = TakebackAnswer(back, 0, SOUTH, NORTH, True, removed, replies, forced)
+        return presenters.takeback_done_text(answer).split("\n")[0]
+
+    assert done(("a1-a3",), (), ()) == "<@11> (South) took back `a1-a3`."
+    assert done(("a1-a3", "h8-h6"), ("h8-h6",), ()) == (
+        "<@11> (South) took back `a1-a3` and the bot's reply `h8-h6` after it."
+    )
+    assert done(("a1-a3", "pass"), (), ("pass",)) == (
+        "<@11> (South) took back `a1-a3` and the forced `pass` after it."
+    )
+    assert done(("a1-a3", "h8-h6", "pass"), ("h8-h6",), ("pass",)) == (
+        "<@11> (South) took back `a1-a3` and the bot's reply `h8-h6` and the forced `pass` "
+        "after it."
+    )

@@ -195,18 +195,19 @@ async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:
         await asyncio.sleep(0.2)
     choices = await fake.autocomplete(room.alice, channel, "move", focused="text", text="")
     mark = fake.checkpoint()
-    await fake.slash(room.alice, channel, "move", text=rng.choice(choices).value)
-    await fake.wait_for_message(channel, bot_moved, after=mark, timeout=30)
+    mine = rng.choice(choices).value
+    await fake.slash(room.alice, channel, "move", text=mine)
+    replied = await fake.wait_for_message(channel, bot_moved, after=mark, timeout=30)
+    reply = re.search(r"played `([^`]+)`", replied.content)
+    assert reply is not None, replied.content
     mark = fake.checkpoint()
     asked = await fake.slash(room.alice, channel, "takeback")
     assert asked.ephemeral
     answered = await fake.wait_for_message(
-        channel,
-        lambda m: "took back" in m.content or "refuse" in m.content.lower(),
-        after=mark,
-        timeout=30,
+        channel, lambda m: bool(m.attachments) and "took back" in m.content, after=mark, timeout=30
     )
-    assert answered is not None  # level 1 allows it: the move is taken back
+    # Level 1 allows it: the move goes, and the bot's reply with it, called by its name.
+    assert f"took back `{mine}` and the bot's reply `{reply[1]}` after it." in answered.content
     mark = fake.checkpoint()
     offered = await fake.slash(room.alice, channel, "draw")
     assert offered.ephemeral

@@ -226,6 +226,17 @@ def test_a_removal_resets_the_quiet_counter_and_a_losing_attack_counts() -> None
     assert ENGINE.position(state) == "A1:W/I6:E,Q1:A 1 0"
 
 
+def test_the_seat_a_removal_puts_out_is_named_by_its_point() -> None:
+    # 3 seats: North (I5 Fire) burns South-east's last orb (I6 Air); the chat line names the
+    # seat that is out, not the mover.
+    state = state_of("I5:F/I6:A/Q1:E 0 0", players=3)
+    events = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "I5-I6")).events
+    out = [e for e in events if e.kind == "eliminated"]
+    assert [(e.seat, e.text) for e in out] == [
+        (1, f"{ENGINE.seat_names(3, {})[1]} has no orbs left and is out (ORB-5)")
+    ]
+
+
 # ---- resignation and draws -----------------------------------------------------------------
 
 

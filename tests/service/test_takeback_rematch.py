@@ -80,6 +80,14 @@ def test_the_plan_takes_the_last_move_and_the_forced_moves_after_it() -> None:
     assert plan.forced == ("pass",)
 
 
+def test_the_plan_tells_the_bots_replies_from_the_forced_moves() -> None:
+    # The person (seat 0) moved, the bot (seat 1) replied, the person was then forced to pass.
+    log = [row(1, 0, "a1-a3"), row(2, 1, "h8-h6"), forced_pass(3, 0)]
+    plan = plan_takeback(log, (0,), game="orbs", hidden_information=False, replies_of=(1,))
+    assert (plan.move, plan.removed) == ("a1-a3", ("a1-a3", "h8-h6", "pass"))
+    assert (plan.replies, plan.forced) == (("h8-h6",), ("pass",))
+
+
 def test_the_plan_refuses_when_the_opponent_moved_or_nobody_did() -> None:
     log = [row(1, 0, "a1-a3"), row(2, 1, "h8-h6")]
     with pytest.raises(TakebackError, match="opponent has moved since"):
