@@ -81,6 +81,7 @@ from render.kit import (
     displayable_label,
     draw_text,
     encode_png,
+    fitted_label,
     stamp_box,
 )
 
@@ -1003,6 +1004,15 @@ SEAT_ROW_HEIGHT = 58
 RING_SAMPLE_RADIUS = 19.0
 
 
+#: The narrowest an element's count may be on a seat's row (its orb and a two-digit count).
+MIN_COUNT_STEP = 38
+
+
+def _team_text(side: Sequence[int]) -> str:
+    """``team 0+2+4``: the seats of a side, on each of its seats' rows."""
+    return "team " + "+".join(str(s) for s in side)
+
+
 def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] | None) -> int:
     """The panel above the key: headline, one row per seat, quiet counter, last move, options.
     Returns the y below everything it drew."""
@@ -1037,20 +1047,31 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         tag = "TO MOVE" if seat == view.to_move else "WINNER" if seat in winners else ""
         tag = "out" if out and not tag else tag
         tag_width = _text_width(tag, 14, bold=True) + 8 if tag else 0
-        draw_text(image, PANEL_RIGHT, top + 16, tag, 14, ink, "rm", bold=True)
+        y = top + 39
+        counts_left = x + (_text_width(_team_text(teams[seat]), 15) + 10 if with_teams else 0)
+        counts_right: float = PANEL_RIGHT
+        tag_y: float | None = top + 16
         if seat_labels is not None:
             left = x + _text_width(title, 18, bold=True) + 8
-            name = _label(seat_labels[seat], PANEL_RIGHT - tag_width - left, 17)
-            draw_text(image, left, top + 16, name, 17, ink)
-        y = top + 39
+            name, size = fitted_label(seat_labels[seat], PANEL_RIGHT - tag_width - left, 17, 15)
+            if tag and name.endswith("…"):
+                # A name ("Gameroom (level 3)", whose level tells the bots apart) is worth more
+                # than the tag, which repeats the headline, the row's frame or "no orbs": the
+                # tag goes down to the counts' row if they keep room there, else it goes.
+                name, size = fitted_label(seat_labels[seat], PANEL_RIGHT - left, 17, 15)
+                room = (PANEL_RIGHT - tag_width - counts_left) / len(shown)
+                tag_y = y if out or room >= MIN_COUNT_STEP else None
+                counts_right = PANEL_RIGHT - (tag_width if tag_y is not None else 0)
+            draw_text(image, left, top + 16, name, size, ink)
+        if tag_y is not None:
+            draw_text(image, PANEL_RIGHT, tag_y, tag, 14, ink, "rm", bold=True)
         if with_teams:
-            team = "team " + "+".join(str(s) for s in teams[seat])
-            draw_text(image, x, y, team, 15, ink)
-            x += _text_width(team, 15) + 10
+            draw_text(image, x, y, _team_text(teams[seat]), 15, ink)
+        x = counts_left
         if out:
             draw_text(image, x, y, "no orbs", 15, ink)
             continue
-        step = min(44, (PANEL_RIGHT - x) / len(shown))
+        step = min(44, (counts_right - x) / len(shown))
         for element in shown:
             _paste(image, _mini_orb(element, 8), x + 8, y)
             draw_text(image, x + 19, y, str(counts[seat][element]), 16, ink)
