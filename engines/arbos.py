@@ -1071,8 +1071,9 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
     def legal_moves(self, state: ArbosState, seat: int) -> list[ArbosMove]:
         """Every legal move of ``seat`` (section 6). With seeds in hand this includes every
         legal double pair, which can be tens of thousands of moves: the bot completes moves
-        with :meth:`suggest_moves` instead of listing them."""
-        if seat not in self.to_move(state):
+        with :meth:`suggest_moves` instead of listing them. Chance (a random setup draw)
+        has none: its draws are :meth:`chance_outcomes`."""
+        if seat == CHANCE or seat not in self.to_move(state):
             return []
         return _legal_moves(state, seat)
 
@@ -1081,7 +1082,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         already exceed it. With a seed in hand every free cell is a legal ``seed`` (outside the
         opening), and in the opening White has no tree, so every qualifying cell is a legal
         spore: when the other moves are few, so are the cells a double could use."""
-        if seat not in self.to_move(state):
+        if seat == CHANCE or seat not in self.to_move(state):
             return ()
         singles = _legal_moves(state, seat, doubles=False)
         if len(singles) > limit:

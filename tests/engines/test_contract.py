@@ -107,6 +107,10 @@ def test_chance_nodes_are_explicit_and_seeded(game: str) -> None:
                 assert outcomes == ()
                 continue
             seen += 1
+            # Chance acts through its outcomes only: it has no legal moves, so a caller that
+            # treats it as a seat finds nothing to play (not moves it could misapply).
+            assert engine.legal_moves(state, CHANCE) == []
+            assert not engine.few_legal_moves(state, CHANCE, 8)
             texts = [o.text for o in outcomes]
             assert len(set(texts)) == len(texts)
             assert abs(sum(o.probability for o in outcomes) - 1) < 1e-9
