@@ -19,6 +19,7 @@ from bot.presenters.common import (
 )
 from bot.service import DrawOffer, GameSnapshot, TurnResult
 from bot.service.models import RatingChange
+from bot.service.social import AUTOMATIC_EVENT
 from engines.base import Event
 
 __all__ = [
@@ -56,7 +57,18 @@ _BOT_TERMINATIONS = {
 
 
 def _event_phrase(events: Iterable[Event]) -> str:
-    return "; ".join(e.text for e in events if e.kind != "ended")
+    """The events' texts joined by "; ", without the ending (said apart) and without the
+    engine's own "passed" after a forced pass the bot played for a seat: its notice ("Green
+    has no other legal move: pass") already says it, and a bare "passed" there reads as if
+    the mover had passed."""
+    texts: list[str] = []
+    forced_seat: int | None = None
+    for event in events:
+        if event.kind == "ended" or (event.kind == "passed" and event.seat == forced_seat):
+            continue
+        forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
+        texts.append(event.text)
+    return "; ".join(texts)
 
 
 def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:

@@ -81,6 +81,26 @@ def test_turn_text_names_the_mover_the_events_and_the_next_player() -> None:
     assert declined.startswith("<@11> (South) played `a1-a3`. The draw offer is off.\n")
 
 
+def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
+    """Generator: the bot passes for North after the roll; the line says so once, and no bare
+    "passed" after it suggests that South (the mover) passed."""
+    events = (
+        Event("moved", 0, "moved S from R to Y"),
+        Event("rolled", 1, "rolled red (R)"),
+        Event("automatic", 1, "North has no other legal move: pass"),
+        Event("passed", 1, "passed"),
+        Event("rolled", 0, "rolled blue (B)"),
+    )
+    line = presenters.turn_text(turn(events=events, automatic=("roll:R", "pass", "roll:B")))
+    assert line.startswith(
+        "<@11> (South) played `a1-a3`: moved S from R to Y; rolled red (R); North has no "
+        "other legal move: pass; rolled blue (B). Then: `roll:R`, `pass`, `roll:B`.\n"
+    )
+    # The mover's own pass stays.
+    mine = presenters.turn_text(turn(events=(Event("passed", 0, "passed"),)))
+    assert mine.startswith("<@11> (South) played `a1-a3`: passed.")
+
+
 def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     ended = Event("ended", None, "South wins by reaching the enemy core")
     final = snapshot(status="finished", to_move=(), outcome=Outcome.win("core", 0, 2))
