@@ -22,6 +22,12 @@ bots could go on for ever): ``max_turns=600`` with 2 players, 4,000 with 3 or 4 
 ``1-random`` and ``2-1``, 6 games each. Games are capped at ``--max-plies`` (default 1,500,
 or twice the turn limit and 100 more when there is one; a capped game counts as a draw).
 Not a test: numbers depend on the machine (the levels have wall-clock limits).
+
+``--jobs N`` plays N games at a time, each in a worker process (``ProcessPoolExecutor``);
+game ``i`` still has seed ``S + i`` and the verbose lines come in game order, so a run's
+games are the same as with one job wherever the iteration budgets bind. Where a level's
+clock binds (level 5 nearly always), more jobs than free cores give each search less of a
+core: a harder test for the stronger side, to be said beside the figures.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +102,54 @@ class MatchResult:
     think_max: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """Game ``index`` of a match (seed ``seed + index``, A in seat ``index % players``)."""
+
+    game: str
+    players: int
+    a: str
+    b: str
+    options: dict[str, Any]
+    seed: int
+    index: int
+    max_plies: int
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayed:
+    """What a match keeps of one game: A's seat and reward, how it ended (a termination, or
+    ``capped``), its plies and A's seconds per decision."""
+
+    seat: int
+    reward: float
+    end: str
+    plies: int
+    think: tuple[float, ...]
+
+
+def play_task(task: GameTask) -> GamePlayed:
+    """Play one game of a match (in this process or a worker's)."""
+    seat = task.index % task.players
+    bots = [make_bot(task.a) if s == seat else make_bot(task.b) for s in range(task.players)]
+    engine = get_engine(task.game)
+    record = play_game(
+        engine, task.players, task.options, bots, task.seed + task.index, max_plies=task.max_plies
+    )
+    end = record.outcome.termination if record.outcome else "capped"
+    think = tuple(t for s, t in record.think if s == seat)
+    return GamePlayed(seat, record.rewards[seat], end, len(record.moves), think)
+
+
+def _played(tasks: list[GameTask], jobs: int) -> Iterator[GamePlayed]:
+    """The games of ``tasks`` in their order, played ``jobs`` at a time."""
+    if jobs <= 1:
+        yield from map(play_task, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(play_task, tasks)
+
+
 def run_match(
     game: str,
     players: int,
@@ -104,20 +160,18 @@ def run_match(
     max_plies: int,
     options: dict[str, Any] | None = None,
     verbose: bool = False,
+    jobs: int = 1,
 ) -> MatchResult:
-    """Play ``games`` seeded games, A's seat rotating; see :class:`MatchResult`.
-    ``options``: the game's options (default :func:`bench_options`)."""
-    engine = get_engine(game)
+    """Play ``games`` seeded games, A's seat rotating, ``jobs`` at a time; see
+    :class:`MatchResult`. ``options``: the game's options (default :func:`bench_options`)."""
     opts = bench_options(game, players) if options is None else options
     result = MatchResult()
     started = time.perf_counter()
     think: list[float] = []
     plies = 0
-    for index in range(games):
-        seat = index % players
-        bots = [make_bot(a) if s == seat else make_bot(b) for s in range(players)]
-        record = play_game(engine, players, opts, bots, seed + index, max_plies=max_plies)
-        reward = record.rewards[seat]
+    tasks = [GameTask(game, players, a, b, opts, seed, i, max_plies) for i in range(games)]
+    for index, played in enumerate(_played(tasks, jobs)):
+        seat, reward = played.seat, played.reward
         result.score += reward
         result.games += 1
         if reward >= 1.0:
@@ -126,13 +180,12 @@ def run_match(
             result.losses += 1
         else:
             result.draws += 1
-        plies += len(record.moves)
-        think.extend(t for s, t in record.think if s == seat)
+        plies += played.plies
+        think.extend(played.think)
         if verbose:
-            end = record.outcome.termination if record.outcome else "capped"
             print(
-                f"  game {index + 1}: seat {seat} reward {reward:.2f} ({end}, "
-                f"{len(record.moves)} plies)",
+                f"  game {index + 1}: seat {seat} reward {reward:.2f} ({played.end}, "
+                f"{played.plies} plies)",
                 flush=True,
             )
     result.plies = plies / games if games else 0.0
@@ -161,6 +214,9 @@ def main() -> None:
         "--option", action="append", default=[], help="game option NAME=VALUE (repeatable)"
     )
     parser.add_argument("--verbose", action="store_true", help="print every game")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at a time, one process each (default 1)"
+    )
     args = parser.parse_args()
     game_ids = args.game or list(DEFAULT_GAMES)
     matches = args.match or list(DEFAULT_MATCHES)
@@ -186,6 +242,7 @@ def main() -> None:
                 max_plies,
                 options,
                 args.verbose,
+                args.jobs,
             )
             low, high = wilson(r.score, r.games)
             rate = r.score / r.games
