@@ -30,10 +30,10 @@ from engines.base import (
     UsageError,
 )
 
-SEAT_PREFIX = re.compile(r"^\s*\[(\d+)\]")
+SEAT_PREFIX = re.compile(r"^\s*\[([0-9]{1,3})\]")
 #: ``resign`` (the seat to act) or ``[k]resign`` (seat k, at any time), for games where play
 #: goes on without the resigner (:meth:`engines.base.Engine.resign`, e.g. Generator GEN-15).
-RESIGN = re.compile(r"^\s*(?:\[(\d+)\])?\s*resign\s*$", re.IGNORECASE)
+RESIGN = re.compile(r"^\s*(?:\[([0-9]{1,3})\])?\s*resign\s*$", re.IGNORECASE)
 #: The ``format`` of the game records ``--record`` reads (``bot/service/records.py``).
 RECORD_FORMAT = "gameroom-record/1"
 

@@ -563,7 +563,7 @@ def _legal_moves(state: ArbosState, seat: int, *, doubles: bool = True) -> list[
 # Notation (section 6)
 # ---------------------------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"\s*\[(\d+)\]\s*")
+_PREFIX = re.compile(r"\s*\[([0-9]{1,3})\]\s*")
 _WORDS = {"spore": 1, "seed": 1, "replace": 1, "double": 2, "pass": 0, "prune": -1}
 
 

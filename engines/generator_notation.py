@@ -42,7 +42,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 _NODE = r"[gryb](?:\.?[gryb])*"
-_SEAT_PREFIX = re.compile(r"\[(\d+)\] ?")
+_SEAT_PREFIX = re.compile(r"\[([0-9]{1,3})\] ?")
 _ENTRY = re.compile(r"(?:\+ ?|enter ?: ?|enter )([lms])")
 _MOVE = re.compile(
     rf"(?:(?P<unit>[lms]+)(?: ?: ?| ))?(?P<origin>{_NODE})(?: ?[->] ?| to | )"

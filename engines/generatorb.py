@@ -598,7 +598,7 @@ def _parse_text(raw: str) -> _Parsed:
     seat: int | None = None
     if text.startswith("["):
         close = text.find("]")
-        if close < 2 or not text[1:close].isdigit():
+        if not 2 <= close <= 4 or not _digits(text[1:close]):
             raise fail("a seat prefix is written like [0]")
         seat = int(text[1:close])
         i = close + 1

@@ -637,7 +637,7 @@ def read_position(text: str, rules: Rules) -> OrbsState:
 # Move notation
 # ---------------------------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"\[(\d+)\]\s*(.*)")
+_PREFIX = re.compile(r"\[([0-9]{1,3})\]\s*(.*)")
 _STEP = re.compile(r"([a-z])(\d{1,2})(?: ?[->x] ?| | to |)([a-z])(\d{1,2})")
 
 INFO = GameInfo(
@@ -841,11 +841,15 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
     def parse_move(self, state: OrbsState, seat: int, text: str) -> OrbsMove:
         """Read a move in any accepted form (*Move notation*) and check it is legal.
 
-        Raises :class:`NotationError` (not a move, a cell not on this board, a seat that does
-        not exist, ``draw`` with a prefix), :class:`NotYourTurnError`,
-        :class:`GameOverError` and :class:`IllegalMoveError` with the reason.
+        Raises :class:`GameOverError` for any token after the end; else
+        :class:`NotationError` (not a move, a cell not on this board, a seat that does not
+        exist, ``draw`` with a prefix), :class:`NotYourTurnError` (a prefix naming another
+        seat than ``seat``, or ``seat`` not to move) and :class:`IllegalMoveError` with the
+        reason (spec orbs, "Error kinds").
         """
         rules = state.rules
+        if state.end:
+            raise GameOverError("the game is over", text=text)
         raw = " ".join(text.split()).lower()
         prefix = _PREFIX.fullmatch(raw)
         if prefix:
@@ -855,7 +859,8 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
                 raise NotationError(f"there is no seat {claimed}", text=text)
             if raw == "draw":
                 raise NotationError("`draw` takes no seat prefix", text=text)
-            seat = claimed
+            if claimed != seat:
+                raise NotYourTurnError(f"the prefix [{claimed}] is not your seat", text=text)
         if raw == "draw":
             move: OrbsMove = DRAW
         elif raw == "pass":
@@ -864,8 +869,6 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
             raise IllegalMoveError("resign with the resign command", text=text)
         else:
             move = self._parse_step(rules, raw, text)
-        if state.end:
-            raise GameOverError("the game is over", text=text)
         if seat != state.turn:
             raise NotYourTurnError(f"it is seat {state.turn}'s turn", text=text)
         if move == DRAW:

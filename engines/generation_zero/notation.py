@@ -15,7 +15,7 @@ from engines.generation_zero.rules import Game
 
 __all__ = ["SEAT_PREFIX", "read_move", "split_words"]
 
-SEAT_PREFIX = re.compile(r"^\s*\[(\d+)\]\s*")
+SEAT_PREFIX = re.compile(r"^\s*\[([0-9]{1,3})\]\s*")
 CHAR = re.compile(r"^[ast][1-9][0-9]*$")
 CANON = re.compile(r"^c[1-9][0-9]*$")
 MONSTER = re.compile(r"^m[1-9][0-9]*$")

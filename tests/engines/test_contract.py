@@ -15,7 +15,7 @@ import pytest
 
 from engines import ENGINES, get_engine
 from engines.__main__ import run
-from engines.base import CHANCE, Engine, GameOverError, UsageError
+from engines.base import CHANCE, Engine, GameOverError, MoveError, UsageError
 from engines.rng import Rng
 
 GAMES = sorted(ENGINES)
@@ -121,6 +121,22 @@ def test_chance_nodes_are_explicit_and_seeded(game: str) -> None:
             assert engine.rng_state(after) != engine.rng_state(state)  # the draw is used up
     if not seen:
         pytest.skip(f"the default {game} game reaches no chance node")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "text", ["[\u00b2]pass", "[\u0663]pass", "[" + "9" * 5000 + "]pass", "[\u00b2]resign"]
+)
+def test_an_odd_seat_prefix_is_a_move_error(game: str, text: str) -> None:
+    """A prefix of digits Python reads but notation does not (superscript, Arabic-Indic, more
+    than int() takes) is refused like any bad token, never with a bare ValueError: a player can
+    type it in /move."""
+    engine = get_engine(game)
+    state = engine.new_game(2, engine.resolve_options({}), 1)
+    while engine.to_move(state) == (CHANCE,):
+        state = engine.apply_chance(state, engine.sample_chance(state)).state
+    with pytest.raises(MoveError):
+        engine.parse_move(state, engine.to_move(state)[0], text)
 
 
 @pytest.mark.parametrize("game", GAMES)

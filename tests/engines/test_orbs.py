@@ -337,8 +337,20 @@ def test_illegal_messages_name_the_reason() -> None:
 
 def test_game_over_rejects_every_token() -> None:
     state = state_of("J5:E/- last_standing 0")
-    with pytest.raises(GameOverError):
-        ENGINE.parse_move(state, 0, "J5-J6")
+    for text in ("J5-J6", "xyz", "[5]pass", "resign", "pass"):  # spec: any token after the end
+        with pytest.raises(GameOverError):
+            ENGINE.parse_move(state, 0, text)
+
+
+def test_a_prefix_naming_another_seat_than_the_callers_is_not_their_turn() -> None:
+    # Seat 1 is to move; seat 0 writing seat 1's move with its prefix must not play it.
+    state = state_of("I5:F/Q1:A 1 0")
+    with pytest.raises(NotYourTurnError, match=r"prefix \[1\]"):
+        ENGINE.parse_move(state, 0, "[1]Q1-P1")
+    assert ENGINE.parse_move(state, 1, "[1]Q1-P1") == ENGINE.parse_move(state, 1, "Q1-P1")
+    for odd in ("[\u00b2]Q1-P1", "[\u0663]Q1-P1", "[" + "0" * 5000 + "1]Q1-P1"):
+        with pytest.raises(NotationError):  # only ASCII digits, and at most three
+            ENGINE.parse_move(state, 1, odd)
 
 
 # ---- options -------------------------------------------------------------------------------
