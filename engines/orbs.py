@@ -608,7 +608,7 @@ def read_position(text: str, rules: Rules) -> OrbsState:
             raise UsageError(f"a running position cannot be over by {found} (ORB-8)")
     elif turn_text.startswith("annihilation:"):
         digits = turn_text.split(":", 1)[1]
-        drawn = tuple(int(c) for c in digits if c.isdigit())
+        drawn = tuple(int(c) for c in digits if c in "0123456789")
         two_sides = {rules.side[s] for s in drawn if s < rules.players}
         if (
             found != "annihilation"

@@ -567,16 +567,19 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
             players = int(json.loads(text).get("players", 2))
         except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
             players = 2
-        if players in content.presets and opts["max_rounds"] != FROM_PRESET:
-            two = content.presets.get(2)
-            # The CLI resolves options for its default player count before reading the
-            # position; a preset-derived value of another count is re-derived here.
-            if two is not None and players != 2 and opts["max_rounds"] == two.max_rounds:
-                opts["max_rounds"] = FROM_PRESET
-            if two is not None and players != 2 and opts["monsters"] == two.monsters:
-                opts["monsters"] = FROM_PRESET
+        # Options are taken as given: a value equal to another player count's preset may be
+        # the player's own choice (``max_rounds=12`` in a 3-player game). Callers resolve them
+        # for the position's own count (the CLI and ``/challenge position:`` read it first,
+        # with ``position_players``); ``FROM_PRESET`` left in is resolved for it here.
         rules = self._rules(opts, players if players in content.presets else 2)
-        doc = read_position(text, rules)
+        try:
+            doc = read_position(text, rules)
+        except UsageError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # read_position checks every field it knows; a value of a shape it does not
+            # expect there (a list where a location goes) is malformed all the same.
+            raise UsageError(f"position: malformed ({type(exc).__name__}: {exc})") from exc
         game = Game(rules, doc)
         if doc["part"] == "draft":
             picks = len(doc["chars"])

@@ -38,6 +38,11 @@ def _bad(message: str) -> UsageError:
     return UsageError(f"position: {message}")
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses), and few."""
+    return 0 < len(text) <= 4 and text.isascii() and text.isdigit()
+
+
 def _check_type(value: Any, kind: type, where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise _bad(f"{where} has the wrong type")
@@ -192,7 +197,7 @@ def read_position(text: str, rules: Rules, players_hint: int | None = None) -> D
     d["chars"] = {}
     chars = _check_type(obj["chars"], dict, "chars")
     used_cards: dict[str, str] = {}
-    for cid in sorted(chars, key=lambda c: (c[0], int(c[1:]) if c[1:].isdigit() else 0)):
+    for cid in sorted(chars, key=lambda c: (c[:1], int(c[1:]) if _digits(c[1:]) else 0)):
         d["chars"][cid] = _read_char(cid, chars[cid], content, d, on_map, drafting, used_cards)
     d["canons"] = {}
     for token, raw_canon in _check_type(obj.get("canons", {}), dict, "canons").items():

@@ -85,3 +85,25 @@ def test_unreadable_positions_stay_usage_errors(game: str) -> None:
     status, out = run([game, "--position", "{not a position"])
     assert status == 2
     assert out["error"]["kind"] == "usage"
+
+
+def test_an_explicit_option_equal_to_another_counts_preset_is_kept() -> None:
+    """``max_rounds=12`` and ``monsters=4`` (the 2-player preset's values) chosen for a
+    3-player position stay 12 and 4: the engine does not mistake them for defaults."""
+    status, out = run(
+        [
+            "generation_zero",
+            "--position",
+            GZ_THREE,
+            "--option",
+            "max_rounds=12",
+            "--option",
+            "monsters=4",
+            "--legal",
+        ]
+    )
+    assert status == 0, out
+    assert (out["options"]["max_rounds"], out["options"]["monsters"]) == (12, 4)
+    state = get_engine("generation_zero").from_position(out["position"], out["options"])
+    assert dict(state.rules.options)["max_rounds"] == 12
+    assert dict(state.rules.options)["monsters"] == 4

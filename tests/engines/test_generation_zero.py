@@ -520,3 +520,25 @@ def test_apply_keeps_the_parsed_position_exactly() -> None:
         assert not {id(c) for c in containers(copied)} & {id(c) for c in containers(after.doc)}
         assert not {id(c) for c in containers(after.doc)} & {id(c) for c in containers(state.doc)}
         state = after
+
+
+def _malformed(doc: dict[str, object], change: str) -> dict[str, object]:
+    """The position ``doc`` with one field given a shape the notation does not allow."""
+    first = sorted(doc["chars"])[0]  # type: ignore[call-overload]
+    if change == "walk origin is a list":
+        return {**doc, "walk": {"char": first, "origin": [], "path": []}}
+    if change == "char id has a superscript digit":
+        chars = dict(doc["chars"])  # type: ignore[call-overload]
+        chars["A1\u00b2"] = chars.pop(first)
+        return {**doc, "chars": chars}
+    raise AssertionError(change)
+
+
+@pytest.mark.parametrize("change", ["walk origin is a list", "char id has a superscript digit"])
+def test_a_malformed_position_is_a_usage_error_whatever_its_shape(change: str) -> None:
+    """Position text is untrusted (``/challenge position:``, ``--position``): a value of an
+    unexpected shape is refused as malformed, never with a TypeError or a bare ValueError."""
+    options = ENGINE.options_for(ENGINE.resolve_options({}), 2)
+    doc = json.loads(ENGINE.position(ENGINE.new_game(2, options, 3)))
+    with pytest.raises(UsageError, match="position"):
+        ENGINE.from_position(json.dumps(_malformed(doc, change)), options)

@@ -440,6 +440,7 @@ def test_seat_names_are_the_points() -> None:
         "I5:F/Q1:A 2 0",  # seat out of range
         "I5:F/I6:A last_standing 0",  # not over
         "-/- annihilation:0 0",  # one seat
+        "-/- annihilation:0\u00b2 0",  # a digit notation does not use
         "I5:F/- annihilation:01 0",  # board not empty
         "I5:F/- 0 0",  # running but one side left
         "I5:F/I6:F 0 0",  # same element: over
