@@ -1026,6 +1026,12 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
             return (CHANCE,)
         return (state.turn,)
 
+    def _acts(self, state: ArbosState, seat: int) -> bool:
+        """Whether ``seat`` is a player who acts now. Chance, which draws the random setup
+        seeds, is not: it has outcomes (:meth:`chance_outcomes`), no moves, prompts or
+        suggestions."""
+        return seat != CHANCE and seat in self.to_move(state)
+
     def chance_outcomes(self, state: ArbosState) -> tuple[ChanceOutcome, ...]:
         """A5/D-A17: each legal setup cell, uniformly (``setup:CELL``)."""
         if self.to_move(state) != (CHANCE,):
@@ -1073,7 +1079,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         legal double pair, which can be tens of thousands of moves: the bot completes moves
         with :meth:`suggest_moves` instead of listing them. Chance (a random setup draw)
         has none: its draws are :meth:`chance_outcomes`."""
-        if seat == CHANCE or seat not in self.to_move(state):
+        if not self._acts(state, seat):
             return []
         return _legal_moves(state, seat)
 
@@ -1082,7 +1088,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         already exceed it. With a seed in hand every free cell is a legal ``seed`` (outside the
         opening), and in the opening White has no tree, so every qualifying cell is a legal
         spore: when the other moves are few, so are the cells a double could use."""
-        if seat == CHANCE or seat not in self.to_move(state):
+        if not self._acts(state, seat):
             return ()
         singles = _legal_moves(state, seat, doubles=False)
         if len(singles) > limit:
@@ -1213,7 +1219,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
     def prompt(self, state: ArbosState, seat: int) -> str | None:
         """What is special about this turn: a manual setup placement, a due prune (A17), the
         opening restriction (A16) or a pending pass (A19 a)."""
-        if seat not in self.to_move(state):
+        if not self._acts(state, seat):
             return None
         name = SEAT_NAMES[seat]
         if state.phase == "setup":
@@ -1238,7 +1244,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         out. A manual setup placement: a uniformly random legal ``seed CELL``; the opening: a
         uniformly random legal spore; a due prune: the auto-prune (:func:`auto_prune`), then
         ``pass``; otherwise ``pass``. Empty when ``seat`` is not to move."""
-        if seat not in self.to_move(state):
+        if not self._acts(state, seat):
             return []
         if state.phase == "setup":
             return [format_move(ArbosMove("setup", (rng.choice(_setup_cells(state.board)),)))]
@@ -1262,7 +1268,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         is a legal move, or a legal move's beginning (an action word, a double's first cell)
         to keep typing from. Cells come in reading order; at most ``limit`` suggestions.
         """
-        if seat not in self.to_move(state):
+        if not self._acts(state, seat):
             return []
         text = typed.lower().replace(",", " ")
         words = text.split()

@@ -111,6 +111,9 @@ def test_chance_nodes_are_explicit_and_seeded(game: str) -> None:
             # treats it as a seat finds nothing to play (not moves it could misapply).
             assert engine.legal_moves(state, CHANCE) == []
             assert not engine.few_legal_moves(state, CHANCE, 8)
+            assert not engine.suggest_moves(state, CHANCE, "", 8)
+            assert not engine.timeout_moves(state, CHANCE, Rng(1))
+            assert engine.prompt(state, CHANCE) is None
             texts = [o.text for o in outcomes]
             assert len(set(texts)) == len(texts)
             assert abs(sum(o.probability for o in outcomes) - 1) < 1e-9
