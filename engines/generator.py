@@ -819,7 +819,12 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
             state.outcome,
             state.last,
         )
-        event = Event("rolled", state.turn, f"rolled {COLOUR_NAMES[roll]} ({COLOURS[roll]})")
+        # The roller is named: the chat line of a move ends with the next seat's roll, which
+        # without a name reads as the mover's ("…; Yellow rolled green (G)").
+        roller = _seat_name(state.rules, state.turn)
+        event = Event(
+            "rolled", state.turn, f"{roller} rolled {COLOUR_NAMES[roll]} ({COLOURS[roll]})"
+        )
         return Transition(after, (event,))
 
     # ---- moves ---------------------------------------------------------------------------

@@ -405,6 +405,13 @@ class Game:
     # Scores and the end (R12)
     # ================================================================================
 
+    def token_card_name(self, token: str) -> str:
+        """The card name behind a Monster (``M4``) or Canon (``C2``) token, as the chat shows
+        cards (``Cave Troll With A Head Cold``), never the content set's card id."""
+        if token[0] == "M":
+            return self.content.monster(self.d["monsters"][token]["card"]).name
+        return self.content.canons[self.d["canons"][token]["card"]].name
+
     def scores(self) -> list[int]:
         out = []
         for s, seat in enumerate(self.d["seats"]):
@@ -459,17 +466,29 @@ class Game:
 
     def ending_text(self, termination: str) -> str:
         """The ``ended`` event's words (R12.2, R12.1), e.g. ``the last round is over; score:
-        Seat 1 7, Seat 2 5``; seats are named from 1, resigned seats are left out of the
-        score, and a tie on the best score says what broke it (R12.3)."""
+        Seat 1: 7, Seat 2: 5``; seats are named from 1, resigned seats are left out of the
+        score, and a tie on the best score says what broke it, or that nothing did (R12.3):
+        ``(tied on score; Seat 2 has more kills)``, ``(tied on score, kills and Health: a
+        shared win)``."""
         reason = _ENDINGS.get(termination, termination.replace("_", " "))
         scores = self.scores()
-        playing = [s for s, seat in enumerate(self.d["seats"]) if not seat["out"]]
+        seats = self.d["seats"]
+        playing = [s for s, seat in enumerate(seats) if not seat["out"]]
         if len(playing) < 2:
             return reason
-        board = ", ".join(f"Seat {s + 1} {scores[s]}" for s in playing)
-        best = sorted((scores[s] for s in playing), reverse=True)
-        tie = " (tied: kills, then Health decide)" if best[0] == best[1] else ""
-        return f"{reason}; score: {board}{tie}"
+        board = ", ".join(f"Seat {s + 1}: {scores[s]}" for s in playing)
+        best = max(scores[s] for s in playing)
+        tied = [s for s in playing if scores[s] == best]
+        if len(tied) == 1:
+            return f"{reason}; score: {board}"
+        first = self.ranking()[0]
+        if len(first) > 1:
+            why = "tied on score, kills and Health: a shared win"
+        elif len({seats[s]["kills"] for s in tied}) > 1:
+            why = f"tied on score; Seat {first[0] + 1} has more kills"
+        else:
+            why = f"tied on score and kills; Seat {first[0] + 1} has more Health left"
+        return f"{reason}; score: {board} ({why})"
 
     def check_e1(self) -> bool:
         if self.d["part"] != "over" and not self.fights_left():
@@ -738,7 +757,9 @@ class Game:
         ch["arts"] = []
         ch["at"] = ""
         ch["hp"] = 0
-        self.event("died", ch["seat"], f"{victim} died" + (f" ({killer})" if killer else ""))
+        self.event(
+            "died", ch["seat"], f"{victim} was killed by {killer}" if killer else f"{victim} died"
+        )
         if self.log is not None or d["battle"] is not None or d["fight"] is not None:
             self.combat(f"{victim} dies")
         if killer and killer[0] != "M" and self.enemies(killer, victim):
@@ -1121,7 +1142,7 @@ class Game:
             if ch["seat"] not in known:
                 known.append(ch["seat"])
                 known.sort()
-            self.private("revealed", ch["seat"], f"{token} is {group[token]['card']}")
+            self.private("revealed", ch["seat"], f"{token} is {self.token_card_name(token)}")
         elif kind == "free_flee":
             frame = d["fight"] or d["battle"]
             if frame is not None:
@@ -1183,7 +1204,7 @@ class Game:
         battle = self.d["battle"]
         if battle is not None and battle["at"] == u["at"]:
             battle["order"].append(tid)
-        self.event("summoned", u["seat"], f"{user} summoned {tid} ({card})", u["at"])
+        self.event("summoned", u["seat"], f"{user} summoned {tid} ({temp_card.name})", u["at"])
 
     # ================================================================================
     # Legal decisions
@@ -1345,7 +1366,9 @@ class Game:
             self.end_orders()
         elif verb == "fight":
             loc = self.loc_of_label(words[1])
-            self.event("fight", d["seat"], f"battle at {words[1]}", loc)
+            # start_battle's own event says where and in what order ("battle at L7: order
+            # A1 S2"); this one, for the record, has no text of its own to repeat it.
+            self.event("fight", d["seat"], "a battle starts", loc)
             self.start_battle(loc)
         else:
             self.order(words)
@@ -1366,7 +1389,7 @@ class Game:
         self.chars[cid] = new_char(
             kind, card, seat, "", self.content.species[card_obj.species].health
         )
-        self.event("picked", seat, f"picked {card} as {cid}")
+        self.event("picked", seat, f"picked {card_obj.name} as {cid}")
         total = (preset.agents_per_player + preset.sues_per_player) * d["players"]
         picks = len(self.chars)
         if picks < total:
@@ -1375,7 +1398,8 @@ class Game:
         from engines.generation_zero.position import finish_setup  # setup imports this module
 
         for brought_by, canons in finish_setup(self.rules, d):
-            self.private("dealt", brought_by, "you brought " + ", ".join(canons))
+            names = [self.content.canons[card].name for card in canons]
+            self.private("dealt", brought_by, "you brought " + ", ".join(names))
         self._index_map()
 
     # ---- queue items -------------------------------------------------------------------
@@ -1447,7 +1471,7 @@ class Game:
             if seat not in known:
                 known.append(seat)
                 known.sort()
-        names = ", ".join(f"{t} = {self.d['canons'][t]['card']}" for t in here)
+        names = ", ".join(f"{t} = {self.token_card_name(t)}" for t in here)
         self.private("canons_seen", seat, f"{sue} sees {names}")
         if self.capacity_left(sue) > 0:
             self.d["queue"].append({"canon": "", "char": sue, "kind": "ensnare", "n": 0})
@@ -1460,7 +1484,7 @@ class Game:
             if ch["seat"] == d["seat"] and not ch["acted"]:
                 ch["hp"] = min(self.max_hp(cid), ch["hp"] + 1)
                 ch["acted"] = True
-        self.event("ended_turn", d["seat"], "the rest of the seat's characters rest")
+        self.event("ended_turn", d["seat"], f"Seat {d['seat'] + 1}'s other characters rest")
         d["part"] = "battles"
 
     def order(self, words: list[str]) -> None:

@@ -86,15 +86,15 @@ def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
     "passed" after it suggests that South (the mover) passed."""
     events = (
         Event("moved", 0, "moved S from R to Y"),
-        Event("rolled", 1, "rolled red (R)"),
+        Event("rolled", 1, "North rolled red (R)"),
         Event("automatic", 1, "North has no other legal move: pass"),
         Event("passed", 1, "passed"),
-        Event("rolled", 0, "rolled blue (B)"),
+        Event("rolled", 0, "South rolled blue (B)"),
     )
     line = presenters.turn_text(turn(events=events, automatic=("roll:R", "pass", "roll:B")))
     assert line.startswith(
-        "<@11> (South) played `a1-a3`: moved S from R to Y; rolled red (R); North has no "
-        "other legal move: pass; rolled blue (B). Then: `roll:R`, `pass`, `roll:B`.\n"
+        "<@11> (South) played `a1-a3`: moved S from R to Y; North rolled red (R); North has "
+        "no other legal move: pass; South rolled blue (B). Then: `roll:R`, `pass`, `roll:B`.\n"
     )
     # The mover's own pass stays.
     mine = presenters.turn_text(turn(events=(Event("passed", 0, "passed"),)))

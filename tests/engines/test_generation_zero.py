@@ -344,7 +344,8 @@ def test_endings_read_with_seats_named_from_one_and_the_score() -> None:
     assert [e.text for e in events if e.kind == "turn"] == ["round 1: Seat 2 to play"]
     (ended,) = [e.text for e in events if e.kind == "ended"]
     assert ended == (
-        "the last round is over; score: Seat 1 0, Seat 2 0 (tied: kills, then Health decide)"
+        "the last round is over; score: Seat 1: 0, Seat 2: 0 (tied on score and kills; Seat 1 "
+        "has more Health left)"
     )
 
 

@@ -731,7 +731,7 @@ def test_events_and_prompts() -> None:
     stuck = at(position_of({"RG": ("R", "L")}, "RB", "R=G"), colours="RB")
     assert ENGINE.prompt(stuck, 0) == "You rolled **green**: no legal move, so pass."
     rolled = ENGINE.apply_chance(at("R:rM,B:bM R545,B545 R=? 0", colours="RB"), "roll:y")
-    assert rolled.events[0].text == "rolled yellow (Y)"
+    assert rolled.events[0].text == "Red rolled yellow (Y)"  # the roller is named
 
 
 def test_view() -> None:
