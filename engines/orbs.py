@@ -952,6 +952,8 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         else:
             result = clash(mover, victim)
             hit = f"{ELEMENT_NAMES[ELEMENTS[victim % 5]]} on {NAMES[target]}"
+            if rules.players > 2:  # among several opponents, say whose orb it is
+                hit = f"{POINT_NAMES[rules.points[victim // 5]]}'s {hit}"
             if result == "win":
                 board[target] = mover
                 kind = "capture"

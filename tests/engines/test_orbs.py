@@ -232,9 +232,14 @@ def test_the_seat_a_removal_puts_out_is_named_by_its_point() -> None:
     state = state_of("I5:F/I6:A/Q1:E 0 0", players=3)
     events = ENGINE.apply(state, 0, ENGINE.parse_move(state, 0, "I5-I6")).events
     out = [e for e in events if e.kind == "eliminated"]
-    assert [(e.seat, e.text) for e in out] == [
-        (1, f"{ENGINE.seat_names(3, {})[1]} has no orbs left and is out (ORB-5)")
-    ]
+    victim = ENGINE.seat_names(3, {})[1]
+    assert [(e.seat, e.text) for e in out] == [(1, f"{victim} has no orbs left and is out (ORB-5)")]
+    # Among several opponents the capture says whose orb it took; with one it need not.
+    assert events[0].text == f"Fire burns {victim}'s Air on I6"
+    duel = state_of("I5:F/I6:A 0 0")
+    assert ENGINE.apply(duel, 0, ENGINE.parse_move(duel, 0, "I5-I6")).events[0].text == (
+        "Fire burns Air on I6"
+    )
 
 
 # ---- resignation and draws -----------------------------------------------------------------
