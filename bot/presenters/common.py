@@ -55,9 +55,12 @@ def _players_named(snapshot: GameSnapshot, user_ids: Iterable[int]) -> str:
 
 
 def _join(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+    """``a``, ``a and b``, ``a, b and c``; items that hold a comma themselves (an Orbs team
+    seat, "North-east, team A") are set apart by semicolons: ``a, x; b, y; and c, z``."""
     if len(items) <= 1:
         return "".join(items)
+    if any(", " in item for item in items):
+        return f"{'; '.join(items[:-1])}; and {items[-1]}"
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 

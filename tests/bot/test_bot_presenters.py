@@ -442,3 +442,18 @@ def test_a_takeback_names_the_bots_reply_and_the_forced_moves_it_takes_with_it()
         "<@11> (South) took back `a1-a3` and the bot's reply `h8-h6` and the forced `pass` "
         "after it."
     )
+
+
+def test_a_list_of_seats_with_commas_in_their_names_is_set_apart_by_semicolons() -> None:
+    """Orbs team seats ("North-east, team A") would run into each other in a comma list."""
+    players = tuple(
+        Player(seat, 100 + seat, name)
+        for seat, name in enumerate(("North-east, team A", "South-east, team B", "South, team A"))
+    )
+    started = presenters.game_started_text(replace(snapshot(), players=players, to_move=(0,)))
+    assert started.startswith(
+        "**Generatorb** begins: <@100> plays North-east, team A; <@101> plays South-east, "
+        "team B; and <@102> plays South, team A.\n"
+    )
+    plain = presenters.game_started_text(snapshot())
+    assert plain.startswith("**Generatorb** begins: <@11> plays South and <@22> plays North.")
