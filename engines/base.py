@@ -45,6 +45,7 @@ __all__ = [
     "Preset",
     "Transition",
     "UsageError",
+    "quoted",
 ]
 
 #: Pseudo-seat that acts at a chance node (a die roll, a shuffle). The service samples it.
@@ -66,6 +67,18 @@ class UsageError(ValueError):
 
     The CLI maps it to exit status 2; the bot shows its message to the challenger.
     """
+
+
+#: How much of a caller's text an error message quotes (:func:`quoted`).
+QUOTED_CHARS = 60
+
+
+def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
+    """``text`` as an error message quotes it (its ``repr``), cut to ``limit`` characters with
+    ``…``: a 6,000-character position must not make a message Discord refuses (2,000)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…"
 
 
 class MoveError(Exception):
@@ -159,7 +172,7 @@ class OptionSpec:
             return raw  # the engine checks it (Engine.complete_options)
         elif raw.lower() in self.choices:
             return raw.lower()
-        raise UsageError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}")
+        raise UsageError(f"option {self.name}: {quoted(text)} is not allowed; use {self.allowed()}")
 
     def allowed(self) -> str:
         """A short human description of the allowed values, e.g. ``"true or false"``."""

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engines.base import NotationError, UsageError
+from engines.base import NotationError, UsageError, quoted
 from engines.generator_board import (
     BASE,
     LARGE,
@@ -140,7 +140,7 @@ def read_position(text: str, colours_option: str) -> PositionFields:
     """
     fields = text.split(" ")
     if len(fields) != 4:
-        raise malformed(f"expected four fields 'BOARD STASHES TURN COUNT', got {text!r}")
+        raise malformed(f"expected four fields 'BOARD STASHES TURN COUNT', got {quoted(text)}")
     board_text, stash_text, turn_text, count_text = fields
     colours: list[int] = []
     stashes: list[tuple[int, int, int] | None] = []

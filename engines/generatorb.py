@@ -28,6 +28,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    quoted,
 )
 from engines.geometry.square import SquareGrid
 
@@ -701,7 +702,7 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
     ):
         raise UsageError(
             "malformed position: expected 'S:<pieces> N:<pieces> supply:<s>/<n> turn:<S|N> "
-            f"ply:<n> passes:<0-2>', got {text!r}"
+            f"ply:<n> passes:<0-2>', got {quoted(text)}"
         )
     values = [f.split(":", 1)[1].lower() for f in fields]
     board = [0] * 64

@@ -34,6 +34,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    quoted,
 )
 from engines.geometry.hexstar import (
     CELL_COUNT,
@@ -231,7 +232,7 @@ def _opening(value: OptionValue, board: str, void: int) -> str:
     size = 10 if board == "star" else 6
     if len(custom) != size or set(custom) - set("FEAW."):
         raise UsageError(
-            f"option opening: {text!r} is not allowed; use quartet, opposites, rare_water or "
+            f"option opening: {quoted(text)} is not allowed; use quartet, opposites, rare_water or "
             f"{size} characters from F E A W . (one per start-zone cell)"
         )
     if custom == "." * size and void == 0:
@@ -275,8 +276,8 @@ def _teams(value: OptionValue) -> str:
         set(seats)
     ) != len(seats):
         raise UsageError(
-            f"option teams: {text!r} is not allowed; use none or groups of seat digits joined "
-            "by '-', every seat once, e.g. 02-13"
+            f"option teams: {quoted(text)} is not allowed; use none or groups of seat digits "
+            "joined by '-', every seat once, e.g. 02-13"
         )
     ordered = sorted(("".join(sorted(group)) for group in groups), key=lambda g: g[0])
     if all(len(group) == 1 for group in ordered):

@@ -43,10 +43,16 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             snapshot = await self.bot.service.game_info(channel_id_of(interaction))
+            # A position too long for the text (Generation Zero's) comes as a file.
+            attached = MISSING
+            if len(snapshot.position) > presenters.POSITION_INLINE_MAX:
+                data = io.BytesIO(snapshot.position.encode())
+                attached = discord.File(data, presenters.position_file_name(snapshot))
             await interaction.followup.send(
                 presenters.game_info_text(snapshot),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
+                file=attached,
             )
 
     @app_commands.command(name="rules", description="The rules and move notation of a game")

@@ -47,7 +47,13 @@ from bot.presenters.ratings import (
     profile_caption,
     rating_value_text,
 )
-from bot.presenters.records import game_info_text, move_list_text, rules_text
+from bot.presenters.records import (
+    POSITION_INLINE_MAX,
+    game_info_text,
+    move_list_text,
+    position_file_name,
+    rules_text,
+)
 from bot.presenters.social import (
     REMATCH_ALREADY_CHOSEN,
     TAKEBACK_REQUEST_CLOSED,
@@ -93,6 +99,7 @@ __all__ = [
     "FORGET_ME_PHRASE",
     "MAX_MENTIONS",
     "MESSAGE_LIMIT",
+    "POSITION_INLINE_MAX",
     "REMATCH_ALREADY_CHOSEN",
     "TAKEBACK_REQUEST_CLOSED",
     "WATCHERS_LINE",
@@ -120,6 +127,7 @@ __all__ = [
     "move_ack_text",
     "move_list_text",
     "outcome_text",
+    "position_file_name",
     "privacy_text",
     "private_view_text",
     "profile_caption",

@@ -10,11 +10,28 @@ from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot, MoveRecord, Player
 from engines.base import GameInfo
 
-__all__ = ["game_info_text", "move_list_text", "rules_text"]
+__all__ = [
+    "POSITION_INLINE_MAX",
+    "game_info_text",
+    "move_list_text",
+    "position_file_name",
+    "rules_text",
+]
+
+#: The longest position ``/game info`` shows in its text; a longer one (Generation Zero's JSON,
+#: about 2,500 characters, over Discord's 2,000 a message) comes as an attached file.
+POSITION_INLINE_MAX = 1000
+
+
+def position_file_name(snapshot: GameSnapshot) -> str:
+    """``generation_zero-12-position.txt``: the attachment of a long position."""
+    return f"{snapshot.game}-{snapshot.game_id}-position.txt"
 
 
 def game_info_text(snapshot: GameSnapshot) -> str:
-    """``/game info``: players, options, ply, last moves and whose turn (or the result)."""
+    """``/game info``: players, options, ply, last moves and whose turn (or the result), and
+    the position: inline, or, over :data:`POSITION_INLINE_MAX` characters, named as the file
+    the cog attaches (:func:`position_file_name`)."""
     lines = [
         f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}",
         "Players: " + _join([_info_seat(snapshot, p) for p in snapshot.players]),
@@ -39,7 +56,9 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     if snapshot.last_moves:
         recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
         lines.append(f"Last moves: {recent}")
-    if snapshot.position:
+    if len(snapshot.position) > POSITION_INLINE_MAX:
+        lines.append(f"Position: attached, `{position_file_name(snapshot)}`.")
+    elif snapshot.position:
         lines.append(f"Position: {_code(snapshot.position)}")
     else:
         lines.append("Position: secret until the game ends (it holds the players' hidden cards).")

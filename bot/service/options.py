@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Engine, GameInfo, OptionSpec, OptionValue, UsageError
+from engines.base import Engine, GameInfo, OptionSpec, OptionValue, UsageError, quoted
 
 __all__ = [
     "MAX_SUGGESTIONS",
@@ -44,7 +44,7 @@ def parse_options_text(text: str) -> dict[str, str]:
         if not sep or not key or not value:
             raise UsageError(
                 f"options are written key=value separated by spaces (e.g. refill=all), "
-                f"not {token!r}"
+                f"not {quoted(token)}"
             )
         key = key.lower()
         if key in pairs:

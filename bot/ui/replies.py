@@ -243,6 +243,10 @@ async def answer_errors(
 
 
 async def _answer_safely(interaction: discord.Interaction[Any], text: str) -> None:
+    """Send the one-sentence answer to a refused or failed action, cut to Discord's limit
+    (a refusal that quotes what the user typed must still arrive)."""
+    if len(text) > presenters.MESSAGE_LIMIT:
+        text = text[: presenters.MESSAGE_LIMIT - 1] + "…"
     try:
         await send_ephemeral(interaction, text)
     except discord.HTTPException:

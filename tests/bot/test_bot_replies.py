@@ -14,8 +14,11 @@ import pytest
 
 from bot import presenters
 from bot.service import NotAPlayerError, NotYourTurnError
+from bot.service.errors import ChallengeSetupError
 from bot.ui.board import post_board
 from bot.ui.replies import allowed_users, answer_errors, answered_in_time
+from engines import get_engine
+from engines.base import UsageError
 
 from .test_bot_presenters import snapshot
 
@@ -57,6 +60,27 @@ async def test_a_service_error_is_answered_ephemerally_and_logged_with_its_game(
     assert "game 31" in record.getMessage()
     assert "user 7" in record.getMessage()
     assert "You are not playing in this game." in record.getMessage()
+
+
+async def test_a_refusal_longer_than_a_discord_message_still_arrives_cut() -> None:
+    """A refusal that quotes a long input (a 6,000-character position) would be refused by
+    Discord (2,000 a message) and the user left with "thinking…"; it is cut instead."""
+    interaction = fake_interaction(done=True)
+    async with answer_errors(interaction):
+        raise ChallengeSetupError("that is not a position: " + "a" * 5000)
+    (call,) = interaction.followup.send.await_args_list
+    text = call.args[0]
+    assert len(text) == presenters.MESSAGE_LIMIT
+    assert text.startswith("that is not a position: aaa")
+    assert text.endswith("…")
+
+
+def test_engines_quote_at_most_a_short_piece_of_what_they_refuse() -> None:
+    for game, text in (("generatorb", "a" * 6000), ("generator", "b" * 6000)):
+        engine = get_engine(game)
+        with pytest.raises(UsageError) as refused:
+            engine.from_position(text, engine.resolve_options({}))
+        assert len(str(refused.value)) < 300, str(refused.value)[:300]
 
 
 async def test_a_bug_is_logged_and_the_user_gets_an_apology(

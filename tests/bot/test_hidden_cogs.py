@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot import presenters
+from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
 from bot.service import NotAPlayerError, ServiceError
 from bot.service.models import PrivateEvent, PrivateView
@@ -112,6 +113,28 @@ def test_the_private_view_text_gives_the_decision_and_the_events_with_their_plie
 def test_game_info_keeps_the_position_of_a_hidden_game_secret() -> None:
     text = presenters.game_info_text(hidden_snapshot(position=""))
     assert "Position: secret until the game ends" in text
+
+
+async def test_game_info_attaches_a_position_too_long_for_a_message() -> None:
+    """A finished Generation Zero game shows its position (about 2,500 characters of JSON):
+    inline it made a message Discord refuses, and /game info answered with the apology."""
+    long_position = '{"players": 2, "chars": "' + "x" * 2600 + '"}'
+    over = hidden_snapshot(position=long_position, status="finished", to_move=())
+    text = presenters.game_info_text(over)
+    assert len(text) < presenters.MESSAGE_LIMIT
+    assert "Position: attached, `secretcards-5-position.txt`." in text
+    bot = stand_in_bot()
+    bot.service.game_info = AsyncMock(return_value=over)
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    info: Any = GameCog.info.callback
+    await info(GameCog(bot), interaction)
+    (call,) = interaction.followup.send.await_args_list
+    attached = call.kwargs["file"]
+    assert attached.filename == "secretcards-5-position.txt"
+    assert attached.fp.read().decode() == long_position
+    short = presenters.game_info_text(snapshot())
+    assert "Position: `S:a1 N:h8" in short  # a short one stays in the text
 
 
 # ---- buttons -------------------------------------------------------------------------------
