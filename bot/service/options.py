@@ -25,19 +25,31 @@ __all__ = [
 MAX_SUGGESTIONS = 25
 MAX_CHOICE_LENGTH = 100
 
-_SEPARATORS = re.compile(r"[\s,;]+")
+#: Between pairs: spaces and semicolons; commas are split apart after (see parse_options_text).
+_SEPARATORS = re.compile(r"[\s;]+")
 
 
 def parse_options_text(text: str) -> dict[str, str]:
     """Split ``"refill=all start_supply=20"`` into ``{"refill": "all", "start_supply": "20"}``.
 
     Pairs are separated by spaces, commas or semicolons; spaces around ``=`` are allowed and
-    keys are case-insensitive. Raises :class:`UsageError` for a token without ``=``, an empty
-    key or value, or a key given twice. Values are left as typed: the engine parses them.
+    keys are case-insensitive. A comma followed by no ``key=`` goes on the value before it,
+    so a list value reads as typed (Orbs' ``holes=G7,I5``, ``holes=G7, I5``). Raises
+    :class:`UsageError` for a token without ``=``, an empty key or value, or a key given
+    twice. Values are left as typed: the engine parses them.
     """
-    normalised = re.sub(r"\s*=\s*", "=", text.strip())
+    normalised = re.sub(r"\s*,\s*", ",", re.sub(r"\s*=\s*", "=", text.strip()))
+    tokens: list[str] = []
+    for word in _SEPARATORS.split(normalised):
+        first, *rest = word.split(",")
+        tokens.append(first)
+        for piece in rest:
+            if piece and "=" not in piece and tokens[-1]:
+                tokens[-1] = f"{tokens[-1]},{piece}"  # a list value: holes=G7,I5
+            else:
+                tokens.append(piece)
     pairs: dict[str, str] = {}
-    for token in _SEPARATORS.split(normalised):
+    for token in tokens:
         if not token:
             continue
         key, sep, value = token.partition("=")
@@ -67,8 +79,15 @@ def resolve_challenge_options(
         raw.update(engine.info.preset(preset_id).options)
     if options_text:
         raw.update(parse_options_text(options_text))
+    specs = {spec.name: spec for spec in engine.info.options}
     for key in raw:
-        if engine.info.option(key).cli_only:
+        if key not in specs:
+            # The engine's own message would list the command line's options too.
+            known = ", ".join(name for name, spec in specs.items() if not spec.cli_only)
+            raise UsageError(
+                f"unknown option {quoted(key)} for {engine.info.id}; options are: {known}"
+            )
+        if specs[key].cli_only:
             raise UsageError(
                 f"option {key} can only be set on the command line (python -m engines); "
                 "games in chat use its default"

@@ -33,6 +33,25 @@ def test_parse_options_text() -> None:
         parse_options_text("refill=all REFILL=one")
 
 
+def test_a_list_value_keeps_its_commas() -> None:
+    """Orbs' ``holes`` is a comma list of cells, as its help says: typed in /challenge it must
+    reach the engine whole, not be cut into pairs at its commas."""
+    assert parse_options_text("holes=G7,I5 board=star") == {"holes": "G7,I5", "board": "star"}
+    assert parse_options_text("holes=G7, I5,teams=01-23") == {"holes": "G7,I5", "teams": "01-23"}
+    with pytest.raises(UsageError, match="not 'I5'"):
+        parse_options_text("holes=G7 I5")  # a space, not a comma: a token of its own
+    orbs = get_engine("orbs")
+    resolved = resolve_challenge_options(orbs, "holes=G7,I5", None)
+    assert resolved["holes"] == "G7,I5"
+
+
+def test_an_unknown_option_lists_only_what_a_challenge_may_set() -> None:
+    with pytest.raises(UsageError, match="unknown option 'colour'") as refused:
+        resolve_challenge_options(get_engine("generation_zero"), "colour=red", None)
+    assert "max_rounds" in str(refused.value)
+    assert "content" not in str(refused.value)  # command line only (python -m engines)
+
+
 def test_format_options_lists_what_differs_from_the_defaults() -> None:
     engine = get_engine("generatorb")
     assert format_options(INFO, engine.resolve_options({})) == ""
