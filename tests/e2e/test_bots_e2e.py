@@ -197,7 +197,16 @@ async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:
     mark = fake.checkpoint()
     mine = rng.choice(choices).value
     await fake.slash(room.alice, channel, "move", text=mine)
-    replied = await fake.wait_for_message(channel, bot_moved, after=mark, timeout=30)
+    # The bot's reply to it, not its opening move, whose board may still be on its way.
+    mine_at = await fake.wait_for_message(
+        channel, lambda m: bool(m.attachments) and f"played `{mine}`" in m.content, after=mark
+    )
+    replied = await fake.wait_for_message(
+        channel,
+        lambda m: bot_moved(m) and board_ply(m) == board_ply(mine_at) + 1,
+        after=mark,
+        timeout=30,
+    )
     reply = re.search(r"played `([^`]+)`", replied.content)
     assert reply is not None, replied.content
     mark = fake.checkpoint()
