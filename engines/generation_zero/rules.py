@@ -482,12 +482,14 @@ class Game:
         if len(tied) == 1:
             return f"{reason}; score: {board}"
         first = self.ranking()[0]
+        winner = first[0]
+        level_on_kills = [s for s in tied if seats[s]["kills"] == seats[winner]["kills"]]
         if len(first) > 1:
             why = "tied on score, kills and Health: a shared win"
-        elif len({seats[s]["kills"] for s in tied}) > 1:
-            why = f"tied on score; Seat {first[0] + 1} has more kills"
+        elif len(level_on_kills) == 1:  # the kills alone put the winner ahead
+            why = f"tied on score; Seat {winner + 1} has more kills"
         else:
-            why = f"tied on score and kills; Seat {first[0] + 1} has more Health left"
+            why = f"tied on score and kills; Seat {winner + 1} has more Health left"
         return f"{reason}; score: {board} ({why})"
 
     def check_e1(self) -> bool:

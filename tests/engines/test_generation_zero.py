@@ -543,3 +543,33 @@ def test_a_malformed_position_is_a_usage_error_whatever_its_shape(change: str) -
     doc = json.loads(ENGINE.position(ENGINE.new_game(2, options, 3)))
     with pytest.raises(UsageError, match="position"):
         ENGINE.from_position(json.dumps(_malformed(doc, change)), options)
+
+
+@pytest.mark.parametrize(
+    ("kills", "health", "why"),
+    [
+        ((3, 1, 1), (9, 9, 9), "tied on score; Seat 1 has more kills"),
+        ((3, 3, 1), (9, 5, 9), "tied on score and kills; Seat 1 has more Health left"),
+        ((3, 3, 1), (9, 9, 9), "tied on score, kills and Health: a shared win"),
+    ],
+)
+def test_a_tie_on_score_names_what_broke_it(
+    kills: tuple[int, ...], health: tuple[int, ...], why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R12.3 among three seats tied on score: kills decide only if they put one seat ahead of
+    every other tied seat; else Health; else nobody."""
+    options = ENGINE.options_for(ENGINE.resolve_options({}), 3)
+    game = ENGINE.new_game(3, options, 3).game()
+    for seat, count in zip(game.d["seats"], kills, strict=True):
+        seat["kills"] = count
+    monkeypatch.setattr(game, "scores", lambda: [5, 5, 5])
+    by_seat = dict(enumerate(health))
+    keyed = sorted(range(3), key=lambda s: (-kills[s], -by_seat[s]))
+    groups: list[list[int]] = []
+    for s in keyed:
+        if groups and (kills[groups[-1][0]], by_seat[groups[-1][0]]) == (kills[s], by_seat[s]):
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    monkeypatch.setattr(game, "ranking", lambda: groups)
+    assert game.ending_text("round_limit").endswith(f"Seat 2: 5, Seat 3: 5 ({why})")
