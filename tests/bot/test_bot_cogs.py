@@ -24,8 +24,9 @@ from bot.service import (
     LobbyUpdate,
     Player,
 )
+from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
-from bot.service.models import TakebackAnswer
+from bot.service.models import TakebackAnswer, TakebackRequest
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow
 from engines.base import Outcome
@@ -428,3 +429,39 @@ async def test_an_allowed_takeback_holds_its_channels_turn_order_until_its_board
     assert held_at == {"commit": True, "post": True}
     async with bot.turn_order(2, wait=0.01) as free:
         assert free  # and let go afterwards
+
+
+async def test_a_takeback_the_bot_allows_at_once_holds_the_turn_order_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/takeback against the bot: the bot answers inside the command, so its commit and the
+    board it goes back to are held like a move."""
+    bot = stand_in_bot()
+    held_at: dict[str, bool] = {}
+
+    async def probe(step: str) -> None:
+        async with bot.turn_order(2, wait=0.01) as free:
+            held_at[step] = not free
+
+    request = TakebackRequest(5, 3, 0, SOUTH, (bot_user_id(1),), "a1-a3", 1)
+    bot.service.request_takeback = AsyncMock(return_value=request)
+
+    async def allowed(_: object) -> TakebackAnswer:
+        await probe("commit")
+        return TakebackAnswer(snapshot(), 0, SOUTH, bot_user_id(1), True, ("a1-a3",))
+
+    async def post(*_: object, **__: object) -> Any:
+        await probe("post")
+        return MagicMock()
+
+    bot.service.bots.answer_takeback = allowed
+    request_post = MagicMock()
+    request_post.edit = AsyncMock()
+    monkeypatch.setattr("bot.cogs.social.post_in_channel", AsyncMock(return_value=request_post))
+    monkeypatch.setattr("bot.cogs.social.post_board", post)
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    takeback: Any = SocialCog.takeback.callback
+    await takeback(SocialCog(bot), interaction)
+    assert held_at == {"commit": True, "post": True}
+    interaction.followup.send.assert_awaited_once_with("Takeback asked of the bot.", ephemeral=True)
