@@ -20,6 +20,7 @@ from typing import Any, NoReturn, TypeGuard
 from engines import ENGINES, get_engine
 from engines.base import (
     CHANCE,
+    SEAT_DIGITS,
     Engine,
     GameOverError,
     MoveError,
@@ -30,10 +31,10 @@ from engines.base import (
     UsageError,
 )
 
-SEAT_PREFIX = re.compile(r"^\s*\[([0-9]{1,3})\]")
+SEAT_PREFIX = re.compile(rf"^\s*\[({SEAT_DIGITS})\]")
 #: ``resign`` (the seat to act) or ``[k]resign`` (seat k, at any time), for games where play
 #: goes on without the resigner (:meth:`engines.base.Engine.resign`, e.g. Generator GEN-15).
-RESIGN = re.compile(r"^\s*(?:\[([0-9]{1,3})\])?\s*resign\s*$", re.IGNORECASE)
+RESIGN = re.compile(rf"^\s*(?:\[({SEAT_DIGITS})\])?\s*resign\s*$", re.IGNORECASE)
 #: The ``format`` of the game records ``--record`` reads (``bot/service/records.py``).
 RECORD_FORMAT = "gameroom-record/1"
 

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from engines.base import (
     CHANCE,
+    SEAT_DIGITS,
     ChanceOutcome,
     Engine,
     Event,
@@ -563,7 +564,7 @@ def _legal_moves(state: ArbosState, seat: int, *, doubles: bool = True) -> list[
 # Notation (section 6)
 # ---------------------------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"\s*\[([0-9]{1,3})\]\s*")
+_PREFIX = re.compile(rf"\s*\[({SEAT_DIGITS})\]\s*")
 _WORDS = {"spore": 1, "seed": 1, "replace": 1, "double": 2, "pass": 0, "prune": -1}
 
 

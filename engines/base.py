@@ -29,6 +29,7 @@ from engines.rng import Rng
 
 __all__ = [
     "CHANCE",
+    "SEAT_DIGITS",
     "AmbiguousMoveError",
     "ChanceOutcome",
     "Engine",
@@ -45,6 +46,7 @@ __all__ = [
     "Preset",
     "Transition",
     "UsageError",
+    "ascii_digits",
     "quoted",
 ]
 
@@ -67,6 +69,19 @@ class UsageError(ValueError):
 
     The CLI maps it to exit status 2; the bot shows its message to the challenger.
     """
+
+
+#: The seat number of a ``[k]`` prefix, as a regular expression: one to three ASCII digits
+#: (``\d`` would take other scripts' digits, and ``int`` refuses thousands of them).
+SEAT_DIGITS = "[0-9]{1,3}"
+
+
+def ascii_digits(text: str, most: int | None = None) -> bool:
+    """Whether ``text`` is a number as notation writes it: ASCII digits only (``str.isdigit``
+    also takes ``²``, which ``int`` refuses), at least one and at most ``most``."""
+    if not text or (most is not None and len(text) > most):
+        return False
+    return text.isascii() and text.isdigit()
 
 
 #: How much of a caller's text an error message quotes (:func:`quoted`).
@@ -220,13 +235,14 @@ class GameInfo:
     has_hidden_information: bool = False
     has_simultaneous_moves: bool = False
 
-    def option(self, name: str) -> OptionSpec:
-        """The option called ``name``; raises :class:`UsageError` listing the known ones."""
+    def option(self, name: str, *, in_chat: bool = False) -> OptionSpec:
+        """The option called ``name``; raises :class:`UsageError` listing the known ones
+        (``in_chat``: those a challenge in chat may set, without the ``cli_only`` ones)."""
         for spec in self.options:
             if spec.name == name:
                 return spec
-        known = ", ".join(s.name for s in self.options)
-        raise UsageError(f"unknown option {name!r} for {self.id}; options are: {known}")
+        known = ", ".join(s.name for s in self.options if not (in_chat and s.cli_only))
+        raise UsageError(f"unknown option {quoted(name)} for {self.id}; options are: {known}")
 
     def preset(self, preset_id: str) -> Preset:
         """The preset called ``preset_id``; raises :class:`UsageError` listing the known ones."""

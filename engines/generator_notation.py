@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engines.base import NotationError, UsageError, quoted
+from engines.base import SEAT_DIGITS, NotationError, UsageError, quoted
 from engines.generator_board import (
     BASE,
     LARGE,
@@ -42,7 +42,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 _NODE = r"[gryb](?:\.?[gryb])*"
-_SEAT_PREFIX = re.compile(r"\[([0-9]{1,3})\] ?")
+_SEAT_PREFIX = re.compile(rf"\[({SEAT_DIGITS})\] ?")
 _ENTRY = re.compile(r"(?:\+ ?|enter ?: ?|enter )([lms])")
 _MOVE = re.compile(
     rf"(?:(?P<unit>[lms]+)(?: ?: ?| ))?(?P<origin>{_NODE})(?: ?[->] ?| to | )"

@@ -28,6 +28,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    ascii_digits,
     quoted,
 )
 from engines.geometry.square import SquareGrid
@@ -599,7 +600,7 @@ def _parse_text(raw: str) -> _Parsed:
     seat: int | None = None
     if text.startswith("["):
         close = text.find("]")
-        if not 2 <= close <= 4 or not _digits(text[1:close]):
+        if not ascii_digits(text[1:close], most=3):
             raise fail("a seat prefix is written like [0]")
         seat = int(text[1:close])
         i = close + 1
@@ -724,20 +725,20 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
                 raise UsageError(f"malformed position: {name} is listed twice")
             board[cell] = height * SIGN[seat]
     south, slash, north = values[2].partition("/")
-    if not (slash and _digits(south) and _digits(north)) or int(south) > 99 or int(north) > 99:
+    if (
+        not (slash and ascii_digits(south) and ascii_digits(north))
+        or int(south) > 99
+        or int(north) > 99
+    ):
         raise UsageError(f"malformed position: supply must be <0-99>/<0-99>, got {values[2]!r}")
     if values[3] not in ("s", "n"):
         raise UsageError(f"malformed position: turn must be S or N, got {values[3]!r}")
-    if not _digits(values[4]):
+    if not ascii_digits(values[4]):
         raise UsageError(f"malformed position: ply must be a number, got {values[4]!r}")
     if values[5] not in ("0", "1", "2"):
         raise UsageError(f"malformed position: passes must be 0, 1 or 2, got {values[5]!r}")
     turn = SOUTH if values[3] == "s" else NORTH
     return tuple(board), (int(south), int(north)), turn, int(values[4]), int(values[5])
-
-
-def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engines.base import (
+    SEAT_DIGITS,
     Engine,
     Event,
     GameInfo,
@@ -255,7 +256,9 @@ def _holes(value: OptionValue, board: str) -> tuple[str, tuple[int, ...]]:
     for name in names:
         cell = INDEX.get(name)
         if cell is None or cell not in playable:
-            raise UsageError(f"option holes: {name or text!r} is not a cell of the {board} board")
+            raise UsageError(
+                f"option holes: {quoted(name or text)} is not a cell of the {board} board"
+            )
         if cell in cells:
             raise UsageError(f"option holes: {name} is listed twice")
         cells.append(cell)
@@ -638,7 +641,7 @@ def read_position(text: str, rules: Rules) -> OrbsState:
 # Move notation
 # ---------------------------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"\[([0-9]{1,3})\]\s*(.*)")
+_PREFIX = re.compile(rf"\[({SEAT_DIGITS})\]\s*(.*)")
 _STEP = re.compile(r"([a-z])(\d{1,2})(?: ?[->x] ?| | to |)([a-z])(\d{1,2})")
 
 INFO = GameInfo(

@@ -45,9 +45,9 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             snapshot = await self.bot.service.game_info(channel_id_of(interaction))
             # A position too long for the text (Generation Zero's) comes as a file.
             attached = MISSING
-            if len(snapshot.position) > presenters.POSITION_INLINE_MAX:
-                data = io.BytesIO(snapshot.position.encode())
-                attached = discord.File(data, presenters.position_file_name(snapshot))
+            name = presenters.position_file_name(snapshot)
+            if name is not None:
+                attached = discord.File(io.BytesIO(snapshot.position.encode()), name)
             await interaction.followup.send(
                 presenters.game_info_text(snapshot),
                 ephemeral=True,

@@ -23,8 +23,11 @@ __all__ = [
 POSITION_INLINE_MAX = 1000
 
 
-def position_file_name(snapshot: GameSnapshot) -> str:
-    """``generation_zero-12-position.txt``: the attachment of a long position."""
+def position_file_name(snapshot: GameSnapshot) -> str | None:
+    """``generation_zero-12-position.txt``, the file ``/game info`` attaches the position as
+    when it is over :data:`POSITION_INLINE_MAX` characters; ``None`` when the text holds it."""
+    if len(snapshot.position) <= POSITION_INLINE_MAX:
+        return None
     return f"{snapshot.game}-{snapshot.game_id}-position.txt"
 
 
@@ -56,8 +59,9 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     if snapshot.last_moves:
         recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
         lines.append(f"Last moves: {recent}")
-    if len(snapshot.position) > POSITION_INLINE_MAX:
-        lines.append(f"Position: attached, `{position_file_name(snapshot)}`.")
+    attached = position_file_name(snapshot)
+    if attached is not None:
+        lines.append(f"Position: attached, `{attached}`.")
     elif snapshot.position:
         lines.append(f"Position: {_code(snapshot.position)}")
     else:

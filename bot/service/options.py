@@ -79,15 +79,8 @@ def resolve_challenge_options(
         raw.update(engine.info.preset(preset_id).options)
     if options_text:
         raw.update(parse_options_text(options_text))
-    specs = {spec.name: spec for spec in engine.info.options}
     for key in raw:
-        if key not in specs:
-            # The engine's own message would list the command line's options too.
-            known = ", ".join(name for name, spec in specs.items() if not spec.cli_only)
-            raise UsageError(
-                f"unknown option {quoted(key)} for {engine.info.id}; options are: {known}"
-            )
-        if specs[key].cli_only:
+        if engine.info.option(key, in_chat=True).cli_only:
             raise UsageError(
                 f"option {key} can only be set on the command line (python -m engines); "
                 "games in chat use its default"

@@ -105,27 +105,21 @@ class RematchStartedError(RematchOpenError):
 class TakebackPlan:
     """What a takeback removes: ``seat``'s move ``move`` logged at ``ply`` and every row
     after it, whose texts ``removed`` lists oldest first (``move`` first); of the rows after
-    the move, ``replies`` are the bot's own replies and the rest (:attr:`forced`) the forced
-    moves it played for a seat. The game goes back to the position after ply :attr:`to_ply`."""
+    the move, ``replies`` are the bot's own replies and ``forced`` the forced moves it played
+    for a seat (each oldest first). The game goes back to the position after ply
+    :attr:`to_ply`."""
 
     seat: int
     ply: int
     move: str
     removed: tuple[str, ...]
     replies: tuple[str, ...] = ()
+    forced: tuple[str, ...] = ()
 
     @property
     def to_ply(self) -> int:
         """The last ply that stays in the log."""
         return self.ply - 1
-
-    @property
-    def forced(self) -> tuple[str, ...]:
-        """The forced moves the bot played after the move, which go with it (oldest first)."""
-        after = list(self.removed[1:])
-        for reply in self.replies:
-            after.remove(reply)
-        return tuple(after)
 
 
 def is_automatic(move: MoveRow) -> bool:
@@ -196,8 +190,15 @@ def plan_takeback(
             raise TakebackError(
                 "Your move revealed hidden information, so it cannot be taken back."
             )
-    replies = tuple(row.text for row in removed[1:] if not is_automatic(row))
-    return TakebackPlan(seat, move.ply, move.text, tuple(row.text for row in removed), replies)
+    after = removed[1:]
+    return TakebackPlan(
+        seat,
+        move.ply,
+        move.text,
+        tuple(row.text for row in removed),
+        replies=tuple(row.text for row in after if not is_automatic(row)),
+        forced=tuple(row.text for row in after if is_automatic(row)),
+    )
 
 
 # ============================================================================================

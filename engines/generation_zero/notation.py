@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 
-from engines.base import IllegalMoveError, NotationError
+from engines.base import SEAT_DIGITS, IllegalMoveError, NotationError
 from engines.generation_zero.content import STATS
 from engines.generation_zero.rules import Game
 
 __all__ = ["SEAT_PREFIX", "read_move", "split_words"]
 
-SEAT_PREFIX = re.compile(r"^\s*\[([0-9]{1,3})\]\s*")
+SEAT_PREFIX = re.compile(rf"^\s*\[({SEAT_DIGITS})\]\s*")
 CHAR = re.compile(r"^[ast][1-9][0-9]*$")
 CANON = re.compile(r"^c[1-9][0-9]*$")
 MONSTER = re.compile(r"^m[1-9][0-9]*$")

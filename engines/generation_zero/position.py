@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from engines.base import UsageError
+from engines.base import UsageError, ascii_digits
 from engines.generation_zero.content import STATS, Content
 from engines.generation_zero.rules import Doc, Rules, draft_seat, new_char
 from engines.rng import Rng
@@ -36,11 +36,6 @@ def print_position(doc: Doc) -> str:
 
 def _bad(message: str) -> UsageError:
     return UsageError(f"position: {message}")
-
-
-def _digits(text: str) -> bool:
-    """ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses), and few."""
-    return 0 < len(text) <= 4 and text.isascii() and text.isdigit()
 
 
 def _check_type(value: Any, kind: type, where: str) -> Any:
@@ -197,7 +192,9 @@ def read_position(text: str, rules: Rules, players_hint: int | None = None) -> D
     d["chars"] = {}
     chars = _check_type(obj["chars"], dict, "chars")
     used_cards: dict[str, str] = {}
-    for cid in sorted(chars, key=lambda c: (c[:1], int(c[1:]) if _digits(c[1:]) else 0)):
+    for cid in sorted(
+        chars, key=lambda c: (c[:1], int(c[1:]) if ascii_digits(c[1:], most=4) else 0)
+    ):
         d["chars"][cid] = _read_char(cid, chars[cid], content, d, on_map, drafting, used_cards)
     d["canons"] = {}
     for token, raw_canon in _check_type(obj.get("canons", {}), dict, "canons").items():
