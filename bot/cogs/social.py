@@ -4,7 +4,7 @@
 move; the post pings the opponent and carries Allow takeback / Refuse
 (:func:`bot.ui.buttons.takeback_view`). Allowing it posts the board as it was before the move,
 holding the channel's turn order (:func:`bot.ui.board.turn_in_order`) from the commit to that
-post like a move does, so the requester's quick replay cannot post above it;
+post like a move does, so the requester's quick next move cannot post above it;
 refusing (or the requester withdrawing with Refuse) edits the post; a move in between closes
 the request, and a press on its buttons then says so. The Rematch button under the final
 board (:func:`bot.ui.board.board_view`) opens a new challenge for the same players, options and
