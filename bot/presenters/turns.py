@@ -51,7 +51,6 @@ DRAW_OFFER_ENDED = "This draw offer lapsed: the game ended."
 _BOT_TERMINATIONS = {
     "resignation": "by resignation",
     "agreement": "by agreement",
-    "aborted": "aborted",
     "time": "on time",
 }
 
@@ -71,8 +70,9 @@ def _event_phrase(events: Iterable[Event]) -> str:
     return "; ".join(texts)
 
 
-def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
-    """``South wins by reaching the enemy core``: the engine's words when it ended the game."""
+def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+    """``South wins by reaching the enemy core``: the engine's words when it ended the game
+    (from ``events``, else from the last moves' events), or ``""`` when it did not."""
     for event in events:
         if event.kind == "ended":
             return _capitalised(event.text)
@@ -80,16 +80,15 @@ def _ending_phrase(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
         for event in move.events:
             if event.kind == "ended":
                 return _capitalised(event.text)
-    outcome = snapshot.outcome
-    if outcome is None:
-        return ""
-    how = _BOT_TERMINATIONS.get(outcome.termination, f"by {outcome.termination.replace('_', ' ')}")
-    return f"{'Drawn' if outcome.is_draw else 'Won'} {how}"
+    return ""
 
 
 def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     """One line on how the game ended, mentioning every player: the winners, then the
-    others ("good game"); of a draw, everyone. Bots of the same level are told apart by their
+    others ("good game"); of a draw, everyone. An ending the engine announced comes first in
+    its words ("South wins by reaching the enemy core. <@2> wins! …"); an ending the bot
+    decided is said once, with the result ("<@2> wins by resignation! …", "The game between
+    <@1> and <@2> is drawn by agreement."). Bots of the same level are told apart by their
     seats (:func:`~bot.presenters.common._players_named`). Empty while it goes on. (The
     callers allow every player's mention on a final board.)"""
     if snapshot.status == "aborted":
@@ -97,18 +96,26 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     outcome = snapshot.outcome
     if outcome is None:
         return ""
-    phrase = _ending_phrase(snapshot, events)
     ratings = rating_changes_text(snapshot)
+    engine = _engine_ending(snapshot, events)
+    lead = f"{engine}. " if engine else ""
+    how = (
+        ""
+        if engine
+        else " "
+        + _BOT_TERMINATIONS.get(outcome.termination, f"by {outcome.termination.replace('_', ' ')}")
+    )
     if outcome.is_draw:
         everyone = _players_named(snapshot, dict.fromkeys(snapshot.user_ids))
-        return f"{phrase}. The game between {everyone} is drawn.{ratings}"
+        return f"{lead}The game between {everyone} is drawn{how}.{ratings}"
     winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
     verb = "wins" if len(winners) == 1 else "win"
     named = _players_named(snapshot, winners)
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
+    result = f"{lead}{named} {verb}{how}!"
     if not others:
-        return f"{phrase}. {named} {verb}!{ratings}"
-    return f"{phrase}. {named} {verb}! Good game, {_players_named(snapshot, others)}.{ratings}"
+        return f"{result}{ratings}"
+    return f"{result} Good game, {_players_named(snapshot, others)}.{ratings}"
 
 
 def rating_change_text(change: RatingChange) -> str:
@@ -157,8 +164,8 @@ def turn_text(result: TurnResult) -> str:
     mover = snapshot.players[result.seat]
     phrase = _event_phrase(result.events)
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
-    if result.automatic:
-        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
+    if result.unannounced:
+        line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
     if result.declined_draw_offer:
         line += " The draw offer is off."
     if snapshot.is_active:
@@ -175,8 +182,8 @@ def decision_text(result: TurnResult) -> str:
     mover = result.snapshot.players[result.seat]
     phrase = _event_phrase(result.events)
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
-    if result.automatic:
-        line += f" Then: {', '.join(_code(c) for c in result.automatic)}."
+    if result.unannounced:
+        line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
     return f"{line} {seat_label(mover.seat_name)} decides again."
 
 

@@ -184,9 +184,11 @@ class TurnResult:
     """What :meth:`GameService.play` committed.
 
     ``move`` is the player's move in canonical notation and ``events`` the public events of
-    that move followed by those of the steps the bot played after it (listed in ``automatic``:
-    chance outcomes such as ``roll:G``, and forced moves of engines that ask for them).
-    ``snapshot`` is the game after all of them. ``declined_draw_offer`` is
+    that move followed by those of the steps the bot played after it (chance outcomes such as
+    ``roll:G``, and forced moves of engines that ask for them). ``unannounced`` is the notation
+    of those steps that no public event describes, for the post to name them; a step its
+    events already tell ("North rolled red (R)") is not repeated. ``snapshot`` is the game
+    after all of them. ``declined_draw_offer`` is
     true when the move declined a pending draw offer.
 
     ``private_events`` are the events of the same steps that only some seats may see and
@@ -203,7 +205,7 @@ class TurnResult:
     user_id: int
     move: str
     events: tuple[Event, ...]
-    automatic: tuple[str, ...]
+    unannounced: tuple[str, ...]
     declined_draw_offer: bool
     private_events: tuple[Event, ...] = ()
     turn_goes_on: bool = False

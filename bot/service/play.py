@@ -182,7 +182,11 @@ class Play:
             user_id=user_id,
             move=canonical,
             events=public_events(all_events),
-            automatic=tuple(m.text for m in automatic_moves),
+            unannounced=tuple(
+                m.text
+                for m in automatic_moves
+                if not public_events(_codec.load_events(m.events_json))
+            ),
             declined_draw_offer=loaded.row.draw_offer_seat is not None,
             private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
             turn_goes_on=turn_goes_on,

@@ -99,7 +99,7 @@ async def test_an_accepted_draw_posts_the_final_board_and_pings_both_players(
     posted_boards.assert_awaited_once()
     assert posted_boards.await_args is not None
     args, kwargs = posted_boards.await_args
-    assert args[2] == "Drawn by agreement. The game between <@11> and <@22> is drawn."
+    assert args[2] == "The game between <@11> and <@22> is drawn by agreement."
     assert kwargs["mention_ids"] == (SOUTH, NORTH)
 
 

@@ -66,7 +66,7 @@ def turn(**changes: object) -> TurnResult:
         user_id=SOUTH,
         move="a1-a3",
         events=(MOVED, REFILLED),
-        automatic=(),
+        unannounced=(),
         declined_draw_offer=False,
     )
     return replace(base, **changes)  # type: ignore[arg-type]
@@ -91,10 +91,10 @@ def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
         Event("passed", 1, "passed"),
         Event("rolled", 0, "South rolled blue (B)"),
     )
-    line = presenters.turn_text(turn(events=events, automatic=("roll:R", "pass", "roll:B")))
+    line = presenters.turn_text(turn(events=events))
     assert line.startswith(
         "<@11> (South) played `a1-a3`: moved S from R to Y; North rolled red (R); North has "
-        "no other legal move: pass; South rolled blue (B). Then: `roll:R`, `pass`, `roll:B`.\n"
+        "no other legal move: pass; South rolled blue (B).\n"
     )
     # The mover's own pass stays.
     mine = presenters.turn_text(turn(events=(Event("passed", 0, "passed"),)))
@@ -117,7 +117,8 @@ def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() ->
     show = snapshot(players=players, status="finished", to_move=())
     won = replace(show, outcome=Outcome.win("round_limit", 1, 3))
     assert presenters.outcome_text(won).endswith(
-        "**Gameroom (level 1)** (Seat 2) wins! Good game, **Gameroom (level 1)** (Seat 1) "
+        "**Gameroom (level 1)** (Seat 2) wins by round limit! Good game, "
+        "**Gameroom (level 1)** (Seat 1) "
         "and **Gameroom (level 1)** (Seat 3)."
     )
     drawn = replace(show, outcome=Outcome.draw("round_limit", 3))
@@ -127,25 +128,27 @@ def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() ->
     # A name nobody else in the game has stays as it is.
     mixed = (Player(0, SOUTH, "South"), Player(1, bot_user_id(3), "North"))
     ended = snapshot(players=mixed, status="finished", to_move=(), outcome=Outcome.win("x", 1, 2))
-    assert presenters.outcome_text(ended).endswith("**Gameroom (level 3)** wins! Good game, <@11>.")
+    assert presenters.outcome_text(ended).endswith(
+        "**Gameroom (level 3)** wins by x! Good game, <@11>."
+    )
 
 
 def test_chance_outcomes_are_listed() -> None:
-    assert "Then: `d:6`." in presenters.turn_text(turn(automatic=("d:6",)))
+    assert "Then: `d:6`." in presenters.turn_text(turn(unannounced=("d:6",)))
 
 
 def test_outcomes_the_bot_decides() -> None:
     resigned = snapshot(status="finished", to_move=(), outcome=Outcome.win("resignation", 1, 2))
     # A decisive result mentions every player, the loser too (d).
     assert presenters.resign_text(resigned, SOUTH) == (
-        "<@11> resigns. Won by resignation. <@22> wins! Good game, <@11>."
+        "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
     )
     agreed = snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2))
     assert presenters.outcome_text(agreed) == (
-        "Drawn by agreement. The game between <@11> and <@22> is drawn."
+        "The game between <@11> and <@22> is drawn by agreement."
     )
     assert presenters.draw_answer_text(agreed, accepted=True, by_user_id=NORTH).startswith(
-        "<@22> accepted the draw offer. Drawn by agreement."
+        "<@22> accepted the draw offer. The game between <@11> and <@22> is drawn by agreement."
     )
     aborted = snapshot(status="aborted", to_move=())
     assert presenters.outcome_text(aborted) == "The game was aborted; it has no result."

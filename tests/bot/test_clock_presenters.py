@@ -104,7 +104,7 @@ def test_time_outs_by_kind() -> None:
     )
     assert text == (
         f"⏰ <@{NORTH}> (North) ran out of time (<@{SOUTH}> claimed).\n"
-        f"Won on time. <@{SOUTH}> wins! Good game, <@{NORTH}>."
+        f"<@{SOUTH}> wins on time! Good game, <@{NORTH}>."
     )
     notice = Event("automatic", 1, "North is out of time: pass played on time-out")
     passed = Event("passed", 1, "passes")

@@ -46,19 +46,21 @@ def board_png(message: Any) -> None:
 
 
 def settle(state: GeneratorState) -> tuple[GeneratorState, list[str]]:
-    """What the bot does after every move: roll, and pass for a player with nothing else."""
-    logged: list[str] = []
+    """What the bot does after every move: roll, and pass for a player with nothing else.
+    Returns the state after it and how the post tells each step (the roll's event text, the
+    forced pass's notice)."""
+    told: list[str] = []
     while True:
         to_move = ENGINE.to_move(state)
         if to_move == (CHANCE,):
-            text = ENGINE.sample_chance(state)
-            state = ENGINE.apply_chance(state, text).state
+            transition = ENGINE.apply_chance(state, ENGINE.sample_chance(state))
+            state = transition.state
+            told.extend(e.text for e in transition.events if e.visible_to is None)
         elif to_move and ENGINE.legal_move_texts(state, to_move[0]) == ["pass"]:
-            text = "pass"
-            state = ENGINE.play(state, to_move[0], text)[0]
+            state = ENGINE.play(state, to_move[0], "pass")[0]
+            told.append(f"{ENGINE.info.seat_names[to_move[0]]} has no other legal move: pass")
         else:
-            return state, logged
-        logged.append(text)
+            return state, told
 
 
 @pytest.fixture
@@ -119,13 +121,14 @@ async def test_three_players_play_to_the_turn_limit(fake_discord: FakeDiscord, b
         assert not reply.ephemeral, reply.content  # the answer: the board
         assert reply.files
         state = ENGINE.play(state, seat, text)[0]
-        state, logged = settle(state)
+        state, told = settle(state)
         played += 1
         board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
         board_png(board)
         assert f"`{text}`" in board.content
-        for step in logged:
-            assert f"`{step}`" in board.content  # the rolls (and automatic passes) are shown
+        for step in told:  # the rolls and automatic passes are told in words, once
+            assert step in board.content
+        assert "Then:" not in board.content
         if ENGINE.outcome(state) is None:
             assert [u.id for u in board.mentions] == [seats[state.turn].id]
             prompt = ENGINE.prompt(state, state.turn)

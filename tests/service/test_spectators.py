@@ -382,8 +382,7 @@ async def test_a_watchers_direct_message_has_one_public_line_and_the_link(
     winner = next(u for u in ended.user_ids if u != ALICE)
     text = presenters.watcher_dm_text(ended, f"<@{ALICE}> resigns.", None)
     assert text == (
-        f"**Generatorb** in <#{GAMES}>: Won by resignation. <@{winner}> wins! "
-        f"Good game, <@{ALICE}>."
+        f"**Generatorb** in <#{GAMES}>: <@{winner}> wins by resignation! Good game, <@{ALICE}>."
     )
     assert len(presenters.watcher_dm_text(game, "z" * 5000, None)) == presenters.MESSAGE_LIMIT
 
