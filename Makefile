@@ -30,8 +30,12 @@ imports: $(STAMP)
 
 # PostgreSQL needs no set-up: the dev extra installs the pgserver wheel and tests/pg starts a
 # throwaway server per session (set GAMEROOM_TEST_POSTGRES_URL to use an existing one instead).
+# Two pytest-xdist workers by default (a file's tests stay on one worker): the suite waits on
+# bot processes and timers much of the time, so two workers halve it even on two cores.
+# PYTEST_WORKERS=0 runs it in this process (for a debugger or print output).
+PYTEST_WORKERS ?= 2
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 # Only the tests that run on PostgreSQL (the database layer and the fixture's own tests).
 pytest-pg: $(STAMP)
