@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.presenters.common import _code, _mentions, _player, _timestamp, mention, seat_label
 from bot.presenters.turns import _event_phrase, _to_move_text, outcome_text
+from bot.service.logbook import TIMEOUT_EVENT
 from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 
 __all__ = ["CLAIM_CLOSED", "claimed_text", "clock_event_text", "final_warning_text"]
@@ -30,7 +31,9 @@ def clock_event_text(event: ClockEvent) -> str:
     claimed = f" ({mention(event.claimed_by)} claimed)" if event.claimed_by is not None else ""
     if event.kind is ClockEventKind.TIMED_OUT:
         played = ", then ".join(_code(m) for m in event.moves)
-        phrase = _event_phrase(e for e in event.events if e.kind not in ("automatic", "timeout"))
+        # The line already says the rule played these moves: their notices go. A forced pass
+        # the bot then played for the next seat keeps its own ("… has no other legal move").
+        phrase = _event_phrase(e for e in event.events if e.kind != TIMEOUT_EVENT)
         line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
         line += f": {phrase}." if phrase else "."
     elif event.kind is ClockEventKind.RESIGNED_ON_TIME:

@@ -106,7 +106,7 @@ def test_time_outs_by_kind() -> None:
         f"⏰ <@{NORTH}> (North) ran out of time (<@{SOUTH}> claimed).\n"
         f"<@{SOUTH}> wins on time! Good game, <@{NORTH}>."
     )
-    notice = Event("automatic", 1, "North is out of time: pass played on time-out")
+    notice = Event("timeout", 1, "North is out of time: pass played on time-out")
     passed = Event("passed", 1, "passes")
     played = presenters.clock_event_text(
         event(
@@ -121,6 +121,25 @@ def test_time_outs_by_kind() -> None:
         "`prune T20`, then `pass`: passes.",
         f"<@{SOUTH}>, your move (South).",
     ]
+    # A forced pass the bot plays for the next seat after the time-out is said once, with its
+    # seat: no bare "passed" that would read as the timed-out seat's.
+    forced = presenters.clock_event_text(
+        event(
+            ClockEventKind.TIMED_OUT,
+            snapshot=snapshot(to_move=(1,)),
+            moves=("prune T20",),
+            events=(
+                Event("timeout", 1, "North is out of time: prune T20 played on time-out"),
+                Event("pruned", 1, "prunes 1 spore"),
+                Event("automatic", 0, "South has no other legal move: pass"),
+                Event("passed", 0, "passed"),
+            ),
+        )
+    )
+    assert forced.splitlines()[0] == (
+        f"⏰ <@{NORTH}> (North) ran out of time, so the game's time-out rule plays "
+        "`prune T20`: prunes 1 spore; South has no other legal move: pass."
+    )
     left = presenters.clock_event_text(
         event(ClockEventKind.RESIGNED_ON_TIME, snapshot=snapshot(to_move=(0,)))
     )
