@@ -55,15 +55,21 @@ _BOT_TERMINATIONS = {
 }
 
 
+#: Event kinds a post does not repeat: the ending (said apart, with the result) and an
+#: engine's change of turn (Generation Zero's "round 2: Seat 2 to play"), which the post's
+#: next line says with its ping and the prompt ("… (round 2/10)").
+_SAID_APART = frozenset({"ended", "turn"})
+
+
 def _event_phrase(events: Iterable[Event]) -> str:
-    """The events' texts joined by "; ", without the ending (said apart) and without the
-    engine's own "passed" after a forced pass the bot played for a seat: its notice ("Green
-    has no other legal move: pass") already says it, and a bare "passed" there reads as if
-    the mover had passed."""
+    """The events' texts joined by "; ", without those said apart (:data:`_SAID_APART`) and
+    without the engine's own "passed" after a forced pass the bot played for a seat: its
+    notice ("Green has no other legal move: pass") already says it, and a bare "passed"
+    there reads as if the mover had passed."""
     texts: list[str] = []
     forced_seat: int | None = None
     for event in events:
-        if event.kind == "ended" or (event.kind == "passed" and event.seat == forced_seat):
+        if event.kind in _SAID_APART or (event.kind == "passed" and event.seat == forced_seat):
             continue
         forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
         texts.append(event.text)

@@ -101,6 +101,17 @@ def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
     assert mine.startswith("<@11> (South) played `a1-a3`: passed.")
 
 
+def test_a_change_of_turn_is_said_once_by_the_ping() -> None:
+    """Generation Zero's "round 2: Seat 2 to play" event is not repeated before the line
+    that pings Seat 2 (its prompt gives the round)."""
+    events = (
+        Event("held", 0, "A2 held"),
+        Event("turn", 1, "round 2: Seat 2 to play"),
+    )
+    line = presenters.turn_text(turn(events=events))
+    assert line == "<@11> (South) played `a1-a3`: A2 held.\n<@22>, your move (North)."
+
+
 def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     ended = Event("ended", None, "South wins by reaching the enemy core")
     final = snapshot(status="finished", to_move=(), outcome=Outcome.win("core", 0, 2))
