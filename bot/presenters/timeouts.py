@@ -33,7 +33,10 @@ def clock_event_text(event: ClockEvent) -> str:
         played = ", then ".join(_code(m) for m in event.moves)
         # The line already says the rule played these moves: their notices go. A forced pass
         # the bot then played for the next seat keeps its own ("… has no other legal move").
-        phrase = _event_phrase(e for e in event.events if e.kind != TIMEOUT_EVENT)
+        phrase = _event_phrase(
+            (e for e in event.events if e.kind != TIMEOUT_EVENT),
+            snapshot.prompt if snapshot.is_active else None,
+        )
         line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
         line += f": {phrase}." if phrase else "."
     elif event.kind is ClockEventKind.RESIGNED_ON_TIME:

@@ -61,15 +61,19 @@ _BOT_TERMINATIONS = {
 _SAID_APART = frozenset({"ended", "turn"})
 
 
-def _event_phrase(events: Iterable[Event]) -> str:
-    """The events' texts joined by "; ", without those said apart (:data:`_SAID_APART`) and
-    without the engine's own "passed" after a forced pass the bot played for a seat: its
-    notice ("Green has no other legal move: pass") already says it, and a bare "passed"
-    there reads as if the mover had passed."""
+def _event_phrase(events: Iterable[Event], prompt: str | None = None) -> str:
+    """The events' texts joined by "; ", without those said apart (:data:`_SAID_APART`),
+    without an event that the ``prompt`` posted below it begins with (Arbos: "Black has 4
+    trees and must prune 1 tree", then the prompt "Black has 4 trees and must prune 1 tree
+    first (A17): …"), and without the engine's own "passed" after a forced pass the bot
+    played for a seat: its notice ("Green has no other legal move: pass") already says it,
+    and a bare "passed" there reads as if the mover had passed."""
     texts: list[str] = []
     forced_seat: int | None = None
     for event in events:
         if event.kind in _SAID_APART or (event.kind == "passed" and event.seat == forced_seat):
+            continue
+        if prompt and prompt.startswith(event.text):
             continue
         forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
         texts.append(event.text)
@@ -168,7 +172,7 @@ def turn_text(result: TurnResult) -> str:
     """
     snapshot = result.snapshot
     mover = snapshot.players[result.seat]
-    phrase = _event_phrase(result.events)
+    phrase = _event_phrase(result.events, snapshot.prompt if snapshot.is_active else None)
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."

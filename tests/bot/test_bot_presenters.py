@@ -112,6 +112,20 @@ def test_a_change_of_turn_is_said_once_by_the_ping() -> None:
     assert line == "<@11> (South) played `a1-a3`: A2 held.\n<@22>, your move (North)."
 
 
+def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
+    """Arbos: a due prune is told once, by the prompt under the ping (A17)."""
+    due = "Black has 4 trees and must prune 1 tree"
+    prompt = f"{due} first (A17): `prune CELL` names one cell of each tree to remove."
+    events = (Event("placed", 0, "a spore on K10"), Event("prune_due", 1, due))
+    line = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt=prompt)))
+    assert (
+        line == f"<@11> (South) played `a1-a3`: a spore on K10.\n<@22>, your move (North). {prompt}"
+    )
+    # Without that prompt below (the game is over, or another prompt), the event stays.
+    other = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt="Pass pending.")))
+    assert due in other
+
+
 def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     ended = Event("ended", None, "South wins by reaching the enemy core")
     final = snapshot(status="finished", to_move=(), outcome=Outcome.win("core", 0, 2))

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from bot import presenters
 from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
 from bot.service.clocks import (
     CLOCK_TIMER,
@@ -517,9 +518,12 @@ async def test_arbos_time_out_with_a_prune_due_auto_prunes_then_passes(
         await service.play(GAMES, white, mine)
         await service.play(GAMES, black, theirs)
     # White's replace cuts the star in three: Black has 4 trees and must prune 1.
-    snapshot = (await service.play(GAMES, white, "replace K6")).snapshot
+    cut = await service.play(GAMES, white, "replace K6")
+    snapshot = cut.snapshot
     assert snapshot.prompt is not None
     assert "must prune 1 tree" in snapshot.prompt
+    # The move's post tells the due prune once: the prompt under the ping says it.
+    assert presenters.turn_text(cut).count("must prune 1 tree") == 1
     event = await time_out(service, clock, DAY)
     # The single spore on T20 is the smallest tree: pruned first; then the turn is a pass.
     assert (event.kind, event.seat, event.moves) == (
