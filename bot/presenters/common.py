@@ -65,7 +65,8 @@ def _join(items: Sequence[str]) -> str:
 
 
 def _player(player: Player) -> str:
-    return f"{mention(player.user_id)} ({player.seat_name})"
+    """``<@1> (🟢 Green)``: who, and which seat (with its disc, :func:`seat_label`)."""
+    return f"{mention(player.user_id)} ({seat_label(player.seat_name)})"
 
 
 #: A coloured disc for seat names that are colours of pieces (Generator's G R Y B), so a seat

@@ -149,7 +149,7 @@ def rating_changes_text(snapshot: GameSnapshot) -> str:
 def _to_move_text(snapshot: GameSnapshot) -> str:
     """``<@2>, your move (North).``, plus the moves themselves when there are only a few."""
     players = [snapshot.players[s] for s in snapshot.to_move]
-    names = _join([p.seat_name for p in players])
+    names = _join([seat_label(p.seat_name) for p in players])
     text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
     clocks = _to_move_clocks(snapshot)
     if clocks:

@@ -402,7 +402,7 @@ def test_a_resignation_the_game_survives_says_who_left_and_who_moves() -> None:
     )
     assert presenters.resign_text(going_on, ANN) == (
         "<@1> (🔴 Red) resigns and leaves the game; play goes on without them.\n"
-        "<@4>, your move (Yellow)."
+        "<@4>, your move (🟡 Yellow)."
     )
 
 

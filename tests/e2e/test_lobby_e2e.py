@@ -163,7 +163,8 @@ async def test_three_seats_filled_by_accept_and_join_then_one_resigns(room: Room
     colour = seats[resigner.id]
     assert post.content.startswith(  # the engine may add what the player to move must decide
         f"<@{resigner.id}> ({DISCS[colour]} {colour}) resigns and leaves the game; "
-        f"play goes on without them.\n<@{to_move}>, your move ({seats[to_move]})."
+        f"play goes on without them.\n<@{to_move}>, your move "
+        f"({DISCS[seats[to_move]]} {seats[to_move]})."
     )
     assert to_move in {u.id for u in post.mentions}
     moves = await fake.slash(dan, channel, "game moves")
