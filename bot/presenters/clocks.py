@@ -47,8 +47,10 @@ def time_left_text(info: SeatClockInfo) -> str:
 
 
 def _to_move_clocks(snapshot: GameSnapshot) -> str:
-    """What the seats to move should know of their clocks: ``⏱️ 1d 2h left, until
-    <t:…:R>.``, or that their player is on vacation, or out of time."""
+    """What the seats to move should know of their clocks: ``⏱️ 1d 2h left, runs out
+    <t:…:R>.`` (Discord shows "runs out in a day"), or that their player is on vacation, or
+    out of time: on a soft clock the opponents may claim; on a hard one the bot plays the
+    game's time-out rule for the seat, so nobody is invited to claim."""
     notes = []
     several = len(snapshot.to_move) > 1
     for seat in snapshot.to_move:
@@ -56,7 +58,9 @@ def _to_move_clocks(snapshot: GameSnapshot) -> str:
         if info is None:
             continue
         who = f"{seat_label(snapshot.players[seat].seat_name)}: " if several else ""
-        if info.flagged:
+        if info.flagged and info.mode == "hard":
+            notes.append(f"{who}out of time: the game's time-out rule moves for this seat")
+        elif info.flagged:
             notes.append(f"{who}out of time, so the opponents may `/claim`")
         elif info.paused_until is not None:
             notes.append(
@@ -64,5 +68,7 @@ def _to_move_clocks(snapshot: GameSnapshot) -> str:
                 f"({_short(info.time_left)} left) waits"
             )
         elif info.deadline is not None:
-            notes.append(f"{who}{_short(info.time_left)} left, until {_timestamp(info.deadline)}")
+            notes.append(
+                f"{who}{_short(info.time_left)} left, runs out {_timestamp(info.deadline)}"
+            )
     return f"⏱️ {'; '.join(notes)}." if notes else ""

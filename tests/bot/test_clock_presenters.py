@@ -58,7 +58,7 @@ def test_the_lobby_and_the_first_post_show_the_clock_in_words() -> None:
 
 def test_the_turn_text_says_how_long_the_player_to_move_has() -> None:
     text = presenters.game_started_text(clocked())
-    assert f"<@{NORTH}>, your move (North). ⏱️ 5h left, until {stamp()}." in text
+    assert f"<@{NORTH}>, your move (North). ⏱️ 5h left, runs out {stamp()}." in text
 
 
 def test_game_info_lists_every_seats_time_left() -> None:
@@ -74,9 +74,14 @@ def test_a_player_on_vacation_and_a_player_out_of_time() -> None:
     assert f"North 5h, on vacation until {stamp('f', until)}" in text
     turn = presenters.game_started_text(away)
     assert f"on vacation until {stamp('f', until)}; the clock (5h left) waits." in turn
-    out = clocked(clocks=(clock(1, -timedelta(hours=1), running=True, flagged=True),))
+    out = clocked(clocks=(clock(1, -timedelta(hours=1), running=True, flagged=True, mode="soft"),))
     assert "North out of time" in presenters.game_info_text(out)
     assert "out of time, so the opponents may `/claim`" in presenters.game_started_text(out)
+    # A hard clock is not claimed: the bot plays the time-out rule for the seat.
+    hard = clocked(clocks=(clock(1, timedelta(0), running=True, flagged=True),))
+    started = presenters.game_started_text(hard)
+    assert "⏱️ out of time: the game's time-out rule moves for this seat." in started
+    assert "claim" not in started
 
 
 def test_time_left_is_shown_in_its_two_largest_units() -> None:

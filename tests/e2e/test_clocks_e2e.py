@@ -78,7 +78,7 @@ async def test_a_hard_clock_ends_the_game_when_the_player_to_move_runs_out(room:
     fake, channel = room.fake, room.channel
     board, late, other = await room.start_game("hard:3s")
     assert "⏱️ Clock: hard clock: 3s to start" in board.content
-    assert re.search(r"⏱️ [23]s left, until <t:\d+:R>", board.content)
+    assert re.search(r"⏱️ [23]s left, runs out <t:\d+:R>", board.content)
 
     ended = await fake.wait_for_message(
         channel, lambda m: "ran out of time" in m.content, after=board, timeout=WAIT
