@@ -18,6 +18,7 @@ from bot.presenters.common import (
     seat_label,
 )
 from bot.service import DrawOffer, GameSnapshot, TurnResult
+from bot.service.bot_seats import is_bot
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
 from engines.base import Event
@@ -147,11 +148,19 @@ def rating_changes_text(snapshot: GameSnapshot) -> str:
 
 
 def _to_move_text(snapshot: GameSnapshot) -> str:
-    """``<@2>, your move (North).``, plus the moves themselves when there are only a few."""
+    """``<@2>, your move (North).``, plus the moves themselves when there are only a few.
+
+    When only the bot's seats are to move, nobody is addressed: ``**Gameroom (level 1)**
+    (🔴 Red) to move.``, without the prompt and the legal moves, which speak to the player
+    ("You rolled **blue**: …"); the bot posts its move in a moment.
+    """
     players = [snapshot.players[s] for s in snapshot.to_move]
     names = _join([seat_label(p.seat_name) for p in players])
-    text = f"{_mentions(dict.fromkeys(p.user_id for p in players))}, your move ({names})."
+    who = _mentions(dict.fromkeys(p.user_id for p in players))
     clocks = _to_move_clocks(snapshot)
+    if players and all(is_bot(p.user_id) for p in players):
+        return " ".join(filter(None, (f"{who} ({names}) to move.", clocks)))
+    text = f"{who}, your move ({names})."
     if clocks:
         text = f"{text} {clocks}"
     if snapshot.prompt:

@@ -126,6 +126,23 @@ def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
     assert due in other
 
 
+def test_the_bot_to_move_is_named_not_addressed() -> None:
+    """A post does not tell the bot "your move" nor show it the prompt and its legal moves."""
+    players = (Player(0, SOUTH, "South"), Player(1, bot_user_id(1), "North"))
+    bots_turn = snapshot(
+        players=players, prompt="You rolled **blue**: move a unit.", only_moves=("pass", "x")
+    )
+    assert presenters.turn_text(turn(snapshot=bots_turn)).endswith(
+        "\n**Gameroom (level 1)** (North) to move."
+    )
+    # The person's turn keeps the prompt and the moves.
+    yours = replace(bots_turn, to_move=(0,))
+    assert presenters.turn_text(turn(snapshot=yours)).endswith(
+        "<@11>, your move (South). You rolled **blue**: move a unit. "
+        "Your only legal moves are `pass` and `x`."
+    )
+
+
 def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     ended = Event("ended", None, "South wins by reaching the enemy core")
     final = snapshot(status="finished", to_move=(), outcome=Outcome.win("core", 0, 2))
