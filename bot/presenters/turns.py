@@ -94,28 +94,32 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     return ""
 
 
-def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+def outcome_text(
+    snapshot: GameSnapshot, events: Iterable[Event] = (), *, how: str | None = None
+) -> str:
     """One line on how the game ended, mentioning every player: the winners, then the
     others ("good game"); of a draw, everyone. An ending the engine announced comes first in
     its words ("South wins by reaching the enemy core. <@2> wins! …"); an ending the bot
     decided is said once, with the result ("<@2> wins by resignation! …", "The game between
     <@1> and <@2> is drawn by agreement."). Bots of the same level are told apart by their
-    seats (:func:`~bot.presenters.common._players_named`). Empty while it goes on. (The
-    callers allow every player's mention on a final board.)"""
+    seats (:func:`~bot.presenters.common._players_named`). ``how`` ("by resignation") says
+    the ending in the caller's words instead, for an ending the caller has just told (an
+    engine that ends a game on a resignation words it by its board: "only one side has orbs
+    left"). Empty while it goes on. (The callers allow every player's mention on a final
+    board.)"""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
     if outcome is None:
         return ""
     ratings = rating_changes_text(snapshot)
-    engine = _engine_ending(snapshot, events)
+    engine = "" if how else _engine_ending(snapshot, events)
     lead = f"{engine}. " if engine else ""
-    how = (
-        ""
-        if engine
-        else " "
-        + _BOT_TERMINATIONS.get(outcome.termination, f"by {outcome.termination.replace('_', ' ')}")
-    )
+    if how is None and not engine:
+        how = _BOT_TERMINATIONS.get(
+            outcome.termination, f"by {outcome.termination.replace('_', ' ')}"
+        )
+    how = f" {how}" if how else ""
     if outcome.is_draw:
         everyone = _players_named(snapshot, dict.fromkeys(snapshot.user_ids))
         return f"{lead}The game between {everyone} is drawn{how}.{ratings}"
@@ -238,9 +242,10 @@ def draw_offer_text(offer: DrawOffer) -> str:
 
 
 def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int) -> str:
-    """The draw offer post once answered."""
+    """The draw offer post once answered. An accepted offer says only that: the final board
+    posted under it gives the result and the rating changes (:func:`outcome_text`)."""
     if accepted:
-        return f"{mention(by_user_id)} accepted the draw offer. {outcome_text(snapshot)}"
+        return f"{mention(by_user_id)} accepted the draw offer: the game is drawn."
     return f"The draw offer was declined by {mention(by_user_id)}; the game goes on."
 
 
@@ -248,7 +253,7 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
     """The public post when a player resigns: the result, or, when the game goes on without
     them (three or more players), who left and who is to move."""
     if not snapshot.is_active:
-        return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
+        return f"{mention(user_id)} resigns. {outcome_text(snapshot, how='by resignation')}"
     seats = _join([seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id])
     return (
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."

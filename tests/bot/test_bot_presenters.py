@@ -181,6 +181,17 @@ def test_chance_outcomes_are_listed() -> None:
 
 def test_outcomes_the_bot_decides() -> None:
     resigned = snapshot(status="finished", to_move=(), outcome=Outcome.win("resignation", 1, 2))
+    # An engine that ends the game on a resignation (Orbs: "only one side has orbs left")
+    # is not quoted: the resignation is what ended it.
+    orbs_end = Event("ended", None, "only one side has orbs left and wins (ORB-8)")
+    by_engine = replace(
+        resigned,
+        outcome=Outcome.win("last_standing", 1, 2),
+        last_moves=(MoveRecord(ply=9, seat=0, text="[0]resign", events=(orbs_end,), at=T),),
+    )
+    assert presenters.resign_text(by_engine, SOUTH) == (
+        "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
+    )
     # A decisive result mentions every player, the loser too (d).
     assert presenters.resign_text(resigned, SOUTH) == (
         "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
@@ -189,8 +200,9 @@ def test_outcomes_the_bot_decides() -> None:
     assert presenters.outcome_text(agreed) == (
         "The game between <@11> and <@22> is drawn by agreement."
     )
-    assert presenters.draw_answer_text(agreed, accepted=True, by_user_id=NORTH).startswith(
-        "<@22> accepted the draw offer. The game between <@11> and <@22> is drawn by agreement."
+    # The answered offer says only that; the board under it gives the result (once).
+    assert presenters.draw_answer_text(agreed, accepted=True, by_user_id=NORTH) == (
+        "<@22> accepted the draw offer: the game is drawn."
     )
     aborted = snapshot(status="aborted", to_move=())
     assert presenters.outcome_text(aborted) == "The game was aborted; it has no result."
