@@ -6,7 +6,7 @@ hard clock runs out.
 from __future__ import annotations
 
 from bot.presenters.common import _code, _mentions, _player, _timestamp, mention, seat_label
-from bot.presenters.turns import _event_phrase, _to_move_text, outcome_text
+from bot.presenters.turns import _event_phrase, _to_move_text, _without_bare_pass, outcome_text
 from bot.service.logbook import TIMEOUT_EVENT
 from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 
@@ -33,8 +33,9 @@ def clock_event_text(event: ClockEvent) -> str:
         played = ", then ".join(_code(m) for m in event.moves)
         # The line already says the rule played these moves: their notices go. A forced pass
         # the bot then played for the next seat keeps its own ("… has no other legal move").
+        told = (e for e in event.events if e.kind != TIMEOUT_EVENT)
         phrase = _event_phrase(
-            (e for e in event.events if e.kind != TIMEOUT_EVENT),
+            _without_bare_pass(told, event.seat, event.moves),
             snapshot.prompt if snapshot.is_active else None,
         )
         line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"

@@ -81,6 +81,20 @@ def _event_phrase(events: Iterable[Event], prompt: str | None = None) -> str:
     return "; ".join(texts)
 
 
+#: An engine's whole text for a pass (Generator, Arbos): nothing the move `pass` shown
+#: beside it does not say ("played `pass`: passed").
+_BARE_PASS = frozenset({"passed", "passes"})
+
+
+def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str]) -> list[Event]:
+    """``events`` without ``seat``'s bare pass event when ``moves`` (the seat's moves the post
+    shows in notation) include ``pass``."""
+    listed = list(events)
+    if "pass" not in moves:
+        return listed
+    return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
+
+
 def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     """``South wins by reaching the enemy core``: the engine's words when it ended the game
     (from ``events``, else from the last moves' events), or ``""`` when it did not."""
@@ -185,7 +199,10 @@ def turn_text(result: TurnResult) -> str:
     """
     snapshot = result.snapshot
     mover = snapshot.players[result.seat]
-    phrase = _event_phrase(result.events, snapshot.prompt if snapshot.is_active else None)
+    phrase = _event_phrase(
+        _without_bare_pass(result.events, result.seat, (result.move,)),
+        snapshot.prompt if snapshot.is_active else None,
+    )
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."

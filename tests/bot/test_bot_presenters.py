@@ -96,9 +96,16 @@ def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
         "<@11> (South) played `a1-a3`: moved S from R to Y; North rolled red (R); North has "
         "no other legal move: pass; South rolled blue (B).\n"
     )
-    # The mover's own pass stays.
+    # The mover's own pass event stays beside another move …
     mine = presenters.turn_text(turn(events=(Event("passed", 0, "passed"),)))
     assert mine.startswith("<@11> (South) played `a1-a3`: passed.")
+    # … and goes beside `pass`, which says it ("played `pass`: passed"), unless it says more.
+    bare = presenters.turn_text(turn(move="pass", events=(Event("passed", 0, "passed"),)))
+    assert bare.startswith("<@11> (South) played `pass`.\n")
+    why = Event("passed", 0, "passes (no legal move)")
+    assert presenters.turn_text(turn(move="pass", events=(why,))).startswith(
+        "<@11> (South) played `pass`: passes (no legal move).\n"
+    )
 
 
 def test_a_change_of_turn_is_said_once_by_the_ping() -> None:

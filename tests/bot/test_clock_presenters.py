@@ -123,7 +123,7 @@ def test_time_outs_by_kind() -> None:
     )
     assert played.splitlines() == [
         f"⏰ <@{NORTH}> (North) ran out of time, so the game's time-out rule plays "
-        "`prune T20`, then `pass`: passes.",
+        "`prune T20`, then `pass`.",  # no bare "passes" beside the `pass` it played
         f"<@{SOUTH}>, your move (South).",
     ]
     # A forced pass the bot plays for the next seat after the time-out is said once, with its
