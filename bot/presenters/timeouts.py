@@ -32,7 +32,7 @@ def clock_event_text(event: ClockEvent) -> str:
     if event.kind is ClockEventKind.TIMED_OUT:
         played = ", then ".join(_code(m) for m in event.moves)
         # The line already says the rule played these moves: their notices go. A forced pass
-        # the bot then played for the next seat keeps its own ("… has no other legal move").
+        # the bot then played for the next seat keeps its own ("… has no legal move and passes").
         told = (e for e in event.events if e.kind != TIMEOUT_EVENT)
         phrase = _event_phrase(
             _without_bare_pass(told, event.seat, event.moves),

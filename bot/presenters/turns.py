@@ -67,7 +67,7 @@ def _event_phrase(events: Iterable[Event], prompt: str | None = None) -> str:
     without an event that the ``prompt`` posted below it begins with (Arbos: "Black has 4
     trees and must prune 1 tree", then the prompt "Black has 4 trees and must prune 1 tree
     first (A17): …"), and without the engine's own "passed" after a forced pass the bot
-    played for a seat: its notice ("Green has no other legal move: pass") already says it,
+    played for a seat: its notice ("Green has no legal move and passes") already says it,
     and a bare "passed" there reads as if the mover had passed."""
     texts: list[str] = []
     forced_seat: int | None = None

@@ -61,7 +61,7 @@ def automatic_steps(
             forced += 1
             state, text, played = engine.play(state, seat, only[0])
             who = meta.players[seat].seat_name
-            notice = Event("automatic", seat, f"{who} has no other legal move: {text}")
+            notice = Event("automatic", seat, f"{who} has no legal move and passes")
             step_events = (notice, *played)
         else:
             break

@@ -87,14 +87,14 @@ def test_a_forced_pass_played_for_a_seat_reads_once_with_its_seat() -> None:
     events = (
         Event("moved", 0, "moved S from R to Y"),
         Event("rolled", 1, "North rolled red (R)"),
-        Event("automatic", 1, "North has no other legal move: pass"),
+        Event("automatic", 1, "North has no legal move and passes"),
         Event("passed", 1, "passed"),
         Event("rolled", 0, "South rolled blue (B)"),
     )
     line = presenters.turn_text(turn(events=events))
     assert line.startswith(
         "<@11> (South) played `a1-a3`: moved S from R to Y; North rolled red (R); North has "
-        "no other legal move: pass; South rolled blue (B).\n"
+        "no legal move and passes; South rolled blue (B).\n"
     )
     # The mover's own pass event stays beside another move …
     mine = presenters.turn_text(turn(events=(Event("passed", 0, "passed"),)))

@@ -136,14 +136,14 @@ def test_time_outs_by_kind() -> None:
             events=(
                 Event("timeout", 1, "North is out of time: prune T20 played on time-out"),
                 Event("pruned", 1, "prunes 1 spore"),
-                Event("automatic", 0, "South has no other legal move: pass"),
+                Event("automatic", 0, "South has no legal move and passes"),
                 Event("passed", 0, "passed"),
             ),
         )
     )
     assert forced.splitlines()[0] == (
         f"⏰ <@{NORTH}> (North) ran out of time, so the game's time-out rule plays "
-        "`prune T20`: prunes 1 spore; South has no other legal move: pass."
+        "`prune T20`: prunes 1 spore; South has no legal move and passes."
     )
     left = presenters.clock_event_text(
         event(ClockEventKind.RESIGNED_ON_TIME, snapshot=snapshot(to_move=(0,)))

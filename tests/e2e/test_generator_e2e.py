@@ -58,7 +58,7 @@ def settle(state: GeneratorState) -> tuple[GeneratorState, list[str]]:
             told.extend(e.text for e in transition.events if e.visible_to is None)
         elif to_move and ENGINE.legal_move_texts(state, to_move[0]) == ["pass"]:
             state = ENGINE.play(state, to_move[0], "pass")[0]
-            told.append(f"{ENGINE.info.seat_names[to_move[0]]} has no other legal move: pass")
+            told.append(f"{ENGINE.info.seat_names[to_move[0]]} has no legal move and passes")
         else:
             return state, told
 

@@ -57,7 +57,7 @@ async def test_forced_pass_is_played_but_a_single_real_move_is_not(
     boxed = engine.from_position("A1:F/B1:F,B2:F,Q1:W 0 0", meta.options)
     _, moves, events = automatic_steps(meta, boxed, 1)
     assert [m.text for m in moves] == ["pass"]
-    assert "no other legal move" in events[0].text
+    assert "has no legal move and passes" in events[0].text
 
 
 async def test_a_move_is_played_and_the_turn_passes(

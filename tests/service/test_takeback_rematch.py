@@ -68,7 +68,7 @@ def row(ply: int, seat: int | None, text: str, *events: Event) -> MoveRow:
 
 
 def forced_pass(ply: int, seat: int) -> MoveRow:
-    notice = Event("automatic", seat, "North has no other legal move: pass")
+    notice = Event("automatic", seat, "North has no legal move and passes")
     return row(ply, seat, "pass", notice, Event("passed", seat, "passes"))
 
 
