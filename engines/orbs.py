@@ -968,7 +968,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
                 text = f"{ELEMENT_NAMES[element]} and {hit} destroy each other"
             else:
                 kind = "lost"
-                text = f"{ELEMENT_NAMES[element]} from {NAMES[origin]} is lost against {hit}"
+                text = f"{ELEMENT_NAMES[element]} from {NAMES[origin]} attacks {hit} and is lost"
         last = OrbsLastMove(
             seat,
             kind,
