@@ -16,8 +16,9 @@ __all__ = ["clock_line", "time_left_text"]
 
 
 def clock_line(clock_text: str) -> str:
-    """``⏱️ Clock: soft clock: 2d to start, +1d per move, at most 4d`` (``ClockSpec.describe``)."""
-    return f"⏱️ Clock: {clock_text}"
+    """``⏱️ Soft clock: 2d to start, +1d per move, at most 4d`` (``ClockSpec.describe``,
+    capitalised)."""
+    return f"⏱️ {clock_text[:1].upper()}{clock_text[1:]}"
 
 
 def _short(delta: timedelta) -> str:

@@ -49,11 +49,11 @@ def clocked(**changes: object) -> GameSnapshot:
 
 def test_the_lobby_and_the_first_post_show_the_clock_in_words() -> None:
     lobby = presenters.challenge_text(challenge(clock="hard:1d+1h/2d", clock_text=CLOCK_TEXT))
-    assert f"⏱️ Clock: {CLOCK_TEXT}." in lobby.splitlines()
-    assert "Clock" not in presenters.challenge_text(challenge())
+    assert f"⏱️ Hard clock: {CLOCK_TEXT[len('hard clock: ') :]}." in lobby.splitlines()
+    assert "⏱️" not in presenters.challenge_text(challenge())
     started = presenters.game_started_text(clocked())
-    assert f"⏱️ Clock: {CLOCK_TEXT}." in started.splitlines()
-    assert "Clock" not in presenters.game_started_text(snapshot())
+    assert f"⏱️ Hard clock: {CLOCK_TEXT[len('hard clock: ') :]}." in started.splitlines()
+    assert "⏱️" not in presenters.game_started_text(snapshot())
 
 
 def test_the_turn_text_says_how_long_the_player_to_move_has() -> None:
@@ -63,7 +63,7 @@ def test_the_turn_text_says_how_long_the_player_to_move_has() -> None:
 
 def test_game_info_lists_every_seats_time_left() -> None:
     info = presenters.game_info_text(clocked())
-    assert f"⏱️ Clock: {CLOCK_TEXT}" in info.splitlines()
+    assert f"⏱️ Hard clock: {CLOCK_TEXT[len('hard clock: ') :]}" in info.splitlines()
     assert f"Time left: South 1d 2h · North 5h, runs out {stamp()}" in info.splitlines()
 
 
