@@ -13,6 +13,14 @@ from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 __all__ = ["CLAIM_CLOSED", "claimed_text", "clock_event_text", "final_warning_text"]
 
 
+#: What a soft clock's notice offers to claim, by :attr:`ClockEvent.on_claim`.
+_CLAIMS = {
+    "win": "the game",
+    "leave": "their seat (they leave the game)",
+    "rule": "a time-out (the game's time-out rule plays for them)",
+}
+
+
 def clock_event_text(event: ClockEvent) -> str:
     """The public post when a seat ran out of time (:class:`ClockEvent`).
 
@@ -23,9 +31,10 @@ def clock_event_text(event: ClockEvent) -> str:
     snapshot = event.snapshot
     player = _player(snapshot.players[event.seat])
     if event.kind is ClockEventKind.FLAGGED_SOFT:
+        what = _CLAIMS.get(event.on_claim or "", "a time-out")
         return (
             f"⏰ {player} is out of time. {_mentions(event.opponent_user_ids)}: you may claim "
-            f"the game with **Claim on time** or `/claim`; until someone does, "
+            f"{what} with **Claim on time** or `/claim`; until someone does, "
             f"{mention(event.user_id)} may still move."
         )
     claimed = f" ({mention(event.claimed_by)} claimed)" if event.claimed_by is not None else ""

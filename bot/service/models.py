@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from engines.base import Event, OptionValue, Outcome
 
@@ -482,6 +482,9 @@ class ClockEvent:
     logged for the seat (its time-out moves, or ``[k]resign``) and the automatic steps after
     them, canonical, and ``events`` their public events. ``claimed_by`` is the user whose
     claim applied the time-out (``None`` for a hard clock's deadline or a late move).
+    ``on_claim`` (of ``FLAGGED_SOFT``) says what a claim would do: ``"rule"`` the game's
+    time-out rule plays for the seat, ``"win"`` the claimer's side wins (two players),
+    ``"leave"`` the seat leaves the game (more players).
     """
 
     snapshot: GameSnapshot
@@ -491,6 +494,7 @@ class ClockEvent:
     moves: tuple[str, ...] = ()
     events: tuple[Event, ...] = ()
     claimed_by: int | None = None
+    on_claim: Literal["rule", "win", "leave"] | None = None
 
     @property
     def opponent_user_ids(self) -> tuple[int, ...]:

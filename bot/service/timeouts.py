@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
+from typing import Literal
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
@@ -138,6 +139,7 @@ class Timeouts:
                     timer.seat,
                     player.user_id,
                     ClockEventKind.FLAGGED_SOFT,
+                    on_claim=_on_claim(loaded, timer.seat),
                 )
             return await self.apply_timeout(loaded, timer.seat, now)
 
@@ -331,6 +333,16 @@ class Timeouts:
             events=public_events((*events, *automatic_events)),
             claimed_by=claimed_by,
         )
+
+
+def _on_claim(loaded: Loaded, seat: int) -> Literal["rule", "win", "leave"]:
+    """What a claim against ``seat`` would do now (:meth:`Timeouts.apply_timeout`): the
+    game's time-out rule, else a win for the other seat (two players), else the seat leaves."""
+    meta, row = loaded.meta, loaded.row
+    rng = timeout_rng(meta.seed, row.ply)
+    if meta.engine.timeout_moves(loaded.position.state, seat, rng) is not None:
+        return "rule"
+    return "win" if len(meta.players) == 2 else "leave"
 
 
 def clock_of(clocks: Sequence[ClockRow], seat: int) -> ClockRow | None:

@@ -95,11 +95,16 @@ def event(kind: ClockEventKind, **changes: object) -> ClockEvent:
 
 
 def test_a_soft_clock_running_out_invites_the_opponents_to_claim() -> None:
-    text = presenters.clock_event_text(event(ClockEventKind.FLAGGED_SOFT))
+    text = presenters.clock_event_text(event(ClockEventKind.FLAGGED_SOFT, on_claim="win"))
     assert text == (
         f"⏰ <@{NORTH}> (North) is out of time. <@{SOUTH}>: you may claim the game with "
         f"**Claim on time** or `/claim`; until someone does, <@{NORTH}> may still move."
     )
+    # A claim does what the game's rules say, and the notice says that, not "the game".
+    ruled = presenters.clock_event_text(event(ClockEventKind.FLAGGED_SOFT, on_claim="rule"))
+    assert "claim a time-out (the game's time-out rule plays for them) with" in ruled
+    left = presenters.clock_event_text(event(ClockEventKind.FLAGGED_SOFT, on_claim="leave"))
+    assert "claim their seat (they leave the game) with" in left
 
 
 def test_time_outs_by_kind() -> None:

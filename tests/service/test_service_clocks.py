@@ -232,6 +232,7 @@ async def test_soft_clock_claim_too_early_by_the_late_player_and_then_accepted(
         late,
     )
     assert flagged.opponent_user_ids == (opponent,)
+    assert flagged.on_claim == "win"  # Generatorb has no time-out rule: two players
     assert flagged.snapshot.is_active  # nothing changed: the opponent may claim now
     assert seat_clock(flagged.snapshot, late_seat).flagged
     with pytest.raises(ClaimError, match="You are the one out of time"):
