@@ -527,7 +527,8 @@ def _events(
             events.append(Event("moved", seat, text, cells))
     assert after.last is not None
     if after.last.refilled:
-        where = ", ".join(NAMES[c] for c in after.last.refilled)
+        names = [NAMES[c] for c in after.last.refilled]
+        where = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         count = len(after.last.refilled)
         events.append(
             Event(

@@ -268,3 +268,17 @@ def test_dump_and_load_round_trip_mid_game() -> None:
         state = ENGINE.apply(state, state.turn, moves[rng.below(len(moves))]).state
     loaded = ENGINE.loads(ENGINE.dumps(state))
     assert loaded == state
+
+
+def test_several_refilled_cells_are_named_as_a_list_with_and() -> None:
+    """G23's refill event: "2 orbs enter h7 and h8 from the supply" (a position reached in
+    random play with the abstractplay preset)."""
+    position = (
+        "S:a1,a2,a4,b1=3,b2,c1=2,c2=2,d2=3,d7=3,d8,e1=3,e2,f1,f2,h4 "
+        "N:c8=3,e6,e8=3,f4,f6=3,g5,g6,g7,g8,h3,h8 supply:2/8 turn:N ply:101 passes:0"
+    )
+    state = ENGINE.from_position(position, ENGINE.resolve_options({"preset": "abstractplay"}))
+    _, _, events = ENGINE.play(state, 1, "h8-h6")
+    assert [e.text for e in events if e.kind == "refilled"] == [
+        "2 orbs enter h7 and h8 from the supply"
+    ]
