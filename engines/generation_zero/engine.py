@@ -770,7 +770,9 @@ def _prompt(game: Game) -> str:
             "ensnare": f"{cid} may ensnare Canons here (`ensnare C…` or `decline`).",
             "crown": f"{cid} chooses the 'Sue its Crown weakens (`crown S…`).",
             "bree": f"{cid} may fight the Bree Monster (`fight M…` or `decline`).",
-            "steer": f"{cid}'s seat steers {item['canon']} (`steer L…` or `stay`).",
+            "steer": (
+                f"Seat {game.chars[cid]['seat'] + 1} steers {item['canon']} (`steer L…` or `stay`)."
+            ),
         }
         return texts[item["kind"]]
     if d["fight"] is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -573,3 +574,20 @@ def test_a_tie_on_score_names_what_broke_it(
             groups.append([s])
     monkeypatch.setattr(game, "ranking", lambda: groups)
     assert game.ending_text("round_limit").endswith(f"Seat 2: 5, Seat 3: 5 ({why})")
+
+
+def test_a_steer_prompt_names_the_seat_that_steers() -> None:
+    """R7.1/R7.4: after a chapter (or a rescue) the same seat steers the Canon; the prompt
+    says "Seat 2 steers C6", not the old "S1's seat steers C6"."""
+    engine = ENGINE
+    rng = random.Random(1)
+    state = engine.new_game(2, engine.complete_options({}), 1)
+    while True:
+        seat = engine.to_move(state)[0]
+        queue = state.game().d["queue"]
+        if queue and queue[0]["kind"] == "steer":
+            break
+        state = engine.play(state, seat, rng.choice(engine.legal_move_texts(state, seat)))[0]
+    assert engine.prompt(state, seat) == (
+        f"Seat {seat + 1} steers {queue[0]['canon']} (`steer L…` or `stay`)."
+    )
