@@ -939,7 +939,8 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         rules = state.rules
         if move == DRAW:
             after = state._replace(end="agreement", last=None)
-            return Transition(after, (Event("ended", None, "all players agreed to a draw"),))
+            who = "both players" if rules.players == 2 else "all players"
+            return Transition(after, (Event("ended", None, f"{who} agreed to a draw"),))
         before = _seats_in(state.board, rules.players)
         if move == PASS:
             last = OrbsLastMove(seat, "pass")
@@ -1121,4 +1122,4 @@ def _ending_text(state: OrbsState) -> str:
         return "nobody can move: a draw (ORB-8)"
     if end == "no_progress":
         return "too many turns without a removal: a draw (ORB-8)"
-    return "all players agreed to a draw"
+    return f"{'both' if state.rules.players == 2 else 'all'} players agreed to a draw"

@@ -617,3 +617,10 @@ def test_view_lists_orbs_sides_and_the_quiet_limit() -> None:
 
 def test_registry_has_orbs() -> None:
     assert isinstance(get_engine("orbs"), OrbsEngine)
+
+
+@pytest.mark.parametrize(("players", "who"), [(2, "both players"), (3, "all players")])
+def test_an_agreed_draw_says_who_agreed(players: int, who: str) -> None:
+    state = ENGINE.new_game(players, ENGINE.complete_options({}), 1)
+    _, _, events = ENGINE.play(state, ENGINE.to_move(state)[0], "draw")
+    assert [(e.kind, e.text) for e in events] == [("ended", f"{who} agreed to a draw")]
