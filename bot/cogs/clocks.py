@@ -130,7 +130,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
     # ---- claims -------------------------------------------------------------------------
 
     @app_commands.command(
-        name="claim", description="Claim the game against a player whose soft clock ran out"
+        name="claim", description="Claim the time-out of a player whose soft clock ran out"
     )
     async def claim(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -294,7 +294,7 @@ def reminder_text(notice: ReminderNotice, *, direct: bool, dm_failed: bool = Fal
         elif clock.flagged and clock.mode == "hard":
             lines.append("Your time is out: the bot is about to apply the time-out.")
         elif clock.flagged:
-            lines.append("Your time is out: your opponents may claim the game with `/claim`.")
+            lines.append("Your time is out: your opponents may claim your time-out with `/claim`.")
         elif clock.deadline is not None:
             lines.append(
                 f"Your {kind}: {_rounded(clock.time_left)} left; it runs out "

@@ -50,8 +50,9 @@ def time_left_text(info: SeatClockInfo) -> str:
 def _to_move_clocks(snapshot: GameSnapshot) -> str:
     """What the seats to move should know of their clocks: ``⏱️ 1d 2h left, runs out
     <t:…:R>.`` (Discord shows "runs out in a day"), or that their player is on vacation, or
-    out of time: on a soft clock the opponents may claim; on a hard one the bot plays the
-    game's time-out rule for the seat, so nobody is invited to claim."""
+    out of time: on a soft clock the opponents may claim; on a hard one the bot applies the
+    time-out itself (the game's time-out rule, or a loss or the seat leaving), so nobody is
+    invited to claim."""
     notes = []
     several = len(snapshot.to_move) > 1
     for seat in snapshot.to_move:
@@ -60,7 +61,7 @@ def _to_move_clocks(snapshot: GameSnapshot) -> str:
             continue
         who = f"{seat_label(snapshot.players[seat].seat_name)}: " if several else ""
         if info.flagged and info.mode == "hard":
-            notes.append(f"{who}out of time: the game's time-out rule moves for this seat")
+            notes.append(f"{who}out of time: the bot applies the time-out now")
         elif info.flagged:
             notes.append(f"{who}out of time, so the opponents may `/claim`")
         elif info.paused_until is not None:

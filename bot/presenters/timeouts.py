@@ -6,7 +6,13 @@ hard clock runs out.
 from __future__ import annotations
 
 from bot.presenters.common import _code, _mentions, _player, _timestamp, mention, seat_label
-from bot.presenters.turns import _event_phrase, _to_move_text, _without_bare_pass, outcome_text
+from bot.presenters.turns import (
+    _event_phrase,
+    _shown_prompt,
+    _to_move_text,
+    _without_bare_pass,
+    outcome_text,
+)
 from bot.service.logbook import TIMEOUT_EVENT
 from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 
@@ -45,7 +51,7 @@ def clock_event_text(event: ClockEvent) -> str:
         told = (e for e in event.events if e.kind != TIMEOUT_EVENT)
         phrase = _event_phrase(
             _without_bare_pass(told, event.seat, event.moves),
-            snapshot.prompt if snapshot.is_active else None,
+            _shown_prompt(snapshot),
         )
         line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
         line += f": {phrase}." if phrase else "."

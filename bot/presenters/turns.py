@@ -56,25 +56,25 @@ _BOT_TERMINATIONS = {
 }
 
 
-#: Event kinds a post does not repeat: the ending (said apart, with the result) and an
-#: engine's change of turn (Generation Zero's "round 2: Seat 2 to play"), which the post's
-#: next line says with its ping and the prompt ("… (round 2/10)").
-_SAID_APART = frozenset({"ended", "turn"})
+#: An engine's change of turn (Generation Zero's "round 2: Seat 2 to play"): a post whose
+#: next line pings that seat with its prompt ("… (round 2/10)") does not repeat it.
+_TURN_EVENT = "turn"
 
 
 def _event_phrase(events: Iterable[Event], prompt: str | None = None) -> str:
-    """The events' texts joined by "; ", without those said apart (:data:`_SAID_APART`),
-    without an event that the ``prompt`` posted below it begins with (Arbos: "Black has 4
-    trees and must prune 1 tree", then the prompt "Black has 4 trees and must prune 1 tree
-    first (A17): …"), and without the engine's own "passed" after a forced pass the bot
-    played for a seat: its notice ("Green has no legal move and passes") already says it,
-    and a bare "passed" there reads as if the mover had passed."""
+    """The events' texts joined by "; ", without the ending (said apart, with the result)
+    and without the engine's own "passed" after a forced pass the bot played for a seat:
+    its notice ("Green has no legal move and passes") already says it, and a bare "passed"
+    there reads as if the mover had passed. ``prompt`` is the prompt the post shows below
+    (:func:`_shown_prompt`); with one, a change of turn (:data:`_TURN_EVENT`) and an event
+    the prompt begins with are left to it (Arbos: "Black has 4 trees and must prune 1 tree",
+    then the prompt "Black has 4 trees and must prune 1 tree first (A17): …")."""
     texts: list[str] = []
     forced_seat: int | None = None
     for event in events:
-        if event.kind in _SAID_APART or (event.kind == "passed" and event.seat == forced_seat):
+        if event.kind == "ended" or (event.kind == "passed" and event.seat == forced_seat):
             continue
-        if prompt and prompt.startswith(event.text):
+        if prompt and (event.kind == _TURN_EVENT or prompt.startswith(event.text)):
             continue
         forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
         texts.append(event.text)
@@ -87,8 +87,8 @@ _BARE_PASS = frozenset({"passed", "passes"})
 
 
 def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str]) -> list[Event]:
-    """``events`` without ``seat``'s bare pass event when ``moves`` (the seat's moves the post
-    shows in notation) include ``pass``."""
+    """``events`` without ``seat``'s bare pass event when ``moves`` (the moves the post shows
+    in notation) include ``pass``."""
     listed = list(events)
     if "pass" not in moves:
         return listed
@@ -165,8 +165,23 @@ def rating_changes_text(snapshot: GameSnapshot) -> str:
     return f" Ratings: {', '.join(parts)}."
 
 
+def _only_bots_to_move(snapshot: GameSnapshot) -> bool:
+    """True when every seat to move is the bot's (and some seat is)."""
+    seats = snapshot.to_move
+    return bool(seats) and all(is_bot(snapshot.players[s].user_id) for s in seats)
+
+
+def _shown_prompt(snapshot: GameSnapshot) -> str | None:
+    """The prompt a post shows under its ping (:func:`_to_move_text`): the engine's, while
+    the game goes on and a person is to move; ``None`` otherwise."""
+    if not snapshot.is_active or _only_bots_to_move(snapshot):
+        return None
+    return snapshot.prompt
+
+
 def _to_move_text(snapshot: GameSnapshot) -> str:
-    """``<@2>, your move (North).``, plus the moves themselves when there are only a few.
+    """``<@2>, your move (North).``, plus the prompt (:func:`_shown_prompt`) and the moves
+    themselves when there are only a few.
 
     When only the bot's seats are to move, nobody is addressed: ``**Gameroom (level 1)**
     (🔴 Red) to move.``, without the prompt and the legal moves, which speak to the player
@@ -176,13 +191,14 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     names = _join([seat_label(p.seat_name) for p in players])
     who = _mentions(dict.fromkeys(p.user_id for p in players))
     clocks = _to_move_clocks(snapshot)
-    if players and all(is_bot(p.user_id) for p in players):
+    if _only_bots_to_move(snapshot):
         return " ".join(filter(None, (f"{who} ({names}) to move.", clocks)))
     text = f"{who}, your move ({names})."
     if clocks:
         text = f"{text} {clocks}"
-    if snapshot.prompt:
-        text = f"{text} {snapshot.prompt}"
+    prompt = _shown_prompt(snapshot)
+    if prompt:
+        text = f"{text} {prompt}"
     only = snapshot.only_moves
     if len(only) == 1:
         return f"{text} Your only legal move is {_code(only[0])}: play {_code('/move ' + only[0])}."
@@ -201,7 +217,7 @@ def turn_text(result: TurnResult) -> str:
     mover = snapshot.players[result.seat]
     phrase = _event_phrase(
         _without_bare_pass(result.events, result.seat, (result.move,)),
-        snapshot.prompt if snapshot.is_active else None,
+        _shown_prompt(snapshot),
     )
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
@@ -217,7 +233,7 @@ def decision_text(result: TurnResult) -> str:
     """The public line after a decision that leaves the same seat to decide again
     (:attr:`TurnResult.turn_goes_on`): no board, no ping, only what everyone may know.
 
-    ``<@1> (Green) played `peek 1.2`: looks at a card of Red. Green decides again.``
+    ``<@1> (🟢 Green) played `peek 1.2`: looks at a card of Red. 🟢 Green decides again.``
     """
     mover = result.snapshot.players[result.seat]
     phrase = _event_phrase(result.events)

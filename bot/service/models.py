@@ -186,10 +186,11 @@ class TurnResult:
     ``move`` is the player's move in canonical notation and ``events`` the public events of
     that move followed by those of the steps the bot played after it (chance outcomes such as
     ``roll:G``, and forced moves of engines that ask for them). ``unannounced`` is the notation
-    of those steps that no public event describes, for the post to name them; a step its
-    events already tell ("North rolled red (R)") is not repeated. ``snapshot`` is the game
-    after all of them. ``declined_draw_offer`` is
-    true when the move declined a pending draw offer.
+    of those steps that have no events at all, for the post to name them; a step its events
+    already tell ("North rolled red (R)") is not repeated, and a step with only private
+    events is not named in public (its notation may show what they hide). ``snapshot`` is the
+    game after all of them. ``declined_draw_offer`` is true when the move declined a pending
+    draw offer.
 
     ``private_events`` are the events of the same steps that only some seats may see and
     the mover's seat is among them (a card it looked at): they go to the mover alone, in
@@ -483,8 +484,8 @@ class ClockEvent:
     them, canonical, and ``events`` their public events. ``claimed_by`` is the user whose
     claim applied the time-out (``None`` for a hard clock's deadline or a late move).
     ``on_claim`` (of ``FLAGGED_SOFT``) says what a claim would do: ``"rule"`` the game's
-    time-out rule plays for the seat, ``"win"`` the claimer's side wins (two players),
-    ``"leave"`` the seat leaves the game (more players).
+    time-out rule plays for the seat, ``"win"`` the game ends (two players, or no one left
+    to play on), ``"leave"`` the seat leaves the game and play goes on.
     """
 
     snapshot: GameSnapshot

@@ -183,9 +183,7 @@ class Play:
             move=canonical,
             events=public_events(all_events),
             unannounced=tuple(
-                m.text
-                for m in automatic_moves
-                if not public_events(_codec.load_events(m.events_json))
+                m.text for m in automatic_moves if not _codec.load_events(m.events_json)
             ),
             declined_draw_offer=loaded.row.draw_offer_seat is not None,
             private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),

@@ -336,13 +336,24 @@ class Timeouts:
 
 
 def _on_claim(loaded: Loaded, seat: int) -> Literal["rule", "win", "leave"]:
-    """What a claim against ``seat`` would do now (:meth:`Timeouts.apply_timeout`): the
-    game's time-out rule, else a win for the other seat (two players), else the seat leaves."""
+    """What a claim against ``seat`` would do now, by the branches of
+    :meth:`Timeouts.apply_timeout`: ``"rule"`` the game's time-out rule plays; ``"win"``
+    the game ends (two players, an engine without a resignation, or a resignation that
+    leaves one side); ``"leave"`` the seat resigns and play goes on. Pure: the engine's
+    ``timeout_moves`` and ``resign`` return new states."""
     meta, row = loaded.meta, loaded.row
-    rng = timeout_rng(meta.seed, row.ply)
-    if meta.engine.timeout_moves(loaded.position.state, seat, rng) is not None:
+    engine, state = meta.engine, loaded.position.state
+    if engine.timeout_moves(state, seat, timeout_rng(meta.seed, row.ply)) is not None:
         return "rule"
-    return "win" if len(meta.players) == 2 else "leave"
+    if len(meta.players) == 2:
+        return "win"
+    try:
+        transition = engine.resign(state, seat)
+    except IllegalMoveError:
+        return "win"
+    if transition is None or engine.outcome(transition.state) is not None:
+        return "win"
+    return "leave"
 
 
 def clock_of(clocks: Sequence[ClockRow], seat: int) -> ClockRow | None:

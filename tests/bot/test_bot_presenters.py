@@ -115,8 +115,9 @@ def test_a_change_of_turn_is_said_once_by_the_ping() -> None:
         Event("held", 0, "A2 held"),
         Event("turn", 1, "round 2: Seat 2 to play"),
     )
-    line = presenters.turn_text(turn(events=events))
-    assert line == "<@11> (South) played `a1-a3`: A2 held.\n<@22>, your move (North)."
+    prompt = "Seat 2 orders its 'Sues (round 2/10), or `end`."
+    line = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt=prompt)))
+    assert line == f"<@11> (South) played `a1-a3`: A2 held.\n<@22>, your move (North). {prompt}"
 
 
 def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
@@ -142,6 +143,11 @@ def test_the_bot_to_move_is_named_not_addressed() -> None:
     assert presenters.turn_text(turn(snapshot=bots_turn)).endswith(
         "\n**Gameroom (level 1)** (North) to move."
     )
+    # Nothing the hidden prompt would have said is dropped from the line above it.
+    due = Event("prune_due", 1, "You rolled **blue**")
+    turned = Event("turn", 1, "round 2: North to play")
+    told = presenters.turn_text(turn(snapshot=bots_turn, events=(MOVED, due, turned)))
+    assert "; You rolled **blue**; round 2: North to play.\n" in told
     # The person's turn keeps the prompt and the moves.
     yours = replace(bots_turn, to_move=(0,))
     assert presenters.turn_text(turn(snapshot=yours)).endswith(

@@ -80,7 +80,7 @@ def test_a_player_on_vacation_and_a_player_out_of_time() -> None:
     # A hard clock is not claimed: the bot plays the time-out rule for the seat.
     hard = clocked(clocks=(clock(1, timedelta(0), running=True, flagged=True),))
     started = presenters.game_started_text(hard)
-    assert "⏱️ out of time: the game's time-out rule moves for this seat." in started
+    assert "⏱️ out of time: the bot applies the time-out now." in started
     assert "claim" not in started
 
 

@@ -313,7 +313,7 @@ def test_the_reminder_text_names_the_game_the_place_the_wait_and_the_board() -> 
         ),
         (
             clock(flagged=True, time_left_ms=-5000),
-            "Your time is out: your opponents may claim the game with `/claim`.",
+            "Your time is out: your opponents may claim your time-out with `/claim`.",
         ),
     ],
 )

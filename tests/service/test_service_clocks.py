@@ -447,6 +447,30 @@ async def test_without_a_resignation_rule_a_larger_game_ends_on_time(
     )
 
 
+async def test_a_soft_clocks_notice_says_what_a_claim_would_do(
+    service: GameService, clock: FakeClock, round_robin: RoundRobin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ClockEvent.on_claim`` follows apply_timeout's branches: the seat of a larger game
+    leaves, a game whose engine has no resignation ends, a game with a time-out rule plays it.
+    """
+    import engines
+
+    async def flagged(game: str, opponents: Sequence[int]) -> ClockEvent:
+        await start(service, "soft:1d", game=game, opponents=opponents)
+        clock.advance(DAY)
+        events: list[ClockEvent] = []
+        await runner_for(service, clock, events).run_once()
+        [event] = events
+        assert event.kind is ClockEventKind.FLAGGED_SOFT
+        await service.abort(GAMES, ALICE)
+        return event
+
+    assert (await flagged("roundrobin", (BOB, CAROL))).on_claim == "leave"
+    assert (await flagged("arbos", (BOB,))).on_claim == "rule"
+    monkeypatch.setitem(engines.ENGINES, "roundrobin", NoResignRobin())
+    assert (await flagged("roundrobin", (BOB, CAROL))).on_claim == "win"
+
+
 # ---- games with a time-out rule -------------------------------------------------------------
 
 ARBOS = get_engine("arbos")
