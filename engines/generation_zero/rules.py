@@ -1368,8 +1368,8 @@ class Game:
             self.end_orders()
         elif verb == "fight":
             loc = self.loc_of_label(words[1])
-            # start_battle's own event says where and in what order ("battle at L7: order
-            # A1 S2"); this one, for the record, has no text of its own to repeat it.
+            # start_battle's own event says where and in what order ("battle at L7, thrusts in
+            # this order: A1, S2"); this one, for the record, has no text of its own to repeat.
             self.event("fight", d["seat"], "a battle starts", loc)
             self.start_battle(loc)
         else:
@@ -1607,7 +1607,10 @@ class Game:
             "won": won,
         }
         self.event(
-            "battle", d["seat"], f"battle at {self.label(loc)}: order {' '.join(order)}", loc
+            "battle",
+            d["seat"],
+            f"battle at {self.label(loc)}, thrusts in this order: {', '.join(order)}",
+            loc,
         )
         if self.artefacts_on:
             for agent in agents:

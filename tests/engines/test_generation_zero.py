@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -591,3 +592,18 @@ def test_a_steer_prompt_names_the_seat_that_steers() -> None:
     assert engine.prompt(state, seat) == (
         f"Seat {seat + 1} steers {queue[0]['canon']} (`steer L…` or `stay`)."
     )
+
+
+def test_a_battle_event_names_its_place_and_the_thrust_order() -> None:
+    """R8: "battle at L3, thrusts in this order: A2, S2" (was the cryptic "order A2 S2")."""
+    rng = random.Random(3)
+    state = ENGINE.new_game(2, ENGINE.complete_options({}), 3)
+    while ENGINE.outcome(state) is None:
+        seat = ENGINE.to_move(state)[0]
+        move = rng.choice(ENGINE.legal_move_texts(state, seat))
+        state, _, events = ENGINE.play(state, seat, move)
+        battles = [e.text for e in events if e.kind == "battle"]
+        if battles:
+            break
+    assert battles, "no battle in this game"
+    assert re.fullmatch(r"battle at L\d+, thrusts in this order: [AS]\d+(, [AS]\d+)+", battles[0])
