@@ -939,8 +939,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         rules = state.rules
         if move == DRAW:
             after = state._replace(end="agreement", last=None)
-            who = "both players" if rules.players == 2 else "all players"
-            return Transition(after, (Event("ended", None, f"{who} agreed to a draw"),))
+            return Transition(after, (Event("ended", None, _ending_text(after)),))
         before = _seats_in(state.board, rules.players)
         if move == PASS:
             last = OrbsLastMove(seat, "pass")
