@@ -19,6 +19,7 @@ from bot.presenters.common import (
 )
 from bot.service import DrawOffer, GameSnapshot, TurnResult
 from bot.service.bot_seats import is_bot
+from bot.service.logbook import resign_move_text
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
 from engines.base import Event
@@ -95,16 +96,24 @@ def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str])
     return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
 
 
+#: The ending of a game that ended on a resignation the engine played (``[k]resign``).
+_BY_RESIGNATION = "by resignation"
+
+
 def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     """``South wins by reaching the enemy core``: the engine's words when it ended the game
-    (from ``events``, else from the last moves' events), or ``""`` when it did not."""
+    (from ``events``, else from the last moves' events), or ``""`` when it did not. When the
+    move that ended it is a resignation (``[k]resign``: Orbs, Generator, Generation Zero),
+    :data:`_BY_RESIGNATION` instead: the engine words such an ending by the board it leaves
+    ("only one side has orbs left"), not by what ended it."""
     for event in events:
         if event.kind == "ended":
             return _capitalised(event.text)
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == "ended":
-                return _capitalised(event.text)
+                resigned = move.seat is not None and move.text == resign_move_text(move.seat)
+                return _BY_RESIGNATION if resigned else _capitalised(event.text)
     return ""
 
 
@@ -128,6 +137,8 @@ def outcome_text(
         return ""
     ratings = rating_changes_text(snapshot)
     engine = "" if how else _engine_ending(snapshot, events)
+    if engine == _BY_RESIGNATION:
+        engine, how = "", _BY_RESIGNATION
     lead = f"{engine}. " if engine else ""
     if how is None and not engine:
         how = _BOT_TERMINATIONS.get(
@@ -286,7 +297,7 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
     """The public post when a player resigns: the result, or, when the game goes on without
     them (three or more players), who left and who is to move."""
     if not snapshot.is_active:
-        return f"{mention(user_id)} resigns. {outcome_text(snapshot, how='by resignation')}"
+        return f"{mention(user_id)} resigns. {outcome_text(snapshot, how=_BY_RESIGNATION)}"
     seats = _join([seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id])
     return (
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."

@@ -205,6 +205,9 @@ def test_outcomes_the_bot_decides() -> None:
     assert presenters.resign_text(by_engine, SOUTH) == (
         "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
     )
+    # /game info, a watcher's DM and the board's caption read the ending from the log: the
+    # same words there.
+    assert presenters.outcome_text(by_engine) == "<@22> wins by resignation! Good game, <@11>."
     # A decisive result mentions every player, the loser too (d).
     assert presenters.resign_text(resigned, SOUTH) == (
         "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
