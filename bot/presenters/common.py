@@ -37,18 +37,20 @@ def _mentions(user_ids: Iterable[int]) -> str:
     return _join([mention(u) for u in user_ids])
 
 
-def _players_named(snapshot: GameSnapshot, user_ids: Iterable[int]) -> str:
-    """The players ``user_ids`` of ``snapshot`` as :func:`_mentions` names them, except that a
-    name two of the game's players share (an exhibition of level-1 bots: each is
-    ``**Gameroom (level 1)**``) is followed by the seats it plays:
-    ``**Gameroom (level 1)** (Seat 2)``."""
+def _players_named(
+    snapshot: GameSnapshot, user_ids: Iterable[int], *, with_seats: bool = False
+) -> str:
+    """The players ``user_ids`` of ``snapshot`` as :func:`_mentions` names them, each followed
+    by the seats it plays (:func:`seat_label`) when ``with_seats`` (``<@2> (Seat 1)``: the
+    winners, whom an engine's score line names by seat), and anyway when two of the game's
+    players share a name (an exhibition of level-1 bots: ``**Gameroom (level 1)** (Seat 2)``)."""
     players = dict.fromkeys(snapshot.user_ids)
     shared = Counter(mention(u) for u in players)
     parts = []
     for user_id in user_ids:
         name = mention(user_id)
-        if shared[name] > 1:
-            seats = [p.seat_name for p in snapshot.players if p.user_id == user_id]
+        if with_seats or shared[name] > 1:
+            seats = [seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id]
             name = f"{name} ({_join(seats)})"
         parts.append(name)
     return _join(parts)

@@ -150,7 +150,7 @@ def outcome_text(
         return f"{lead}The game between {everyone} is drawn{how}.{ratings}"
     winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
     verb = "wins" if len(winners) == 1 else "win"
-    named = _players_named(snapshot, winners)
+    named = _players_named(snapshot, winners, with_seats=True)
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
     result = f"{lead}{named} {verb}{how}!"
     if not others:

@@ -162,7 +162,7 @@ def test_turn_text_of_a_winning_move_uses_the_engines_words() -> None:
     text = presenters.turn_text(turn(snapshot=final, move="f6xh8", events=(MOVED, ended)))
     assert text == (
         "<@11> (South) played `f6xh8`: the orb on a1 moves to a3.\n"
-        "South wins by reaching the enemy core. <@11> wins! Good game, <@22>."
+        "South wins by reaching the enemy core. <@11> (South) wins! Good game, <@22>."
     )
 
 
@@ -180,12 +180,13 @@ def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() ->
     assert "between **Gameroom (level 1)** (Seat 1), **Gameroom (level 1)** (Seat 2) and" in (
         presenters.outcome_text(drawn)
     )
-    # A name nobody else in the game has stays as it is.
+    # A name nobody else in the game has stays as it is (a winner's seat is always named).
     mixed = (Player(0, SOUTH, "South"), Player(1, bot_user_id(3), "North"))
     ended = snapshot(players=mixed, status="finished", to_move=(), outcome=Outcome.win("x", 1, 2))
     assert presenters.outcome_text(ended).endswith(
-        "**Gameroom (level 3)** wins by x! Good game, <@11>."
+        "**Gameroom (level 3)** (North) wins by x! Good game, <@11>."
     )
+    assert "<@11> (South)" not in presenters.outcome_text(ended)
 
 
 def test_chance_outcomes_are_listed() -> None:
@@ -203,14 +204,16 @@ def test_outcomes_the_bot_decides() -> None:
         last_moves=(MoveRecord(ply=9, seat=0, text="[0]resign", events=(orbs_end,), at=T),),
     )
     assert presenters.resign_text(by_engine, SOUTH) == (
-        "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
+        "<@11> resigns. <@22> (North) wins by resignation! Good game, <@11>."
     )
     # /game info, a watcher's DM and the board's caption read the ending from the log: the
     # same words there.
-    assert presenters.outcome_text(by_engine) == "<@22> wins by resignation! Good game, <@11>."
+    assert presenters.outcome_text(by_engine) == (
+        "<@22> (North) wins by resignation! Good game, <@11>."
+    )
     # A decisive result mentions every player, the loser too (d).
     assert presenters.resign_text(resigned, SOUTH) == (
-        "<@11> resigns. <@22> wins by resignation! Good game, <@11>."
+        "<@11> resigns. <@22> (North) wins by resignation! Good game, <@11>."
     )
     agreed = snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2))
     assert presenters.outcome_text(agreed) == (

@@ -114,7 +114,7 @@ def test_time_outs_by_kind() -> None:
     )
     assert text == (
         f"⏰ <@{NORTH}> (North) ran out of time (<@{SOUTH}> claimed).\n"
-        f"<@{SOUTH}> wins on time! Good game, <@{NORTH}>."
+        f"<@{SOUTH}> (South) wins on time! Good game, <@{NORTH}>."
     )
     notice = Event("timeout", 1, "North is out of time: pass played on time-out")
     passed = Event("passed", 1, "passes")

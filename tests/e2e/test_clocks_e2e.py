@@ -85,11 +85,11 @@ async def test_a_hard_clock_ends_the_game_when_the_player_to_move_runs_out(room:
     )
     assert ended.attachments  # the final board
     assert f"<@{late.id}> (South) ran out of time." in ended.content
-    assert f"<@{other.id}> wins on time!" in ended.content
+    assert f"<@{other.id}> (North) wins on time!" in ended.content
     assert {u.id for u in ended.mentions} == {late.id, other.id}
 
     info = await fake.slash(other, channel, "game info")
-    assert f"Result: <@{other.id}> wins on time!" in info.content
+    assert f"Result: <@{other.id}> (North) wins on time!" in info.content
     too_late = await fake.slash(late, channel, "move", text="a1-a3")
     assert too_late.ephemeral
     assert "no game in progress" in too_late.content
@@ -113,7 +113,7 @@ async def test_a_soft_clock_is_claimed_with_the_button(room: Room) -> None:
     await fake.press(other, notice, label="Claim on time")
     ended = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
     assert f"<@{late.id}> (South) ran out of time (<@{other.id}> claimed)." in ended.content
-    assert f"<@{other.id}> wins on time!" in ended.content
+    assert f"<@{other.id}> (North) wins on time!" in ended.content
     closed = fake.message(notice)
     assert "Claim on time" not in str(closed.components)
     assert f"<@{other.id}> claimed." in closed.content

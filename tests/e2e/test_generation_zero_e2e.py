@@ -255,4 +255,4 @@ async def test_two_players_play_through_battles_to_the_end(
     assert labels(final) == ["Rematch"]  # no My view once over
     (winner,) = outcome.winners
     assert players[winner].id in {u.id for u in final.mentions}
-    assert f"<@{players[winner].id}> wins!" in final.content
+    assert f"<@{players[winner].id}> (Seat {winner + 1}) wins!" in final.content

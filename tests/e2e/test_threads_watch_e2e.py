@@ -220,7 +220,7 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
     dm = await fake.wait_for_message(dm_channel)
     winner = ann.id if loser == bob.id else bob.id
     assert dm.content.startswith(f"**Generatorb** in <#{channel.id}>: ")
-    assert f"<@{winner}> wins by resignation!" in dm.content
+    assert re.search(rf"<@{winner}> \((South|North)\) wins by resignation!", dm.content)
     assert dm.content.endswith(
         f"https://discord.com/channels/{default.guild.id}/{channel.id}/{final.id}"
     )

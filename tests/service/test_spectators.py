@@ -379,10 +379,11 @@ async def test_a_watchers_direct_message_has_one_public_line_and_the_link(
         "https://discord.com/channels/9/500/42"
     )
     ended = await service.resign(GAMES, ALICE)
-    winner = next(u for u in ended.user_ids if u != ALICE)
+    winner = next(p for p in ended.players if p.user_id != ALICE)
     text = presenters.watcher_dm_text(ended, f"<@{ALICE}> resigns.", None)
     assert text == (
-        f"**Generatorb** in <#{GAMES}>: <@{winner}> wins by resignation! Good game, <@{ALICE}>."
+        f"**Generatorb** in <#{GAMES}>: <@{winner.user_id}> ({winner.seat_name}) wins by "
+        f"resignation! Good game, <@{ALICE}>."
     )
     assert len(presenters.watcher_dm_text(game, "z" * 5000, None)) == presenters.MESSAGE_LIMIT
 
