@@ -96,25 +96,25 @@ def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str])
     return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
 
 
-#: The ending of a game that ended on a resignation the engine played (``[k]resign``).
+#: How a game that ended on a resignation ended (``/resign``, or ``[k]resign`` in the log).
 _BY_RESIGNATION = "by resignation"
 
 
-def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
-    """``South wins by reaching the enemy core``: the engine's words when it ended the game
-    (from ``events``, else from the last moves' events), or ``""`` when it did not. When the
+def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tuple[str, bool]:
+    """``("South wins by reaching the enemy core", False)``: the engine's words when it ended
+    the game (from ``events``, else from the last moves' events), or ``""``; and whether the
     move that ended it is a resignation (``[k]resign``: Orbs, Generator, Generation Zero),
-    :data:`_BY_RESIGNATION` instead: the engine words such an ending by the board it leaves
-    ("only one side has orbs left"), not by what ended it."""
+    whose ending the engine words by the board it leaves ("only one side has orbs left"),
+    not by what ended it."""
     for event in events:
         if event.kind == "ended":
-            return _capitalised(event.text)
+            return _capitalised(event.text), False
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == "ended":
                 resigned = move.seat is not None and move.text == resign_move_text(move.seat)
-                return _BY_RESIGNATION if resigned else _capitalised(event.text)
-    return ""
+                return _capitalised(event.text), resigned
+    return "", False
 
 
 def outcome_text(
@@ -136,8 +136,8 @@ def outcome_text(
     if outcome is None:
         return ""
     ratings = rating_changes_text(snapshot)
-    engine = "" if how else _engine_ending(snapshot, events)
-    if engine == _BY_RESIGNATION:
+    engine, resigned = ("", False) if how else _engine_ending(snapshot, events)
+    if resigned:
         engine, how = "", _BY_RESIGNATION
     lead = f"{engine}. " if engine else ""
     if how is None and not engine:
