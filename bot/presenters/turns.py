@@ -96,10 +96,6 @@ def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str])
     return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
 
 
-#: How a game that ended on a resignation ended (``/resign``, or ``[k]resign`` in the log).
-_BY_RESIGNATION = "by resignation"
-
-
 def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tuple[str, bool]:
     """``("South wins by reaching the enemy core", False)``: the engine's words when it ended
     the game (from ``events``, else from the last moves' events), or ``""``; and whether the
@@ -117,34 +113,30 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tupl
     return "", False
 
 
-def outcome_text(
-    snapshot: GameSnapshot, events: Iterable[Event] = (), *, how: str | None = None
-) -> str:
+def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     """One line on how the game ended, mentioning every player: the winners, then the
-    others ("good game"); of a draw, everyone. An ending the engine announced comes first in
-    its words ("South wins by reaching the enemy core. <@2> wins! …"); an ending the bot
-    decided is said once, with the result ("<@2> wins by resignation! …", "The game between
-    <@1> and <@2> is drawn by agreement."). Bots of the same level are told apart by their
-    seats (:func:`~bot.presenters.common._players_named`). ``how`` ("by resignation") says
-    the ending in the caller's words instead, for an ending the caller has just told (an
-    engine that ends a game on a resignation words it by its board: "only one side has orbs
-    left"). Empty while it goes on. (The callers allow every player's mention on a final
-    board.)"""
+    others ("good game"); of a draw, everyone. Winners are named with their seats. An ending
+    the engine announced comes first in its words ("South wins by reaching the enemy core.
+    <@2> (South) wins! …"); an ending the bot decided, or a resignation the engine played
+    (:func:`_engine_ending`), is said once, with the result ("<@2> (North) wins by
+    resignation! …", "The game between <@1> and <@2> is drawn by agreement."). Bots of the
+    same level are told apart by their seats (:func:`~bot.presenters.common._players_named`).
+    Empty while it goes on. (The callers allow every player's mention on a final board.)"""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
     if outcome is None:
         return ""
     ratings = rating_changes_text(snapshot)
-    engine, resigned = ("", False) if how else _engine_ending(snapshot, events)
+    engine, resigned = _engine_ending(snapshot, events)
     if resigned:
-        engine, how = "", _BY_RESIGNATION
+        engine, how = "", f" {_BOT_TERMINATIONS['resignation']}"
+    elif engine:
+        how = ""
+    else:
+        termination = outcome.termination
+        how = " " + _BOT_TERMINATIONS.get(termination, f"by {termination.replace('_', ' ')}")
     lead = f"{engine}. " if engine else ""
-    if how is None and not engine:
-        how = _BOT_TERMINATIONS.get(
-            outcome.termination, f"by {outcome.termination.replace('_', ' ')}"
-        )
-    how = f" {how}" if how else ""
     if outcome.is_draw:
         everyone = _players_named(snapshot, dict.fromkeys(snapshot.user_ids))
         return f"{lead}The game between {everyone} is drawn{how}.{ratings}"
@@ -297,7 +289,7 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
     """The public post when a player resigns: the result, or, when the game goes on without
     them (three or more players), who left and who is to move."""
     if not snapshot.is_active:
-        return f"{mention(user_id)} resigns. {outcome_text(snapshot, how=_BY_RESIGNATION)}"
+        return f"{mention(user_id)} resigns. {outcome_text(snapshot)}"
     seats = _join([seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id])
     return (
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
