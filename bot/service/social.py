@@ -146,6 +146,13 @@ def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
     )
 
 
+def _chance_words(row: MoveRow) -> str:
+    """A chance row told as its public events say it ("Red rolled yellow (Y)"), else in
+    notation (`` `roll:Y` ``): a person refused a takeback reads the roll, not the code."""
+    public = [e.text for e in _codec.load_events(row.events_json) if e.visible_to is None]
+    return "; ".join(public) if public else f"`{row.text}`"
+
+
 def plan_takeback(
     moves: Sequence[MoveRow],
     seats: Collection[int],
@@ -183,8 +190,8 @@ def plan_takeback(
     for row in removed:
         if row.seat is None:
             raise TakebackError(
-                f"Your move was followed by a chance outcome (`{row.text}`), and a takeback "
-                "never undoes a die roll or a shuffle."
+                f"Your move was followed by a chance outcome ({_chance_words(row)}), and a "
+                "takeback never undoes a die roll or a shuffle."
             )
         if reveals(row, game=game, hidden_information=hidden_information):
             raise TakebackError(

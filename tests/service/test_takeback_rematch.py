@@ -116,6 +116,10 @@ def test_the_plan_never_crosses_chance_or_a_resignation() -> None:
     rolled = [row(1, 0, "a1-a3"), row(2, None, "roll:G")]
     with pytest.raises(TakebackError, match="chance outcome \\(`roll:G`\\)"):
         plan_takeback(rolled, (0,), game="generator", hidden_information=False)
+    # A roll with its event is told in words, as the chat told it.
+    told = [row(1, 0, "a1-a3"), row(2, None, "roll:G", Event("rolled", 1, "Red rolled green (G)"))]
+    with pytest.raises(TakebackError, match="chance outcome \\(Red rolled green \\(G\\)\\),"):
+        plan_takeback(told, (0,), game="generator", hidden_information=False)
     resigned = [row(1, 0, "a1-a3"), row(2, 1, "[1]resign")]
     with pytest.raises(TakebackError, match="resignation cannot be taken back"):
         plan_takeback(resigned, (1,), game="generator", hidden_information=False)
