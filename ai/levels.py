@@ -1,9 +1,11 @@
 """Bot levels 1–5 and the two entry points the service calls: :func:`choose_move`, :func:`assess`.
 
-A level is a search budget (iterations and a hard time limit) times a *deliberate-mistake*
+A level is a search budget (iterations and a time limit, checked before each iteration at the
+search's average pace, so one iteration may overrun it) times a *deliberate-mistake*
 temperature: below the top level the bot does not always play the most visited move, it draws
 among the best few by visit count, biased toward the best (the trick lichess uses to weaken
-Stockfish for its low levels). A move that wins at once is always played.
+Stockfish for its low levels). A move the search has proven to win outright is always played
+(:func:`pick_move`).
 
 What the service passes (all picklable, so a worker process can receive them):
 
@@ -234,7 +236,8 @@ def choose_move(
     for a given seed when the iteration budget (not the clock) stops the search. A seat with a
     single legal move gets it without a search. Raises :class:`ValueError` (seat not to move,
     state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
-    (no ``determinize`` for a hidden-information game).
+    (no ``determinize`` for a hidden-information game), :class:`engines.base.UsageError`
+    (unknown game).
     """
     lvl = level(level_, engine_id)
     engine = get_engine(engine_id)
@@ -257,11 +260,15 @@ def decide(
     """The move a level plays for ``seat`` from ``subject`` (a state, or with ``is_view`` the
     seat's view), searched within ``budget``: a single legal move without a search, else
     MCTS (or SO-ISMCTS for a view) and :func:`pick_move`. What :func:`choose_move` and
-    :class:`ai.bots.MctsBot` both play; the checks of what may be passed are the callers'."""
-    if not is_view:
-        moves = engine.legal_moves(subject, seat)
-        if len(moves) == 1:
-            return engine.format_move(subject, moves[0])
+    :class:`ai.bots.MctsBot` both play; the checks of what may be passed are the callers'.
+
+    A view's legal moves are read from one determinization: the seat to move decides from
+    what it knows only, so every deal gives it the same moves (checked for Generation Zero by
+    ``tests/engines/test_generation_zero_determinize.py``)."""
+    known = engine.determinize(subject, seat, seed) if is_view else subject
+    moves = engine.legal_moves(known, seat)
+    if len(moves) == 1:
+        return engine.format_move(known, moves[0])
     mcts = Mcts(engine)
     if is_view:
         result = mcts.search_view(subject, seat, budget, seed)
@@ -281,10 +288,13 @@ def assess(
 ) -> float:
     """The bot seat's expected reward in ``[0, 1]`` (1 = wins, ½ = draw or even, 0 = loses).
 
-    For draw offers and takebacks: accept a draw when this is at most about ½. Works whoever is
-    to move: when ``seat`` is not to move, the search runs for a seat that is and reports
-    ``seat``'s mean reward. A finished game gives its final reward. Same inputs and errors as
-    :func:`choose_move`.
+    For draw offers (the service accepts one when this is at most 0.45; takebacks are answered
+    by level, without it). Works whoever is to move: when ``seat`` is not to move, the search
+    runs for a seat that is and reports ``seat``'s mean reward. A finished game gives its
+    final reward. The inputs are :func:`choose_move`'s, with a ``budget`` instead of a level;
+    raises :class:`ValueError` when a hidden-information game gets anything but the seat's
+    view, :class:`NotImplementedError` (no ``determinize``) and
+    :class:`engines.base.UsageError` (unknown game).
     """
     engine = get_engine(engine_id)
     subject, is_view = _state_for(engine, seat, state_or_view)

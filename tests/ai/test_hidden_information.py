@@ -8,12 +8,13 @@ for the same seed.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from ai import LEVELS, Budget, Level, assess, choose_move
-from ai.search import determinize_supported
+from ai.search import Mcts, determinize_supported
 from engines import get_engine
 from engines.generation_zero import GenerationZeroState
 from engines.generation_zero.position import print_position
@@ -70,3 +71,21 @@ def test_hidden_cards_do_not_change_the_move(seed: int) -> None:
     assert assess("generation_zero", resolved, seat, view, 5, budget) == assess(
         "generation_zero", resolved, seat, twin_view, 5, budget
     )
+
+
+def test_a_single_legal_move_is_played_without_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Random play until the seat to move has one legal move (seed 1: "stay" at ply 6).
+    state, resolved = new_state("generation_zero", 2, 1)
+    rng = random.Random(1)
+    while len(ENGINE.legal_moves(state, ENGINE.to_move(state)[0])) != 1:
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_moves(state, seat))).state
+    seat = ENGINE.to_move(state)[0]
+    (only,) = ENGINE.legal_moves(state, seat)
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched a decision with one legal move")
+
+    monkeypatch.setattr(Mcts, "search_view", no_search)
+    move = choose_move("generation_zero", resolved, seat, ENGINE.view(state, seat), 5, 7)
+    assert move == ENGINE.format_move(state, only)
