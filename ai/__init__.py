@@ -6,12 +6,13 @@ checks it). The service calls two functions, normally in a worker process:
 * :func:`choose_move` ``(engine_id, options, seat, state_or_view, level, seed) -> str``: the
   bot's move as canonical text;
 * :func:`assess` ``(engine_id, options, seat, state_or_view, seed, budget) -> float``: the
-  seat's expected reward in ``[0, 1]`` (for draw offers and takebacks).
+  seat's expected reward in ``[0, 1]`` (for draw offers).
 
 Modules: :mod:`ai.rewards` (reward vectors from outcomes), :mod:`ai.evaluation` (per-game
 cut-off evaluations), :mod:`ai.search` (UCT and SO-ISMCTS), :mod:`ai.levels` (levels 1–5 and
 the entry points), :mod:`ai.bots` (the :class:`Bot` protocol, a random bot and an MCTS bot),
-:mod:`ai.workers` (a search process ends with the bot that started it).
+:mod:`ai.arena` (seeded games between bots, for tests and benchmarks), :mod:`ai.workers` (a
+search process ends with the bot that started it).
 See ``docs/ai.md``.
 """
 
