@@ -60,6 +60,9 @@ class GameProfile:
       prise and cut off mid-exchange, so the evaluation at the cut-off scores positions
       that no player would allow; preferring captures settles exchanges first (a cheap
       quiescence). ``None`` / 0 = uniform playouts.
+    * ``sides(state)``: the seats grouped by side (teams), for a game with teams; ``None`` =
+      every seat its own side. A team's win is worth less than 1 to each teammate
+      (:func:`ai.rewards.win_rewards`), and the solver needs to know it to prove one.
     * ``playout_move(state, seat, draw)``: a quick draw of a legal move for a playout ply
       (``draw()`` gives floats in [0, 1)), or ``None`` to list the legal moves and draw
       among them as usual. For a game whose legal-move list costs far more than checking a
@@ -76,6 +79,7 @@ class GameProfile:
     captures: Callable[[Any, int, Sequence[Any]], list[int]] | None = None
     capture_rate: float = 0.0
     playout_move: Callable[[Any, int, Callable[[], float]], Any] | None = None
+    sides: Callable[[Any], Sequence[Sequence[int]]] | None = None
 
     def __post_init__(self) -> None:
         if self.playout_move is not None and (
@@ -359,6 +363,10 @@ def _orbs_players(state: orbs.OrbsState) -> int:
     return state.rules.players
 
 
+def _orbs_sides(state: orbs.OrbsState) -> tuple[tuple[int, ...], ...]:
+    return state.rules.sides
+
+
 def _orbs_parts(state: orbs.OrbsState) -> tuple[list[float], list[float]]:
     """Per side (team): its material (:data:`_ORBS_WORTH`) and its approach term.
 
@@ -580,7 +588,11 @@ PROFILES: dict[str, GameProfile] = {
         _generator_players, _generator_evaluate, playout_plies=0, exploration=0.25
     ),
     "orbs": GameProfile(
-        _orbs_players, _orbs_evaluate, playout_plies=0, assess_evaluate=_orbs_assess
+        _orbs_players,
+        _orbs_evaluate,
+        playout_plies=0,
+        assess_evaluate=_orbs_assess,
+        sides=_orbs_sides,
     ),
     "generation_zero": GameProfile(_gz_players, _gz_evaluate, playout_plies=0),
 }

@@ -4,7 +4,7 @@ A level is a search budget (iterations and a time limit, checked before each ite
 search's average pace, so one iteration may overrun it) times a *deliberate-mistake*
 temperature: below the top level the bot does not always play the most visited move, it draws
 among the best few by visit count, biased toward the best (the trick lichess uses to weaken
-Stockfish for its low levels). A move the search has proven to win outright is always played
+Stockfish for its low levels). A move the search has proven to win is always played
 (:func:`pick_move`).
 
 What the service passes (all picklable, so a worker process can receive them):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engines.base import Outcome
 
-__all__ = ["Rewards", "rewards_from_outcome", "rewards_from_values"]
+__all__ = ["Rewards", "rewards_from_outcome", "rewards_from_values", "win_rewards"]
 
 #: One reward in ``[0, 1]`` per seat, in seat order.
 Rewards = tuple[float, ...]
@@ -67,3 +67,21 @@ def rewards_from_values(values: Sequence[float], spread: float) -> Rewards:
                 total += 1.0 / (1.0 + math.exp(-diff))
         result.append(total / others)
     return tuple(result)
+
+
+def win_rewards(players: int, sides: Sequence[Sequence[int]] | None = None) -> Rewards:
+    """Per seat, the reward of a win: its side ranked first, every other seat below.
+
+    Without ``sides`` (each seat its own side) that is 1 for every seat. With teams it is
+    less, since teammates tie: 5/6 for each seat of Orbs 2 against 2 (ahead of two seats, tied
+    with one, out of three). The search's solver proves a move once it is worth this much to
+    its mover (``ai.search``), so a team's win is proven like a lone one. Seats in no side
+    count as sides of their own; ``players`` must be at least 2.
+    """
+    size = [1] * players
+    for group in sides or ():
+        for seat in group:
+            if 0 <= seat < players:
+                size[seat] = len(group)
+    others = players - 1
+    return tuple((players - k + 0.5 * (k - 1)) / others for k in size)

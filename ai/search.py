@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.evaluation import GameProfile, profile_for
-from ai.rewards import Rewards, rewards_from_outcome
+from ai.rewards import Rewards, rewards_from_outcome, win_rewards
 from engines.base import CHANCE, Engine
 
 __all__ = [
@@ -210,6 +210,8 @@ class Mcts:
         self._apply_chance = engine.apply_chance
         self._chance_outcomes = engine.chance_outcomes
         self._decisive = self.profile.decisive
+        #: Per seat, the reward of a win (:func:`ai.rewards.win_rewards`), set per search.
+        self._win: Rewards = ()
 
     # ---- public --------------------------------------------------------------------------
 
@@ -225,6 +227,7 @@ class Mcts:
             raise ValueError(f"seat {seat} is not to move in this state")
         start = time.perf_counter()
         players = self.profile.players(state)
+        self._win = self._wins(state, players)
         rng = random.Random(seed)
         root = Node(-2, None, state)
         self._prepare(root, players)
@@ -261,6 +264,7 @@ class Mcts:
         if not acting or (to_move and seat not in acting):
             raise ValueError(f"seat {seat} is not to move in this view")
         players = self.profile.players(first)
+        self._win = self._wins(first, players)
         root = Node(-2, None, None)
         deadline = start + budget.seconds
         clock = time.perf_counter
@@ -278,6 +282,11 @@ class Mcts:
             done += 1
             now = clock()
         return self._result(root, seat, done, clock() - start, total, first, plies)
+
+    def _wins(self, state: Any, players: int) -> Rewards:
+        """Per seat, what a win is worth to it in ``state``'s game (the profile's sides)."""
+        sides = self.profile.sides
+        return win_rewards(players, None if sides is None else sides(state))
 
     # ---- closed loop (perfect information) ----------------------------------------------
 
@@ -351,7 +360,7 @@ class Mcts:
             node = self._select(node, exploration)
             path.append(node)
         if path[-1].solved is not None:
-            _solve_up(path)
+            _solve_up(path, self._win)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
@@ -369,11 +378,11 @@ class Mcts:
             move = untried[position]
             child = Node(actor, move, self._step(node.state, actor, move))
             self._prepare(child, players)
-            if child.solved is not None and child.solved[actor] >= 1.0:
+            if child.solved is not None and child.solved[actor] >= self._win[actor]:
                 del untried[position]
                 node.urgent -= 1
                 node.children[move] = child
-                _solve_up([node, child])  # the win proves the node, by the one rule
+                _solve_up([node, child], self._win)  # the win proves the node, by the one rule
                 return
 
     def _untried(self, node: Node) -> list[Any]:
@@ -471,7 +480,7 @@ class Mcts:
                 outcome = self._outcome(state)
                 if outcome is not None:
                     rewards = rewards_from_outcome(outcome, players)
-                    child.proven = rewards[actor] >= 1.0
+                    child.proven = rewards[actor] >= self._win[actor]
                     used = 0
                 else:
                     rewards, used = self._playout(state, players, rng)
@@ -575,10 +584,11 @@ class Mcts:
         )
 
 
-def _solve_up(path: list[Node]) -> None:
+def _solve_up(path: list[Node], win: Rewards) -> None:
     """Prove what the solved last node of ``path`` (root first) proves above it.
 
-    A decision node is solved when its actor has a solved child worth 1 to it (that child
+    A decision node is solved when its actor has a solved child worth a win to it (``win``:
+    per seat, :func:`ai.rewards.win_rewards`; 1 without teams; that child
     becomes ``proven``), or when its moves are all expanded and all solved (it takes the one
     best for its actor, unless several are best for it and differ for the other seats).
     Stops at the first node that stays unproven, and at a chance node.
@@ -589,7 +599,7 @@ def _solve_up(path: list[Node]) -> None:
         if solved is None or parent.solved is not None or parent.chance is not None:
             return
         actor = parent.actor
-        if solved[actor] >= 1.0:
+        if solved[actor] >= win[actor]:
             child.proven = True
             parent.solved = solved
             continue
