@@ -62,7 +62,10 @@ class GameProfile:
       quiescence). ``None`` / 0 = uniform playouts.
     * ``sides(state)``: the seats grouped by side (teams), for a game with teams; ``None`` =
       every seat its own side. A team's win is worth less than 1 to each teammate
-      (:func:`ai.rewards.win_rewards`), and the solver needs to know it to prove one.
+      (:func:`ai.rewards.win_rewards`), and the solver needs to know it to prove one. The
+      game's outcomes must rank a side's seats in one group (Orbs does, also for a teammate
+      out of orbs), or a seat could score more than a "win" and the solver would stop at a
+      move that is not its best.
     * ``playout_move(state, seat, draw)``: a quick draw of a legal move for a playout ply
       (``draw()`` gives floats in [0, 1)), or ``None`` to list the legal moves and draw
       among them as usual. For a game whose legal-move list costs far more than checking a

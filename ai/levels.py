@@ -31,7 +31,7 @@ from typing import Any
 
 from ai.evaluation import profile_for
 from ai.rewards import rewards_from_outcome
-from ai.search import Budget, Mcts, SearchResult
+from ai.search import Budget, Mcts, SearchResult, determinize_supported
 from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
@@ -265,6 +265,8 @@ def decide(
     A view's legal moves are read from one determinization: the seat to move decides from
     what it knows only, so every deal gives it the same moves (checked for Generation Zero by
     ``tests/engines/test_generation_zero_determinize.py``)."""
+    if is_view and not determinize_supported(engine):
+        raise NotImplementedError(f"{engine.info.id} cannot determinize a view")
     known = engine.determinize(subject, seat, seed) if is_view else subject
     moves = engine.legal_moves(known, seat)
     if len(moves) == 1:

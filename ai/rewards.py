@@ -6,8 +6,10 @@ code serves two to six players and teams.
 
 The reward of a seat is the fraction of the *other* seats it finished ahead of, counting a tie
 as half: 1 for a lone winner, 0 for a lone loser, linear in between, and a draw is shared. In a
-two-player game that is the usual 1 / ½ / 0. Teams need nothing special: the engines rank a
-team's seats in one group (Orbs), so teammates tie with one another and share the result.
+two-player game that is the usual 1 / ½ / 0. Teams are ranked by the engines with a team's
+seats in one group (Orbs), so teammates tie with one another and share the result; a team's
+win is then worth less than 1 to each of them (:func:`win_rewards`), which the solver needs
+to know.
 """
 
 from __future__ import annotations
@@ -76,12 +78,14 @@ def win_rewards(players: int, sides: Sequence[Sequence[int]] | None = None) -> R
     less, since teammates tie: 5/6 for each seat of Orbs 2 against 2 (ahead of two seats, tied
     with one, out of three). The search's solver proves a move once it is worth this much to
     its mover (``ai.search``), so a team's win is proven like a lone one. Seats in no side
-    count as sides of their own; ``players`` must be at least 2.
+    count as sides of their own; ``players`` must be at least 2. Computed by
+    :func:`rewards_from_outcome` itself, so the two agree to the last bit.
     """
-    size = [1] * players
-    for group in sides or ():
-        for seat in group:
-            if 0 <= seat < players:
-                size[seat] = len(group)
-    others = players - 1
-    return tuple((players - k + 0.5 * (k - 1)) / others for k in size)
+    side_of = {seat: tuple(group) for group in sides or () for seat in group}
+    result = []
+    for seat in range(players):
+        side = side_of.get(seat, (seat,))
+        rest = tuple(s for s in range(players) if s not in side)
+        ranking = (side, rest) if rest else (side,)
+        result.append(rewards_from_outcome(Outcome("win", side, ranking), players)[seat])
+    return tuple(result)

@@ -88,8 +88,9 @@ def make_bot(name: str) -> Bot:
 @dataclass(slots=True)
 class MatchResult:
     """A's total score over ``games``; wins / draws / losses of A (two players: reward 1 / ½
-    / 0; more players: first alone / shared or middle / last); mean plies per game, wall
-    seconds, A's mean and maximum seconds per decision."""
+    / 0; more players: first alone / shared or middle / last; a team's win, worth 5/6 to
+    each of two teammates against two, counts as shared, while the score counts it right);
+    mean plies per game, wall seconds, A's mean and maximum seconds per decision."""
 
     score: float = 0.0
     games: int = 0

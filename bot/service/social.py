@@ -147,9 +147,14 @@ def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
 
 
 def _chance_words(row: MoveRow) -> str:
-    """A chance row told as its public events say it ("Red rolled yellow (Y)"), else in
-    notation (`` `roll:Y` ``): a person refused a takeback reads the roll, not the code."""
-    public = [e.text for e in _codec.load_events(row.events_json) if e.visible_to is None]
+    """A chance row told as its public events say it ("Red rolled yellow (Y)"), without the
+    kinds the chat leaves out too (an ending, a turn banner), else in notation
+    (`` `roll:Y` ``): a person refused a takeback reads the roll, not the code."""
+    public = [
+        e.text
+        for e in _codec.load_events(row.events_json)
+        if e.visible_to is None and e.kind not in ("ended", "turn")
+    ]
     return "; ".join(public) if public else f"`{row.text}`"
 
 

@@ -3,6 +3,8 @@ proves it all the same (``ai.rewards.win_rewards``, the profile's ``sides``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ai import LEVELS, choose_move
 from ai.levels import pick_move
 from ai.rewards import rewards_from_outcome, win_rewards
@@ -37,4 +39,19 @@ def test_a_teams_win_at_once_is_proven_and_played_at_every_level() -> None:
     assert result.value == 5 / 6  # the root is solved: the search stopped at the proof
     for level in LEVELS:
         assert pick_move(result, level, 11) == result.proven
-        assert choose_move("orbs", RESOLVED, 0, state, level.number, 5) == "A1-B1"
+        # The level's iterations and mistakes without its clock, so load cannot cut it short.
+        unhurried = replace(level, budget=replace(level.budget, seconds=60.0))
+        assert choose_move("orbs", RESOLVED, 0, state, unhurried, 5) == "A1-B1"
+
+
+def test_a_team_wins_with_a_teammate_out_of_orbs() -> None:
+    # Seat 2 has lost all its orbs; the side 0-2 still wins together when A1-B1 takes the last
+    # orb of the other side, and the win is proven at the same value.
+    state = ENGINE.from_position("A1:F,D3:E/B1:A/-/- 0 0", RESOLVED)
+    result = Mcts(ENGINE).search(state, 0, Budget(2_000, 60.0), 3)
+    assert result.proven is not None
+    assert ENGINE.format_move(state, result.moves[result.proven]) == "A1-B1"
+    outcome = ENGINE.outcome(ENGINE.apply(state, 0, result.moves[result.proven]).state)
+    assert outcome is not None
+    assert outcome.ranking == ((0, 2), (1, 3))
+    assert result.value == 5 / 6
