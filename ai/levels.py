@@ -89,10 +89,11 @@ def _own_table(
 
 #: Per-game level tables, for a game where the default one does not separate the levels.
 #:
-#: Arbos (docs/ai.md, "Levels"): its search gains with the budget from 30 to 600 iterations
-#: and again by 4,000, not between 600 and 1,500, and a mistake (the second most visited
-#: move) costs more there than in the other games. So levels 1 and 2 keep the default level
-#: 1's mistakes at 30 and 100 iterations, and levels 3–5 make none.
+#: Arbos (docs/ai.md, "Levels"): its search gains with the budget up to about 300 iterations
+#: (300 over 100: 68% of 40, no mistakes) and hardly beyond (1,000 over 300: 48%, 1,500 over
+#: 600: 50%, level 4's 4,000 over 600: 51% of 100). So levels 1 and 2 keep the default level
+#: 1's mistakes at 30 and 100 iterations, level 3 searches 300 and draws between its best two
+#: at temperature 0.3 (600 without mistakes until 2026-11-27), and levels 4–5 make none.
 #:
 #: Generator (docs/ai.md, "Levels"): its search gains with every tripling of the budget from
 #: 100 iterations up (300 over 100: 68%, 1,000 over 300: 66%, 3,000 over 1,000: 59%, 12,000
@@ -105,7 +106,7 @@ GAME_LEVELS: dict[str, tuple[Level, ...]] = {
         (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.5, 2), (0.0, 1), (0.0, 1))
     ),
     "arbos": _own_table(
-        (30, 100, 600, 4000, 20000), ((0.5, 3), (0.5, 3), (0.0, 1), (0.0, 1), (0.0, 1))
+        (30, 100, 300, 4000, 20000), ((0.5, 3), (0.5, 3), (0.3, 2), (0.0, 1), (0.0, 1))
     ),
 }
 

@@ -20,11 +20,13 @@ def test_every_game_has_five_levels_with_the_default_names_and_time_limits() -> 
 
 
 def test_arbos_levels_trade_mistakes_for_budget() -> None:
-    """Arbos: levels 1–2 draw among their best three moves at 30 and 100 iterations; levels
-    3–5 play their most visited move. Other games keep the default table."""
+    """Arbos: levels 1–2 draw among their best three moves at 30 and 100 iterations, level 3
+    between its best two at 300; levels 4–5 play their most visited move. Other games keep
+    the default table."""
     arbos = levels_for("arbos")
-    assert [lv.budget.iterations for lv in arbos] == [30, 100, 600, 4000, 20000]
-    assert [lv.temperature for lv in arbos] == [0.5, 0.5, 0.0, 0.0, 0.0]
+    assert [lv.budget.iterations for lv in arbos] == [30, 100, 300, 4000, 20000]
+    assert [lv.temperature for lv in arbos] == [0.5, 0.5, 0.3, 0.0, 0.0]
+    assert [lv.candidates for lv in arbos] == [3, 3, 2, 1, 1]
     assert levels_for("generatorb") is LEVELS
     assert levels_for(None) is LEVELS
     assert level(2, "arbos") is arbos[1]
