@@ -27,9 +27,9 @@ A solver rides along (MCTS-Solver, Winands, Björnsson & Saito 2008, generalised
 vectors). A finished game's node is *solved*: its reward vector is exact. In the closed-loop
 tree a decision node is solved too when its actor has a solved child worth a win to it
 (:func:`ai.rewards.win_rewards`: it, or its side with teams, finishes ahead of every other
-seat, at once or by force), or when every legal move is
-expanded and solved (then the actor takes the child best for it; with three or more seats,
-not when several are best for it and differ for the others). Solving runs up the path after
+seat, at once or by force), or when every legal move is expanded and solved (then the actor
+takes the child best for it; with three or more seats, not when several are best for it and
+differ for the others). Solving runs up the path after
 each iteration, so forced wins and losses a few plies deep are proven long before their
 statistics would show them; a game's profile may name its likely decisive moves
 (:attr:`ai.evaluation.GameProfile.decisive`), which a new node tries first, so that a move
