@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from engines.base import (
     CHANCE,
+    ENDED_EVENT,
     SEAT_DIGITS,
     ChanceOutcome,
     Engine,
@@ -1144,7 +1145,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
             )
         outcome = _outcome(after)
         if outcome is not None:
-            events.append(Event("ended", None, _ending_text(outcome)))
+            events.append(Event(ENDED_EVENT, None, _ending_text(outcome)))
         return tuple(events)
 
     def outcome(self, state: ArbosState) -> Outcome | None:

@@ -29,7 +29,10 @@ from engines.rng import Rng
 
 __all__ = [
     "CHANCE",
+    "ENDED_EVENT",
+    "ROLLED_EVENT",
     "SEAT_DIGITS",
+    "TURN_EVENT",
     "AmbiguousMoveError",
     "ChanceOutcome",
     "Engine",
@@ -263,7 +266,8 @@ class Event:
     """Something that happened in one ply, for summaries and highlights.
 
     ``kind`` is a short word (``moved``, ``captured``, ``merged``, ``refilled``, ``passed``,
-    ``ended``…); ``seat`` is the acting seat (or ``None``); ``cells`` are the cells involved in
+    ``ended``…; the bot reads :data:`ENDED_EVENT`, :data:`TURN_EVENT` and :data:`ROLLED_EVENT`
+    by name); ``seat`` is the acting seat (or ``None``); ``cells`` are the cells involved in
     notation order; ``text`` is a short English phrase without the player's name (the bot adds
     it). ``visible_to`` is ``None`` for a public event, else the seats that may see it.
     """
@@ -273,6 +277,18 @@ class Event:
     text: str
     cells: tuple[str, ...] = ()
     visible_to: frozenset[int] | None = None
+
+
+#: The event kinds the bot reads by name; every other kind is for summaries and highlights.
+#: The engine announcing the end of the game in its own words ("South wins by reaching the
+#: enemy core"): the bot says it once, beside the result.
+ENDED_EVENT = "ended"
+#: A change of turn the engine announces (Generation Zero's "round 2: Seat 2 to play"): the
+#: post's ping of that seat says it.
+TURN_EVENT = "turn"
+#: A chance outcome drawn for the seat about to act (Generator's die: "Red rolled yellow (Y)"):
+#: that seat's prompt says it again ("You rolled **yellow**: …").
+ROLLED_EVENT = "rolled"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,8 @@ from typing import Any, NamedTuple
 
 from engines.base import (
     CHANCE,
+    ENDED_EVENT,
+    ROLLED_EVENT,
     AmbiguousMoveError,
     ChanceOutcome,
     Engine,
@@ -531,7 +533,7 @@ def _ending_event(state: GeneratorState) -> Event:
     assert outcome is not None
     winner = _seat_name(state.rules, outcome.winners[0]) if outcome.winners else ""
     text = ENDING_TEXT[outcome.termination].format(winner=winner, limit=state.rules.max_turns)
-    return Event("ended", None, text)
+    return Event(ENDED_EVENT, None, text)
 
 
 def _events(
@@ -823,7 +825,7 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
         # without a name reads as the mover's ("…; Yellow rolled green (G)").
         roller = _seat_name(state.rules, state.turn)
         event = Event(
-            "rolled", state.turn, f"{roller} rolled {COLOUR_NAMES[roll]} ({COLOURS[roll]})"
+            ROLLED_EVENT, state.turn, f"{roller} rolled {COLOUR_NAMES[roll]} ({COLOURS[roll]})"
         )
         return Transition(after, (event,))
 

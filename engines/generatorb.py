@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ENDED_EVENT,
     Engine,
     Event,
     GameInfo,
@@ -540,7 +541,7 @@ def _events(
             )
         )
     if after.outcome is not None:
-        events.append(Event("ended", None, _ending_text(after.outcome)))
+        events.append(Event(ENDED_EVENT, None, _ending_text(after.outcome)))
     return tuple(events)
 
 

@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ENDED_EVENT,
     SEAT_DIGITS,
     Engine,
     Event,
@@ -939,7 +940,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         rules = state.rules
         if move == DRAW:
             after = state._replace(end="agreement", last=None)
-            return Transition(after, (Event("ended", None, _ending_text(after)),))
+            return Transition(after, (Event(ENDED_EVENT, None, _ending_text(after)),))
         before = _seats_in(state.board, rules.players)
         if move == PASS:
             last = OrbsLastMove(seat, "pass")
@@ -996,7 +997,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
             if before[s] and not now[s]
         )
         if after.end:
-            events.append(Event("ended", None, _ending_text(after)))
+            events.append(Event(ENDED_EVENT, None, _ending_text(after)))
         return Transition(after, tuple(events))
 
     def resign(self, state: OrbsState, seat: int) -> Transition[OrbsState]:
@@ -1019,7 +1020,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         after = _settle(board, rules, state.turn, 0, before, last, advance=seat == state.turn)
         events = [Event("resigned", seat, "resigned: their orbs leave the board")]
         if after.end:
-            events.append(Event("ended", None, _ending_text(after)))
+            events.append(Event(ENDED_EVENT, None, _ending_text(after)))
         return Transition(after, tuple(events))
 
     def outcome(self, state: OrbsState) -> Outcome | None:

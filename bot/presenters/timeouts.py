@@ -52,6 +52,7 @@ def clock_event_text(event: ClockEvent) -> str:
         phrase = _event_phrase(
             _without_bare_pass(told, event.seat, event.moves),
             _shown_prompt(snapshot),
+            snapshot.to_move,
         )
         line = f"⏰ {player} ran out of time{claimed}, so the game's time-out rule plays {played}"
         line += f": {phrase}." if phrase else "."

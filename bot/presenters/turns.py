@@ -4,7 +4,7 @@ the first post of a game and a board's caption; draw offers, resignations and ab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from bot.presenters.clocks import _to_move_clocks, clock_line
 from bot.presenters.common import (
@@ -22,7 +22,7 @@ from bot.service.bot_seats import is_bot
 from bot.service.logbook import resign_move_text
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
-from engines.base import Event
+from engines.base import ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
 
 __all__ = [
     "DRAW_OFFER_CLOSED",
@@ -57,25 +57,32 @@ _BOT_TERMINATIONS = {
 }
 
 
-#: An engine's change of turn (Generation Zero's "round 2: Seat 2 to play"): a post whose
-#: next line pings that seat with its prompt ("… (round 2/10)") does not repeat it.
-_TURN_EVENT = "turn"
-
-
-def _event_phrase(events: Iterable[Event], prompt: str | None = None) -> str:
+def _event_phrase(
+    events: Iterable[Event], prompt: str | None = None, prompted: Collection[int] = ()
+) -> str:
     """The events' texts joined by "; ", without the ending (said apart, with the result)
     and without the engine's own "passed" after a forced pass the bot played for a seat:
     its notice ("Green has no legal move and passes") already says it, and a bare "passed"
-    there reads as if the mover had passed. ``prompt`` is the prompt the post shows below
-    (:func:`_shown_prompt`); with one, a change of turn (:data:`_TURN_EVENT`) and an event
-    the prompt begins with are left to it (Arbos: "Black has 4 trees and must prune 1 tree",
-    then the prompt "Black has 4 trees and must prune 1 tree first (A17): …")."""
+    there reads as if the mover had passed.
+
+    ``prompt`` is the prompt the post shows below (:func:`_shown_prompt`) to the seats
+    ``prompted``; with one, what the prompt says is left to it: a change of turn
+    (:data:`~engines.base.TURN_EVENT`, "round 2: Seat 2 to play"), an event the prompt
+    begins with (Arbos: "Black has 4 trees and must prune 1 tree", then the prompt "Black
+    has 4 trees and must prune 1 tree first (A17): …"), and the last event when it is a
+    prompted seat's roll (:data:`~engines.base.ROLLED_EVENT`: "Red rolled yellow (Y)", then
+    "You rolled **yellow**: …"). Earlier rolls stay (a forced pass after one)."""
+    listed = list(events)
     texts: list[str] = []
     forced_seat: int | None = None
-    for event in events:
-        if event.kind == "ended" or (event.kind == "passed" and event.seat == forced_seat):
+    for index, event in enumerate(listed):
+        if event.kind == ENDED_EVENT or (event.kind == "passed" and event.seat == forced_seat):
             continue
-        if prompt and (event.kind == _TURN_EVENT or prompt.startswith(event.text)):
+        if prompt and (
+            event.kind == TURN_EVENT
+            or prompt.startswith(event.text)
+            or (event.kind == ROLLED_EVENT and event.seat in prompted and index == len(listed) - 1)
+        ):
             continue
         forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
         texts.append(event.text)
@@ -103,11 +110,11 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tupl
     whose ending the engine words by the board it leaves ("only one side has orbs left"),
     not by what ended it."""
     for event in events:
-        if event.kind == "ended":
+        if event.kind == ENDED_EVENT:
             return _capitalised(event.text), False
     for move in reversed(snapshot.last_moves):
         for event in move.events:
-            if event.kind == "ended":
+            if event.kind == ENDED_EVENT:
                 resigned = move.seat is not None and move.text == resign_move_text(move.seat)
                 return _capitalised(event.text), resigned
     return "", False
@@ -221,6 +228,7 @@ def turn_text(result: TurnResult) -> str:
     phrase = _event_phrase(
         _without_bare_pass(result.events, result.seat, (result.move,)),
         _shown_prompt(snapshot),
+        snapshot.to_move,
     )
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:

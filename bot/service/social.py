@@ -28,6 +28,7 @@ from bot.service.errors import NotAPlayerError, ServiceError
 from bot.service.logbook import resign_move_text
 from bot.service.models import ChallengeInfo
 from db import MoveRow
+from engines.base import ENDED_EVENT, TURN_EVENT
 
 __all__ = [
     "AUTOMATIC_EVENT",
@@ -153,7 +154,7 @@ def _chance_words(row: MoveRow) -> str:
     public = [
         e.text
         for e in _codec.load_events(row.events_json)
-        if e.visible_to is None and e.kind not in ("ended", "turn")
+        if e.visible_to is None and e.kind not in (ENDED_EVENT, TURN_EVENT)
     ]
     return "; ".join(public) if public else f"`{row.text}`"
 

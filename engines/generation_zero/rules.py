@@ -18,7 +18,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any
 
-from engines.base import Event, OptionValue
+from engines.base import ENDED_EVENT, TURN_EVENT, Event, OptionValue
 from engines.generation_zero.content import (
     COMBAT_STATS,
     Ability,
@@ -462,7 +462,7 @@ class Game:
         d["act"] = d["walk"] = d["fight"] = d["battle"] = None
         d["queue"] = []
         d["pending"] = []
-        self.event("ended", None, self.ending_text(termination))
+        self.event(ENDED_EVENT, None, self.ending_text(termination))
 
     def ending_text(self, termination: str) -> str:
         """The ``ended`` event's words (R12.2, R12.1), e.g. ``the last round is over; score:
@@ -2042,7 +2042,7 @@ class Game:
             d["round"] += 1
         d["part"] = "sue"
         # Seats are named from 1 in text, as in the prompts ("Seat 1 orders its 'Sues").
-        self.event("turn", d["seat"], f"round {d['round']}: Seat {d['seat'] + 1} to play")
+        self.event(TURN_EVENT, d["seat"], f"round {d['round']}: Seat {d['seat'] + 1} to play")
         for cid, ch in self.living():
             if ch["seat"] == d["seat"] and self.base_special(cid) >= 1:
                 ch["cd"] = max(0, ch["cd"] - 1)

@@ -120,6 +120,43 @@ def test_a_change_of_turn_is_said_once_by_the_ping() -> None:
     assert line == f"<@11> (South) played `a1-a3`: A2 held.\n<@22>, your move (North). {prompt}"
 
 
+def test_the_roll_of_the_seat_to_move_is_said_once_by_its_prompt() -> None:
+    """Generator: "North rolled red (R)" is not said before "You rolled **red**: …" under
+    North's ping; a roll before a forced pass stays, and so does the roll when the prompt is
+    not shown (the bot is to move, or the game is over)."""
+    prompt = "You rolled **red**: move a unit to a red node or pass."
+    rolled = Event("rolled", 1, "North rolled red (R)")
+    line = presenters.turn_text(turn(events=(MOVED, rolled), snapshot=snapshot(prompt=prompt)))
+    assert line == (
+        "<@11> (South) played `a1-a3`: the orb on a1 moves to a3.\n"
+        f"<@22>, your move (North). {prompt}"
+    )
+    # North's forced pass after a first roll, then North to move again after South's.
+    events = (
+        rolled,
+        Event("automatic", 1, "North has no legal move and passes"),
+        Event("passed", 1, "passed"),
+        Event("rolled", 0, "South rolled blue (B)"),
+        Event("moved", 0, "moved S from R to B"),
+        Event("rolled", 1, "North rolled red (R)"),
+    )
+    again = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt=prompt)))
+    assert again.startswith(
+        "<@11> (South) played `a1-a3`: North rolled red (R); North has no legal move and "
+        "passes; South rolled blue (B); moved S from R to B.\n"
+    )
+    # South's roll is not North's prompt: it stays.
+    other = Event("rolled", 0, "South rolled blue (B)")
+    kept = presenters.turn_text(turn(events=(MOVED, other), snapshot=snapshot(prompt=prompt)))
+    assert "; South rolled blue (B).\n" in kept
+    # The bot to move: no prompt below, so the roll is said.
+    bots = (Player(0, SOUTH, "South"), Player(1, bot_user_id(1), "North"))
+    told = presenters.turn_text(
+        turn(events=(MOVED, rolled), snapshot=snapshot(prompt=prompt, players=bots))
+    )
+    assert "; North rolled red (R).\n" in told
+
+
 def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
     """Arbos: a due prune is told once, by the prompt under the ping (A17)."""
     due = "Black has 4 trees and must prune 1 tree"
