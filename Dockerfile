@@ -9,6 +9,7 @@ COPY bot ./bot
 COPY engines ./engines
 COPY render ./render
 COPY db ./db
+COPY ai ./ai
 RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[postgres]"
 
 FROM python:3.11-slim
