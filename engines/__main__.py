@@ -23,6 +23,7 @@ from engines.base import (
     SEAT_DIGITS,
     Engine,
     GameOverError,
+    IllegalMoveError,
     MoveError,
     NotationError,
     NotYourTurnError,
@@ -107,7 +108,13 @@ def _parse_options(engine: Engine[Any, Any], pairs: Sequence[str]) -> dict[str, 
         key, eq, value = pair.partition("=")
         if not eq:
             raise UsageError(f"--option wants KEY=VALUE, got {pair!r}")
-        raw[key.strip()] = value
+        key = key.strip()
+        if not value.strip():
+            # An option is either left out (its default) or given a value: `colours=` is a
+            # bad value (spec generator, Options), not a way to ask for the default.
+            spec = engine.info.option(key)
+            raise UsageError(f"option {key}: an empty value is not allowed; use {spec.allowed()}")
+        raw[key] = value
     return engine.resolve_options(raw)
 
 
@@ -382,16 +389,30 @@ def _resignation(
 def _settle_chance(
     engine: Engine[Any, Any], state: Any, applied: list[str], tokens: list[str], next_index: int
 ) -> Any:
-    """At a chance node with no forcing token next, sample it from the seeded generator."""
+    """At a chance node with no forcing token next (:func:`_forces`), sample it from the
+    seeded generator."""
     while engine.to_move(state) == (CHANCE,):
-        if next_index < len(tokens):
-            forced = {o.text.lower() for o in engine.chance_outcomes(state)}
-            if tokens[next_index].strip().lower() in forced:
-                return state
+        if next_index < len(tokens) and _forces(engine, state, tokens[next_index]):
+            return state
         text = engine.sample_chance(state)
         state = engine.apply_chance(state, text).state
         applied.append(text)
     return state
+
+
+def _forces(engine: Engine[Any, Any], state: Any, token: str) -> bool:
+    """Whether ``token`` speaks to the chance node of ``state``: an outcome in the game's
+    chance notation, legal here or not. An illegal one (Arbos: `setup:A2` beside a seed, a
+    spacing violation) is judged as it stands, before any draw (spec arbos section 8: a
+    `setup:CELL` token forces the next placement); anything else (a move, a malformed token)
+    lets the pending draws happen first."""
+    try:
+        engine.apply_chance(state, token)
+    except IllegalMoveError:
+        return True
+    except MoveError:
+        return False
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -74,9 +74,10 @@ class UsageError(ValueError):
     """
 
 
-#: The seat number of a ``[k]`` prefix, as a regular expression: one to three ASCII digits
-#: (``\d`` would take other scripts' digits, and ``int`` refuses thousands of them).
-SEAT_DIGITS = "[0-9]{1,3}"
+#: The seat number of a ``[k]`` prefix, as a regular expression: ASCII digits, leading zeros
+#: allowed (``[0001]`` is seat 1; spec generatorb: ``"[" digits "]"``), at most 4,000 of them
+#: (``\d`` would take other scripts' digits, and ``int`` refuses more than 4,300).
+SEAT_DIGITS = "[0-9]{1,4000}"
 
 
 def ascii_digits(text: str, most: int | None = None) -> bool:
@@ -166,7 +167,8 @@ class OptionSpec:
     help: str
     choices: tuple[str, ...] = ()
     minimum: int = 0
-    maximum: int = 0
+    #: ``None``: no upper bound (the spec says only "integer ≥ 0").
+    maximum: int | None = 0
     #: Settable only from the command line, never by a chat user: Generation Zero's
     #: ``content`` is a file path on the machine, which a Discord user must not choose.
     cli_only: bool = False
@@ -182,9 +184,11 @@ class OptionSpec:
             if low in ("true", "false"):
                 return low == "true"
         elif self.type == "int":
-            if raw.isascii() and raw.isdigit():
+            # Python refuses to read an int of more than 4,300 digits (ValueError): such a
+            # value is out of range anyway.
+            if raw.isascii() and raw.isdigit() and len(raw) <= 4000:
                 value = int(raw)
-                if self.minimum <= value <= self.maximum:
+                if self.minimum <= value and (self.maximum is None or value <= self.maximum):
                     return value
         elif self.type == "text":
             return raw  # the engine checks it (Engine.complete_options)
@@ -197,6 +201,8 @@ class OptionSpec:
         if self.type == "bool":
             return "true or false"
         if self.type == "int":
+            if self.maximum is None:
+                return f"an integer ≥ {self.minimum}"
             return f"an integer {self.minimum}–{self.maximum}"
         if self.type == "text":
             return f"text: {self.help}"

@@ -642,7 +642,7 @@ INFO = GameInfo(
             0,
             "the game is drawn after this many turns (0 = no limit)",
             minimum=0,
-            maximum=100_000,
+            maximum=None,  # spec: "integer ≥ 0"
         ),
     ),
     presets=(

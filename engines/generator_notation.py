@@ -43,9 +43,12 @@ __all__ = [
 
 _NODE = r"[gryb](?:\.?[gryb])*"
 _SEAT_PREFIX = re.compile(rf"\[({SEAT_DIGITS})\] ?")
-_ENTRY = re.compile(r"(?:\+ ?|enter ?: ?|enter )([lms])")
+#: The spec's table exactly: `+S`, `+ s`, `enter S`, `enter:s`; SEP1 is `:` or one space
+#: (no space around the `:`), SEP2 `-` or `>` with an optional space on each side, a space, or
+#: ` to `. Anything else is a notation error.
+_ENTRY = re.compile(r"(?:\+ ?|enter:|enter )([lms])")
 _MOVE = re.compile(
-    rf"(?:(?P<unit>[lms]+)(?: ?: ?| ))?(?P<origin>{_NODE})(?: ?[->] ?| to | )"
+    rf"(?:(?P<unit>[lms]+)(?::| ))?(?P<origin>{_NODE})(?: ?[->] ?| to | )"
     rf"(?P<destination>{_NODE})"
 )
 _DESTINATION = re.compile(_NODE)

@@ -602,7 +602,7 @@ def _parse_text(raw: str) -> _Parsed:
     seat: int | None = None
     if text.startswith("["):
         close = text.find("]")
-        if not ascii_digits(text[1:close], most=3):
+        if not ascii_digits(text[1:close], most=4000):
             raise fail("a seat prefix is written like [0]")
         seat = int(text[1:close])
         i = close + 1
@@ -697,8 +697,10 @@ def position_text(state: GeneratorbState) -> str:
 
 
 def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, int, int]:
-    """Parse section 7 notation into (board, supply, turn, ply, passes); UsageError if bad."""
-    fields = text.split()
+    """Parse section 7 notation into (board, supply, turn, ply, passes); UsageError if bad:
+    fields separated by single spaces (the line's ends may carry whitespace), an orb written
+    as its bare cell and only a spheroid or globe with a height (``=2``, ``=3``)."""
+    fields = text.strip().split(" ")
     prefixes = ("s:", "n:", "supply:", "turn:", "ply:", "passes:")
     if len(fields) != 6 or not all(
         f.lower().startswith(p) for f, p in zip(fields, prefixes, strict=True)
@@ -718,7 +720,7 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
             cell = GRID.index_of.get(name, -1)
             height = 1
             if height_text or "=" in item:
-                if height_text not in ("1", "2", "3"):
+                if height_text not in ("2", "3"):
                     raise UsageError(f"malformed position: bad height in {item!r}")
                 height = int(height_text)
             if cell < 0:

@@ -689,7 +689,7 @@ INFO = GameInfo(
             "int",
             50,
             "rounds without a removal before a draw (× players still in; 0 = off)",
-            maximum=1_000_000,
+            maximum=None,  # spec: "integer ≥ 0"
         ),
         OptionSpec(
             "first_player",

@@ -132,7 +132,6 @@ def _values_of(spec: OptionSpec) -> list[str]:
     if spec.type == "bool":
         return ["true", "false"]
     if spec.type == "int":
-        return list(
-            dict.fromkeys(spec.format(v) for v in (spec.minimum, spec.default, spec.maximum))
-        )
+        bounds = (spec.minimum, spec.default, spec.maximum)
+        return list(dict.fromkeys(spec.format(v) for v in bounds if v is not None))
     return list(spec.choices)

@@ -104,6 +104,15 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
         if args:
             raise _fail(text, f"{verb} takes no argument")
         return verb, []
+    if verb in ("special", "dept") and not thrust and (not args or not CHAR.match(args[0])):
+        # The thrust form (6.2: `special [params]`, `dept temp_dic`) is well-formed, so outside
+        # a thrust it is the wrong part (6.4 `illegal`) once its parameters read.
+        _ability_words(game, args, text, thrust=True)
+        raise IllegalMoveError(
+            f"`{verb}` without a character is a thrust; outside a battle or fight name who uses "
+            f"the ability: `{verb} X …`",
+            text=text,
+        )
     if not args and not (thrust and verb in ("special", "dept")):
         raise _fail(text, f"{verb} needs an argument")
     if verb == "pick":
@@ -148,14 +157,26 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
         return verb, sorted({w.upper() for w in args}, key=lambda t: int(t[1:]))
     if verb == "upgrade":
         stat = "defence" if args[0] == "defense" else args[0]
-        if len(args) != 1 or stat not in STATS or stat in ("stealth", "insanity"):
-            raise _fail(text, f"{args[0]!r} is not a stat a 'Sue can upgrade")
+        if len(args) != 1 or stat not in STATS:
+            raise _fail(text, f"{args[0]!r} is not a stat (3.2)")
+        if stat in ("stealth", "insanity"):
+            # A stat (6.1: "Stats as in 3.2") that R10.3 does not let a 'Sue upgrade.
+            raise IllegalMoveError(
+                f"{stat} cannot be upgraded; a 'Sue upgrades attack, defence, speed, observe, "
+                "allure, special or health (R10.3)",
+                text=text,
+            )
         return verb, [stat]
     if verb == "crown":
         if len(args) != 1 or not CHAR.match(args[0]):
             raise _fail(text, "crown takes one 'Sue")
         return verb, [args[0].upper()]
-    # special / dept: [X] then parameters
+    return verb, _ability_words(game, args, text, thrust=thrust)
+
+
+def _ability_words(game: Game, args: list[str], text: str, *, thrust: bool) -> list[str]:
+    """The canonical words of ``special`` / ``dept``: in an order (not ``thrust``) the
+    character first, then the parameters (6.3). Raises :class:`NotationError`."""
     out: list[str] = []
     for i, word in enumerate(args):
         if i == 0 and not thrust:
@@ -170,4 +191,4 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
             out.append(word)
         else:
             raise _fail(text, f"{word!r} is not a parameter of an ability")
-    return verb, out
+    return out

@@ -189,13 +189,17 @@ def read_position(text: str, rules: Rules, players_hint: int | None = None) -> D
         raise _bad("the active seat has resigned")
 
     drafting = d["part"] == "draft"
+    # R10.2: a Pendant adds to the maximum Health only with the artefacts appendix, as in play.
+    artefacts_on = bool(rules.option("appendix_artefacts"))
     d["chars"] = {}
     chars = _check_type(obj["chars"], dict, "chars")
     used_cards: dict[str, str] = {}
     for cid in sorted(
         chars, key=lambda c: (c[:1], int(c[1:]) if ascii_digits(c[1:], most=4) else 0)
     ):
-        d["chars"][cid] = _read_char(cid, chars[cid], content, d, on_map, drafting, used_cards)
+        d["chars"][cid] = _read_char(
+            cid, chars[cid], content, d, on_map, drafting, used_cards, artefacts_on
+        )
     d["canons"] = {}
     for token, raw_canon in _check_type(obj.get("canons", {}), dict, "canons").items():
         if not CANON_ID.match(token):
@@ -322,6 +326,7 @@ def _read_char(
     on_map: set[str],
     drafting: bool,
     used_cards: dict[str, str],
+    artefacts_on: bool,
 ) -> Doc:
     m = CHAR_ID.match(cid)
     if not m:
@@ -373,7 +378,9 @@ def _read_char(
     ch["up"] = sorted(up)
     ch["fx"] = _read_fx(c.get("fx", []), d["players"], f"chars.{cid}.fx")
     species = content.species[pool[card].species].health
-    maximum = species + ch["up"].count("health") + ch["arts"].count("pendant")
+    maximum = species + ch["up"].count("health")
+    if artefacts_on:
+        maximum += ch["arts"].count("pendant")
     hp = _check_type(c.get("hp", maximum if (at or drafting) else 0), int, f"chars.{cid}.hp")
     if hp > maximum:
         raise _bad(f"chars.{cid}.hp {hp} is above its maximum {maximum}")
@@ -458,6 +465,7 @@ def _read_battle(value: Any, d: Doc, on_map: set[str]) -> Doc | None:
         if len(entry) != 3:
             raise _bad("battle.mace entries are [agent, target, count]")
         _char_ref(d, entry[0], "battle.mace")
+        _char_ref(d, entry[1], "battle.mace")
         _check_type(entry[2], int, "battle.mace")
     return b
 

@@ -1278,7 +1278,9 @@ class Game:
         return sorted(found, key=_num)
 
     def order_decisions(self) -> list[str]:
-        """Orders of the active seat in the 'Sue or Agent part (R5)."""
+        """Orders of the active seat in the 'Sue or Agent part (R5): REST, or ACT (an `act`
+        ability, HOLD, MOVE, CHAPTER or ENGAGE); a paralysed character may only REST, since
+        HOLD is an ACT too (R5.2, R13.4 `paralyse`: "cannot … ACT")."""
         d = self.d
         seat = d["seat"]
         want_sue = d["part"] == "sue"
@@ -1288,7 +1290,10 @@ class Game:
         for cid, ch in self.living():
             if ch["seat"] != seat or ch["acted"] or self.is_sue(cid) != want_sue:
                 continue
-            out += [f"rest {cid}", f"hold {cid}"]
+            out.append(f"rest {cid}")
+            if self.paralysed(cid):
+                continue
+            out.append(f"hold {cid}")
             out += self.ability_moves(cid, "act", cid + " ")
             out += self.action_moves(cid)
         return out

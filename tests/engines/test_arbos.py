@@ -470,6 +470,23 @@ def test_chance_tokens_accept_any_case_and_print_canonically() -> None:
     assert len(out["applied"]) == 20
 
 
+def test_a_setup_token_for_a_spaced_out_cell_is_judged_before_any_draw() -> None:
+    """Section 8: `setup:CELL` forces the next placement, so a spacing violation (A7) is
+    rejected as it stands; the other pending placements are not drawn around it."""
+    for second in ("setup:A2", "setup:a1"):
+        status, out = run(["arbos", "--legal", "setup:A1", second])
+        assert status == 1
+        assert out["error"]["kind"] == "illegal"
+        assert out["error"]["index"] == 1
+        assert out["applied"] == ["setup:A1"]
+        assert out["position"].endswith(
+            "phase:setup turn:B setup:9/10 hands:0/0 supply:80/80 passes:0 prune:0"
+        )
+        assert out["to_move"] == []
+        assert "setup:A2" not in out["legal_moves"]
+        assert "setup:K10" in out["legal_moves"]
+
+
 def test_illegal_move_after_draws_keeps_the_draws() -> None:
     status, out = run(["arbos", "pass"])
     assert status == 1

@@ -607,3 +607,119 @@ def test_a_battle_event_names_its_place_and_the_thrust_order() -> None:
             break
     assert battles, "no battle in this game"
     assert re.fullmatch(r"battle at L\d+, thrusts in this order: [AS]\d+(, [AS]\d+)+", battles[0])
+
+
+#: Two 'Sues and two Agents, Seat 1's 'Sue part (the position of the audit of 2026-11-27).
+_QUIET = json.dumps(
+    {
+        "chars": {
+            "A1": {"at": "minas_tiresome", "card": "inkwell", "seat": 0},
+            "A3": {"at": "rivendull", "card": "kay_seven", "seat": 1},
+            "S1": {"at": "the_shyre", "card": "glitterwen", "seat": 0},
+            "S2": {"at": "lothlorient", "card": "raven", "seat": 1},
+        },
+        "players": 2,
+        "set": "gz-lotr",
+        "version": 1,
+    }
+)
+
+
+def test_a_paralysed_character_may_only_rest() -> None:
+    """R5.2 and R13.4: HOLD is an ACT, and `paralyse` forbids ACT; REST stays."""
+    paralysed = {"kind": "paralyse", "seat": 0, "stat": "", "turns": 1, "value": 0}
+    position = json.loads(_QUIET)
+    position["chars"]["A1"].update(at="olde_foreste", fx=[paralysed])
+    position["chars"]["S2"]["at"] = "fields_of_roan"
+    position["chars"]["S2"]["card"] = "zyxara"
+    position["part"] = "agent"
+    text = json.dumps(position)
+    status, out = run(["generation_zero", "--position", text, "--legal"])
+    assert status == 0
+    assert out["legal_moves"] == ["end", "rest A1"]
+    status, out = run(["generation_zero", "--position", text, "hold A1"])
+    assert status == 1
+    assert out["error"]["kind"] == "illegal"
+
+
+@pytest.mark.parametrize(
+    ("move", "kind"),
+    [
+        ("special", "illegal"),  # the thrust form, outside a thrust (6.2, 6.4)
+        ("dept temp_dic", "illegal"),
+        ("special luck", "notation"),  # no ability has such a parameter
+        ("dept", "illegal"),
+    ],
+)
+def test_the_thrust_form_of_an_ability_outside_a_thrust_is_illegal(move: str, kind: str) -> None:
+    status, out = run(["generation_zero", "--position", _QUIET, move])
+    assert status == 1
+    assert out["error"]["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    ("stat", "kind"), [("stealth", "illegal"), ("insanity", "illegal"), ("luck", "notation")]
+)
+def test_upgrading_a_stat_r10_3_leaves_out_is_illegal_not_malformed(stat: str, kind: str) -> None:
+    """6.1: "Stats as in 3.2" (stealth and insanity are stats); R10.3 names the upgradable
+    ones, so `upgrade stealth` is well-formed and illegal, while `upgrade luck` is not a move."""
+    status, out = run(["generation_zero", "--position", _QUIET, f"upgrade {stat}"])
+    assert status == 1
+    assert out["error"]["kind"] == kind
+
+
+def test_a_pendant_raises_the_maximum_health_only_with_the_artefacts_appendix() -> None:
+    """R10.2 / 7.4: the position reader and play agree on the maximum (a REST never lowers
+    Health): without `appendix_artefacts` a Pendant adds nothing, so `hp` 6 is malformed."""
+    position = json.loads(_QUIET)
+    position["chars"]["A1"].update(hp=6, arts=["pendant"])
+    text = json.dumps(position)
+    status, out = run(["generation_zero", "--position", text, "rest S1", "rest A1"])
+    assert status == 0
+    assert json.loads(out["position"])["chars"]["A1"]["hp"] == 6
+    off = ["--option", "appendix_artefacts=false"]
+    status, out = run(["generation_zero", "--position", text, *off])
+    assert status == 2
+    assert out["error"]["kind"] == "usage"
+    del position["chars"]["A1"]["hp"]  # the default is the maximum: 5 without the appendix
+    status, out = run(["generation_zero", "--position", json.dumps(position), *off])
+    assert status == 0
+    assert json.loads(out["position"])["chars"]["A1"]["hp"] == 5
+
+
+def test_a_battle_whose_mace_entry_names_an_unknown_target_is_malformed() -> None:
+    """7.4: "a frame naming an unknown id" is malformed, the Mace's target included."""
+    battle = {
+        "at": "fields_of_roan",
+        "bow": [],
+        "changed": False,
+        "cur": "S2",
+        "extra": False,
+        "free": False,
+        "gun": [],
+        "idx": 1,
+        "mace": [["A1", "S2", 1]],
+        "order": ["S2", "A1"],
+        "round": 1,
+        "tiara": [],
+        "used": False,
+        "won": [],
+    }
+    position = {
+        "battle": battle,
+        "chars": {
+            "A1": {"at": "fields_of_roan", "card": "glorp", "seat": 0, "acted": True},
+            "S1": {"at": "weathertip", "card": "silmarielle", "seat": 0, "acted": True},
+            "S2": {"at": "fields_of_roan", "card": "raven", "seat": 1},
+        },
+        "part": "battles",
+        "players": 2,
+        "set": "gz-lotr",
+        "version": 1,
+    }
+    status, _ = run(["generation_zero", "--position", json.dumps(position)])
+    assert status == 0
+    battle["mace"] = [["A1", "S9", 1]]
+    status, out = run(["generation_zero", "--position", json.dumps(position)])
+    assert status == 2
+    assert "battle.mace" in out["error"]["message"]

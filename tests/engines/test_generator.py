@@ -627,7 +627,7 @@ NOTATION_SPOT = position_of({"GG": ("R", "M"), "Y": ("R", "MS"), "B": ("B", "M")
         ("M:GG-GR", "M:GG-GR"),
         ("m:gg-gr", "M:GG-GR"),
         ("M GG-GR", "M:GG-GR"),
-        ("M : GG - GR", "M:GG-GR"),
+        ("M:GG - GR", "M:GG-GR"),  # SEP2 may have a space on each side
         ("GG-GR", "M:GG-GR"),
         ("gg>gr", "M:GG-GR"),
         ("GG > GR", "M:GG-GR"),
@@ -677,6 +677,10 @@ def test_notation_forms(token: str, canonical: str) -> None:
         ("R--RR", NotationError),
         ("R-RR-RRR", NotationError),
         ("M:R-", NotationError),
+        ("M : Y - R", NotationError),  # SEP1 is `:` or a space, never both
+        ("M: Y-R", NotationError),
+        ("enter: s", NotationError),
+        ("enter :s", NotationError),
         ("passs", NotationError),
         ("[1]pass", NotYourTurnError),
         ("roll:R", IllegalMoveError),  # already rolled
@@ -1027,3 +1031,19 @@ def test_moves_are_small_immutable_values() -> None:
     assert PASS.is_pass
     assert not PASS.is_entry
     assert hash(at("R:rM,B:bM R545,B545 R=G 0", colours="RB")) is not None
+
+
+def test_an_empty_option_value_is_a_usage_error_and_max_turns_has_no_upper_bound() -> None:
+    """Spec generator, Options: `colours` of the wrong length (0 letters too) is a usage
+    error; `max_turns` is an "integer ≥ 0"."""
+    status, out = run(["generator", "--players", "3", "--option", "colours="])
+    assert status == 2
+    assert "colours" in out["error"]["message"]
+    status, out = run(
+        ["generator", "--option", "max_turns=100001", "--option", "first_player=seat0"]
+    )
+    assert status == 0
+    assert out["options"]["max_turns"] == 100001
+    status, out = run(["generator", "--option", "max_turns=-1"])
+    assert status == 2
+    assert "an integer ≥ 0" in out["error"]["message"]

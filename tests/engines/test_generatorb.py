@@ -58,6 +58,8 @@ SPLIT_SPOT = "S:c3=2,d4,e5=2 N:h8 supply:0/0 turn:S ply:0 passes:0"
         ("a1-a3@a1", None),  # the default refill cell named: accepted and dropped
         ("A1 - A3", None),
         ("[0] a1:a3", None),
+        ("[0000]a1-a3", None),  # "[" digits "]": leading zeros are digits too
+        ("[0001]a1-a3", NotYourTurnError),
     ],
 )
 def test_notation_at_start(text: str, kind: type[MoveError] | None) -> None:
@@ -256,6 +258,27 @@ def test_random_playouts_keep_invariants(options: dict[str, str]) -> None:
             held = sum(1 for c in FRONT_LINE if state.board[c] * sign > 0)
             assert state.board[CORES[1 - winner]] * sign > 0 or held >= 5
     assert endings & {"core", "front_line"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "S:a1=1 N:h8 supply:0/0 turn:S ply:0 passes:0",  # an orb is written as its bare cell
+        "S:a1=4 N:h8 supply:0/0 turn:S ply:0 passes:0",
+        "S:a1  N:h8 supply:0/0 turn:S ply:0 passes:0",  # two spaces
+        "S:a1\tN:h8 supply:0/0 turn:S ply:0 passes:0",  # a tab
+    ],
+)
+def test_a_position_off_the_grammar_is_malformed(text: str) -> None:
+    """Spec generatorb section 7: single spaces between fields; `cell=2` and `cell=3` only."""
+    with pytest.raises(UsageError, match="malformed position"):
+        ENGINE.from_position(text, ENGINE.resolve_options({}))
+
+
+def test_a_position_line_may_end_in_whitespace() -> None:
+    text = "S:a1,b2=2 N:h8=3 supply:0/0 turn:S ply:0 passes:0"
+    state = ENGINE.from_position(f" {text}\n", ENGINE.resolve_options({}))
+    assert ENGINE.position(state) == text
 
 
 def test_dump_and_load_round_trip_mid_game() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engines import get_engine
+from engines.__main__ import run
 from engines.base import (
     GameOverError,
     IllegalMoveError,
@@ -624,3 +625,10 @@ def test_an_agreed_draw_says_who_agreed(players: int, who: str) -> None:
     state = ENGINE.new_game(players, ENGINE.complete_options({}), 1)
     _, _, events = ENGINE.play(state, ENGINE.to_move(state)[0], "draw")
     assert [(e.kind, e.text) for e in events] == [("ended", f"{who} agreed to a draw")]
+
+
+def test_no_progress_limit_has_no_upper_bound() -> None:
+    """Spec orbs, Options: `no_progress_limit` is an "integer ≥ 0"."""
+    status, out = run(["orbs", "--option", "no_progress_limit=1000001"])
+    assert status == 0
+    assert out["options"]["no_progress_limit"] == 1000001
