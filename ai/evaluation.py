@@ -163,13 +163,18 @@ def _generatorb_captures(
 # ---------------------------------------------------------------------------------------------
 
 #: Credit of a seed by its Chebyshev distance from a tree (A3): 1 linked (it scores, A20);
-#: 2 and 3 one and two spores away. Without the far credits every move that links no seed
-#: looks alike to the search, and its trees wander instead of growing toward seeds.
-_ARBOS_REACH = (1.0, 0.5, 0.2)
+#: 2–5 one to four spores away. Without the far credits every move that links no seed looks
+#: alike to the search, and its trees wander instead of growing toward seeds. Until
+#: 2026-11-27 the reach stopped at two spores (1, ½, ⅕): a side whose trees had linked the
+#: seeds within it then saw no move gain anything and spent dozens of spores anywhere (a
+#: level-4 game replayed, docs/ai-runs.md); with four spores of reach, level 3 beat its
+#: own old self 30 / 40 (75%, 60%–86%).
+_ARBOS_REACH = (1.0, 0.5, 0.2, 0.1, 0.05)
 
 
 def _arbos_rings() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``[cell][d - 1]``: the cells at Chebyshev distance exactly ``d`` (1–3) from ``cell``."""
+    """``[cell][d - 1]``: the cells at Chebyshev distance exactly ``d`` (1 to the length of
+    :data:`_ARBOS_REACH`) from ``cell``."""
     size = arbos.SIZE
     rings = []
     for cell in arbos.CELLS:
@@ -189,7 +194,7 @@ _ARBOS_RINGS = _arbos_rings()
 
 
 def _arbos_value(seeds: Sequence[int], trees: arbos.Trees) -> float:
-    """A20 with reach: for each tree, every seed within distance 3 with its best credit
+    """A20 with reach: for each tree, every seed within distance 5 with its best credit
     (:data:`_ARBOS_REACH`); the value of a pair of trees is the sum of each seed's best
     credit in either tree, and the seat's value the best pair's (a lone tree's own sum, 0
     with no tree). Linked seeds alone give the A20 score exactly."""
@@ -216,9 +221,9 @@ def _arbos_value(seeds: Sequence[int], trees: arbos.Trees) -> float:
 
 
 def _arbos_evaluate(state: arbos.ArbosState) -> Rewards:
-    """Per seat: :func:`_arbos_value` (its A20 score, + ½ and ⅕ a seed for the seeds one and
-    two spores from its best trees), + 0.02 per own spore (room to grow), + 0.25 to Black for
-    the A21 tie rule. Spread 2 seeds."""
+    """Per seat: :func:`_arbos_value` (its A20 score, + ½, ⅕, 1/10 and 1/20 of a seed for the
+    seeds one to four spores from its best trees), + 0.02 per own spore (room to grow),
+    + 0.25 to Black for the A21 tie rule. Spread 2 seeds."""
     board = state.board
     seeds = [cell for cell in arbos.CELLS if board[cell] == arbos.SEED]
     white = _arbos_value(seeds, arbos.trees_of(board, arbos.WHITE))

@@ -235,11 +235,18 @@ def _white_value(state: arbos.ArbosState) -> float:
 
 @pytest.mark.parametrize(
     ("row", "credit"),
-    [("wg18", 1.0), ("w1g17", 0.5), ("w2g16", 0.2), ("w3g15", 0.0)],
+    [
+        ("wg18", 1.0),
+        ("w1g17", 0.5),
+        ("w2g16", 0.2),
+        ("w3g15", 0.1),
+        ("w4g14", 0.05),
+        ("w5g13", 0.0),
+    ],
 )
 def test_arbos_credits_a_seed_by_its_distance_from_a_tree(row: str, credit: float) -> None:
-    """A seed touching the tree scores (A20: 1); one and two spores away it is worth ½ and
-    ⅕ of a seed; further away nothing."""
+    """A seed touching the tree scores (A20: 1); one to four spores away it is worth ½, ⅕,
+    1/10 and 1/20 of a seed; further away nothing."""
     assert _white_value(_arbos_board({"E": row})) == pytest.approx(credit)
 
 
@@ -288,4 +295,15 @@ def test_arbos_evaluation_prefers_growing_toward_a_seed() -> None:
     assert evaluate is not None
     far = _arbos_board({"E": "ww3g14", "P": "10b9"})
     near = _arbos_board({"E": "2ww1g14", "P": "10b9"})
+    assert evaluate(near)[0] > evaluate(far)[0]
+
+
+def test_arbos_evaluation_sees_a_seed_four_spores_away() -> None:
+    """A side whose trees have linked every seed within two spores still has a way forward:
+    the tree one spore nearer a seed four or five spores away is worth more (with a reach of
+    two spores both were worth the same, and the search played its spores anywhere)."""
+    evaluate = profile_for("arbos").evaluate
+    assert evaluate is not None
+    far = _arbos_board({"E": "ww4g13", "P": "10b9"})  # E2 to the seed E7: five cells
+    near = _arbos_board({"E": "1ww3g13", "P": "10b9"})  # E3 to E7: four
     assert evaluate(near)[0] > evaluate(far)[0]
