@@ -257,7 +257,8 @@ def _read_record(path: str) -> Mapping[str, Any]:
 
 def _record_options(path: str, options: Mapping[str, Any]) -> dict[str, str]:
     """A record's option values (JSON booleans, integers, text) as typed ``key=value`` text,
-    so the engine validates them exactly as it validates ``--option``."""
+    so the engine validates them as it validates ``--option`` (an empty text value is the
+    stored default here, as the bot stores Generator's ``colours`` before seating)."""
     typed: dict[str, str] = {}
     for key, value in options.items():
         if isinstance(value, bool):

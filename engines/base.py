@@ -30,6 +30,7 @@ from engines.rng import Rng
 __all__ = [
     "CHANCE",
     "ENDED_EVENT",
+    "MAX_DIGITS",
     "ROLLED_EVENT",
     "SEAT_DIGITS",
     "TURN_EVENT",
@@ -74,10 +75,14 @@ class UsageError(ValueError):
     """
 
 
+#: The most digits a number typed in a move, a position or an option may have: Python's
+#: ``int`` refuses to read more than 4,300 (``ValueError``), and no rule needs that many.
+MAX_DIGITS = 4000
+
 #: The seat number of a ``[k]`` prefix, as a regular expression: ASCII digits, leading zeros
-#: allowed (``[0001]`` is seat 1; spec generatorb: ``"[" digits "]"``), at most 4,000 of them
-#: (``\d`` would take other scripts' digits, and ``int`` refuses more than 4,300).
-SEAT_DIGITS = "[0-9]{1,4000}"
+#: allowed (``[0001]`` is seat 1; spec generatorb: ``"[" digits "]"``), at most
+#: :data:`MAX_DIGITS` (``\d`` would take other scripts' digits).
+SEAT_DIGITS = f"[0-9]{{1,{MAX_DIGITS}}}"
 
 
 def ascii_digits(text: str, most: int | None = None) -> bool:
@@ -169,6 +174,9 @@ class OptionSpec:
     minimum: int = 0
     #: ``None``: no upper bound (the spec says only "integer ≥ 0").
     maximum: int | None = 0
+    #: The largest value a chat user may set, for an option without ``maximum``: a longer
+    #: number would not fit the posts that show the options (``None``: ``maximum``).
+    chat_maximum: int | None = None
     #: Settable only from the command line, never by a chat user: Generation Zero's
     #: ``content`` is a file path on the machine, which a Discord user must not choose.
     cli_only: bool = False
@@ -184,9 +192,7 @@ class OptionSpec:
             if low in ("true", "false"):
                 return low == "true"
         elif self.type == "int":
-            # Python refuses to read an int of more than 4,300 digits (ValueError): such a
-            # value is out of range anyway.
-            if raw.isascii() and raw.isdigit() and len(raw) <= 4000:
+            if raw.isascii() and raw.isdigit() and len(raw) <= MAX_DIGITS:
                 value = int(raw)
                 if self.minimum <= value and (self.maximum is None or value <= self.maximum):
                     return value
@@ -285,9 +291,9 @@ class Event:
     visible_to: frozenset[int] | None = None
 
 
-#: The event kinds the bot reads by name; every other kind is for summaries and highlights.
-#: The engine announcing the end of the game in its own words ("South wins by reaching the
-#: enemy core"): the bot says it once, beside the result.
+#: Event kinds the bot reads by name (besides ``passed`` and ``eliminated``, which it reads
+#: where one engine's words need it). The engine announcing the end of the game in its own
+#: words ("South wins by reaching the enemy core"): the bot says it once, beside the result.
 ENDED_EVENT = "ended"
 #: A change of turn the engine announces (Generation Zero's "round 2: Seat 2 to play"): the
 #: post's ping of that seat says it.

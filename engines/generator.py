@@ -643,6 +643,7 @@ INFO = GameInfo(
             "the game is drawn after this many turns (0 = no limit)",
             minimum=0,
             maximum=None,  # spec: "integer ≥ 0"
+            chat_maximum=100_000,
         ),
     ),
     presets=(

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from engines.base import (
     ENDED_EVENT,
+    MAX_DIGITS,
     Engine,
     Event,
     GameInfo,
@@ -602,7 +603,7 @@ def _parse_text(raw: str) -> _Parsed:
     seat: int | None = None
     if text.startswith("["):
         close = text.find("]")
-        if not ascii_digits(text[1:close], most=4000):
+        if not ascii_digits(text[1:close], most=MAX_DIGITS):
             raise fail("a seat prefix is written like [0]")
         seat = int(text[1:close])
         i = close + 1

@@ -690,6 +690,7 @@ INFO = GameInfo(
             50,
             "rounds without a removal before a draw (× players still in; 0 = off)",
             maximum=None,  # spec: "integer ≥ 0"
+            chat_maximum=1_000_000,
         ),
         OptionSpec(
             "first_player",

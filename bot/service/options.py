@@ -72,7 +72,8 @@ def resolve_challenge_options(
 
     Returns every option of the game with its value, in the engine's declared order.
     Raises :class:`UsageError` (from the engine) for an unknown preset, key or value; the
-    message lists what is allowed.
+    message lists what is allowed. A number above an option's ``chat_maximum`` (the spec
+    sets no bound, but the posts that show the options must fit Discord) is refused too.
     """
     raw: dict[str, str] = {}
     if preset_id:
@@ -85,7 +86,15 @@ def resolve_challenge_options(
                 f"option {key} can only be set on the command line (python -m engines); "
                 "games in chat use its default"
             )
-    return engine.resolve_options(raw)
+    resolved = engine.resolve_options(raw)
+    for spec in engine.info.options:
+        value = resolved[spec.name]
+        cap = spec.chat_maximum
+        if cap is not None and isinstance(value, int) and value > cap:
+            raise UsageError(
+                f"option {spec.name} is too large for a game in chat; use {spec.minimum}–{cap}"
+            )
+    return resolved
 
 
 def format_options(info: GameInfo, options: Mapping[str, OptionValue]) -> str:
@@ -132,6 +141,6 @@ def _values_of(spec: OptionSpec) -> list[str]:
     if spec.type == "bool":
         return ["true", "false"]
     if spec.type == "int":
-        bounds = (spec.minimum, spec.default, spec.maximum)
+        bounds = (spec.minimum, spec.default, spec.maximum or spec.chat_maximum)
         return list(dict.fromkeys(spec.format(v) for v in bounds if v is not None))
     return list(spec.choices)

@@ -272,7 +272,9 @@ INFO = GameInfo(
         ),
         Preset("draft", "Draft", {"deal": "draft"}, "seats draft their characters"),
     ),
-    rules_version="1",
+    # 2 since 2026-11-27: a paralysed character may no longer HOLD (R5.2, R13.4), so a
+    # record of version 1 with such a HOLD no longer replays.
+    rules_version="2",
     seat_names=("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
     rules_summary=(
         "Agents hunt Mary Sues across a board of Location cards; 'Sues ensnare Canons and kill "

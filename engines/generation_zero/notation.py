@@ -11,7 +11,7 @@ import re
 
 from engines.base import SEAT_DIGITS, IllegalMoveError, NotationError
 from engines.generation_zero.content import STATS
-from engines.generation_zero.rules import Game
+from engines.generation_zero.rules import UPGRADE_STATS, Game
 
 __all__ = ["SEAT_PREFIX", "read_move", "split_words"]
 
@@ -156,14 +156,15 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
             raise _fail(text, "ensnare takes Canon tokens")
         return verb, sorted({w.upper() for w in args}, key=lambda t: int(t[1:]))
     if verb == "upgrade":
+        if len(args) != 1:
+            raise _fail(text, "upgrade takes one stat")
         stat = "defence" if args[0] == "defense" else args[0]
-        if len(args) != 1 or stat not in STATS:
+        if stat not in STATS:
             raise _fail(text, f"{args[0]!r} is not a stat (3.2)")
-        if stat in ("stealth", "insanity"):
+        if stat not in UPGRADE_STATS:
             # A stat (6.1: "Stats as in 3.2") that R10.3 does not let a 'Sue upgrade.
             raise IllegalMoveError(
-                f"{stat} cannot be upgraded; a 'Sue upgrades attack, defence, speed, observe, "
-                "allure, special or health (R10.3)",
+                f"{stat} cannot be upgraded; a 'Sue upgrades {', '.join(UPGRADE_STATS)} (R10.3)",
                 text=text,
             )
         return verb, [stat]

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.base import UsageError, ascii_digits
 from engines.generation_zero.content import STATS, Content
-from engines.generation_zero.rules import Doc, Rules, draft_seat, new_char
+from engines.generation_zero.rules import Doc, Rules, draft_seat, maximum_health, new_char
 from engines.rng import Rng
 
 __all__ = ["new_position", "print_position", "read_position"]
@@ -378,9 +378,7 @@ def _read_char(
     ch["up"] = sorted(up)
     ch["fx"] = _read_fx(c.get("fx", []), d["players"], f"chars.{cid}.fx")
     species = content.species[pool[card].species].health
-    maximum = species + ch["up"].count("health")
-    if artefacts_on:
-        maximum += ch["arts"].count("pendant")
+    maximum = maximum_health(species, ch["up"], ch["arts"], artefacts_on=artefacts_on)
     hp = _check_type(c.get("hp", maximum if (at or drafting) else 0), int, f"chars.{cid}.hp")
     if hp > maximum:
         raise _bad(f"chars.{cid}.hp {hp} is above its maximum {maximum}")

@@ -28,7 +28,7 @@ from engines.generation_zero.content import (
     SueCard,
 )
 
-__all__ = ["UPGRADE_STATS", "Game", "Rules", "thrust_order"]
+__all__ = ["UPGRADE_STATS", "Game", "Rules", "maximum_health", "thrust_order"]
 
 Doc = dict[str, Any]
 
@@ -61,6 +61,18 @@ class Rules:
     @property
     def flags(self) -> Mapping[str, OptionValue]:
         return dict(self.options)
+
+
+def maximum_health(
+    species_health: int, upgrades: Sequence[str], artefacts: Sequence[str], *, artefacts_on: bool
+) -> int:
+    """A character's maximum Health: its species' (3.2), + 1 per `health` upgrade (R10.3),
+    + 1 per Pendant it holds with the artefacts appendix on (R10.2). The one formula of play
+    and of the position reader (7.4: `hp` above it is malformed)."""
+    value = species_health + list(upgrades).count("health")
+    if artefacts_on:
+        value += list(artefacts).count("pendant")
+    return int(value)
 
 
 def thrust_order(
@@ -274,11 +286,8 @@ class Game:
 
     def max_hp(self, cid: str) -> int:
         ch = self.chars[cid]
-        card = self.card(cid)
-        value = self.content.species[card.species].health + ch["up"].count("health")
-        if self.artefacts_on:
-            value += ch["arts"].count("pendant")
-        return int(value)
+        health = self.content.species[self.card(cid).species].health
+        return maximum_health(health, ch["up"], ch["arts"], artefacts_on=self.artefacts_on)
 
     def paralysed(self, ident: str) -> bool:
         fx = self.d["monsters"][ident]["fx"] if ident[0] == "M" else self.chars[ident]["fx"]

@@ -300,7 +300,7 @@ def test_arbos_evaluation_prefers_growing_toward_a_seed() -> None:
 
 def test_arbos_evaluation_sees_a_seed_four_spores_away() -> None:
     """A side whose trees have linked every seed within two spores still has a way forward:
-    the tree one spore nearer a seed four or five spores away is worth more (with a reach of
+    the tree one spore nearer a seed three or four spores away is worth more (with a reach of
     two spores both were worth the same, and the search played its spores anywhere)."""
     evaluate = profile_for("arbos").evaluate
     assert evaluate is not None

@@ -52,6 +52,16 @@ def test_an_unknown_option_lists_only_what_a_challenge_may_set() -> None:
     assert "content" not in str(refused.value)  # command line only (python -m engines)
 
 
+def test_an_unbounded_limit_is_capped_in_chat_only() -> None:
+    """Generator's `max_turns` has no upper bound (spec: "integer ≥ 0"), but a challenge in
+    chat may set at most 100,000, so the posts that show the options fit Discord."""
+    generator = get_engine("generator")
+    assert resolve_challenge_options(generator, "max_turns=100000", None)["max_turns"] == 100000
+    with pytest.raises(UsageError, match="too large for a game in chat; use 0–100000"):
+        resolve_challenge_options(generator, "max_turns=" + "9" * 3000, None)
+    assert generator.resolve_options({"max_turns": "100001"})["max_turns"] == 100001
+
+
 def test_format_options_lists_what_differs_from_the_defaults() -> None:
     engine = get_engine("generatorb")
     assert format_options(INFO, engine.resolve_options({})) == ""
