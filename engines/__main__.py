@@ -157,6 +157,8 @@ def _from_flags(args: argparse.Namespace) -> _Setup:
     if position is not None:
         state = engine.from_position(position, options)
         engine.check_position_players(state, players, explicit=args.players is not None)
+        if args.seed is not None:
+            state = engine.with_seed(state, args.seed)
     else:
         state = engine.new_game(players, options, 0 if args.seed is None else args.seed)
     tokens = list(args.moves)

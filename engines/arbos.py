@@ -1044,6 +1044,10 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
     def rng_state(self, state: ArbosState) -> tuple[int, int]:
         return (state.seed, state.counter)
 
+    def with_seed(self, state: ArbosState, seed: int) -> ArbosState:
+        """The random setup draws (section 8) from ``seed``: a position carries no seed."""
+        return state._replace(seed=seed, counter=0)
+
     def apply_chance(self, state: ArbosState, text: str) -> Transition[ArbosState]:
         """Place the drawn (or forced) setup seed ``setup:CELL``.
 

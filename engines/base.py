@@ -650,6 +650,16 @@ class Engine(ABC, Generic[S, M]):
         """
         return None
 
+    def with_seed(self, state: S, seed: int) -> S:
+        """``state`` with the game's generator started again from ``seed`` (draw counter 0).
+
+        For a state read from a position, which carries no generator: engine-cli.md's
+        ``--seed`` seeds the draws after ``--position`` too. Games with chance whose position
+        notation holds no seed (Arbos, Generator) override this; the default returns
+        ``state`` (no chance, or a position that carries its own seed: Generation Zero).
+        """
+        return state
+
     def rng_state(self, state: S) -> tuple[int, int]:
         """``(seed, draw counter)`` of the game's generator in ``state`` (see engines/rng.py).
 

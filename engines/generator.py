@@ -22,7 +22,7 @@ move tokens and positions is in :mod:`engines.generator_notation`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from engines.base import (
@@ -787,6 +787,10 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
 
     def rng_state(self, state: GeneratorState) -> tuple[int, int]:
         return (state.seed, state.draws)
+
+    def with_seed(self, state: GeneratorState, seed: int) -> GeneratorState:
+        """The die rolls (D-GEN-17) from ``seed``: a position carries no seed."""
+        return replace(state, seed=seed, draws=0)
 
     def apply_chance(self, state: GeneratorState, text: str) -> Transition[GeneratorState]:
         """Set the pending roll from ``roll:X`` (any case) and advance the draw counter by one.

@@ -584,3 +584,21 @@ def test_random_playouts_keep_the_invariants(seed: int, options: dict[str, str])
             assert again.ending == state.ending
         assert ENGINE.load_state(ENGINE.dump_state(state)) == state
     assert ENGINE.outcome(state) is not None, "random games end well within 3000 plies"
+
+
+def test_seed_seeds_the_draws_after_a_position_too() -> None:
+    """engine-cli.md / section 5: `--seed` seeds the random setup draws, also after
+    `--position` (a position carries no seed): the same seed gives the same draws, and
+    seeds differ."""
+    position = (
+        "20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20/20 "
+        "phase:setup turn:W setup:1/1 hands:9/9 supply:80/80 passes:0 prune:0"
+    )
+
+    def draws(seed: int) -> list[str]:
+        status, out = run(["arbos", "--seed", str(seed), "--position", position])
+        assert status == 0
+        return list(out["applied"])
+
+    assert draws(7) == draws(7)
+    assert len({tuple(draws(seed)) for seed in range(4)}) > 1

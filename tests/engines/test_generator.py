@@ -1047,3 +1047,17 @@ def test_an_empty_option_value_is_a_usage_error_and_max_turns_has_no_upper_bound
     status, out = run(["generator", "--option", "max_turns=-1"])
     assert status == 2
     assert "an integer ≥ 0" in out["error"]["message"]
+
+
+def test_seed_seeds_the_rolls_after_a_position_too() -> None:
+    """engine-cli.md: `--seed` seeds the die after `--position` too (D-GEN-17: a position
+    holds no generator)."""
+    flags = ["--option", "colours=RB", "--position", "R:rM,B:bM R545,B545 R=R 0", "pass"]
+
+    def rolls(seed: int) -> tuple[str, ...]:
+        status, out = run(["generator", "--seed", str(seed), *flags])
+        assert status == 0
+        return tuple(out["applied"])
+
+    assert rolls(3) == rolls(3)
+    assert len({rolls(seed) for seed in range(8)}) > 1
