@@ -69,10 +69,10 @@ def maximum_health(
     """A character's maximum Health: its species' (3.2), + 1 per `health` upgrade (R10.3),
     + 1 per Pendant it holds with the artefacts appendix on (R10.2). The one formula of play
     and of the position reader (7.4: `hp` above it is malformed)."""
-    value = species_health + list(upgrades).count("health")
+    value = species_health + upgrades.count("health")
     if artefacts_on:
-        value += list(artefacts).count("pendant")
-    return int(value)
+        value += artefacts.count("pendant")
+    return value
 
 
 def thrust_order(
