@@ -88,6 +88,7 @@ from bot.presenters.turns import (
     rating_changes_text,
     resign_text,
     turn_text,
+    watcher_turn_line,
 )
 
 __all__ = [
@@ -148,5 +149,6 @@ __all__ = [
     "turn_text",
     "watch_text",
     "watcher_dm_text",
+    "watcher_turn_line",
     "with_watchers",
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "rating_changes_text",
     "resign_text",
     "turn_text",
+    "watcher_turn_line",
 ]
 
 
@@ -217,6 +218,33 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     return text
 
 
+def _move_line(result: TurnResult, prompt: str | None) -> str:
+    """The first line of :func:`turn_text`: who played what and what happened, leaving out
+    what ``prompt`` (shown below it to the seats to move, or ``None``) says
+    (:func:`_event_phrase`)."""
+    snapshot = result.snapshot
+    phrase = _event_phrase(
+        _without_bare_pass(result.events, result.seat, (result.move,)),
+        prompt,
+        snapshot.to_move,
+    )
+    mover = snapshot.players[result.seat]
+    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    if result.unannounced:
+        line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
+    if result.declined_draw_offer:
+        line += " The draw offer is off."
+    return line
+
+
+def watcher_turn_line(result: TurnResult) -> str:
+    """The line a watcher's direct message quotes for a move (:func:`watcher_dm_text`): the
+    board post's first line with every public event, since the watcher does not read the
+    prompt under the post's ping. So a Generator watcher learns the next roll ("…; Red
+    rolled yellow (Y).") and an Arbos watcher a pending prune."""
+    return _move_line(result, None)
+
+
 def turn_text(result: TurnResult) -> str:
     """The public post after a move: who played what, what happened, who is next.
 
@@ -224,17 +252,7 @@ def turn_text(result: TurnResult) -> str:
     supply.`` then either ``<@2>, your move (North).`` or the result.
     """
     snapshot = result.snapshot
-    mover = snapshot.players[result.seat]
-    phrase = _event_phrase(
-        _without_bare_pass(result.events, result.seat, (result.move,)),
-        _shown_prompt(snapshot),
-        snapshot.to_move,
-    )
-    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
-    if result.unannounced:
-        line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
-    if result.declined_draw_offer:
-        line += " The draw offer is off."
+    line = _move_line(result, _shown_prompt(snapshot))
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     return f"{line}\n{outcome_text(snapshot, result.events)}"

@@ -164,6 +164,7 @@ async def post_board(
     *,
     mention_ids: Iterable[int],
     notify_watchers: bool = True,
+    watcher_line: str | None = None,
     interaction: discord.Interaction[Any] | None = None,
     drawn: discord.File | None = None,
 ) -> discord.Message | None:
@@ -181,7 +182,9 @@ async def post_board(
     unreadable) is logged and ``None`` returned: the move stands and ``/board`` shows it.
     ``notify_watchers=False`` is for a board shown again (``/board public:True``): nothing
     new happened, so nobody is told. Watchers to be mentioned in a post that failed get a
-    direct message instead.
+    direct message instead; it quotes ``watcher_line`` when given (a move's line with what
+    the prompt under the ping says, :func:`bot.presenters.watcher_turn_line`), else the
+    first line of ``content``.
     """
     file = drawn
     if file is None:
@@ -220,7 +223,8 @@ async def post_board(
     rest = [user_id for user_id in watchers if user_id not in mentioned]
     if rest:
         link = None if message is None else jump_url(snapshot, message.id)
-        await _direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, content, link))
+        told = content if watcher_line is None else watcher_line
+        await _direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, told, link))
     return message
 
 
@@ -253,6 +257,7 @@ async def post_turn(
             snapshot,
             presenters.turn_text(result),
             mention_ids=mentions,
+            watcher_line=presenters.watcher_turn_line(result),
             interaction=interaction,
             drawn=drawn,
         )

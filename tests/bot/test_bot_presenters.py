@@ -157,6 +157,22 @@ def test_the_roll_of_the_seat_to_move_is_said_once_by_its_prompt() -> None:
     assert "; North rolled red (R).\n" in told
 
 
+def test_a_watchers_line_keeps_what_the_prompt_says() -> None:
+    """A watcher's direct message has no prompt below it, so its line keeps the next roll
+    and the due prune that the board post leaves to the prompt under the ping."""
+    prompt = "You rolled **red**: move a unit to a red node or pass."
+    rolled = Event("rolled", 1, "North rolled red (R)")
+    result = turn(events=(MOVED, rolled), snapshot=snapshot(prompt=prompt))
+    line = presenters.watcher_turn_line(result)
+    assert line == "<@11> (South) played `a1-a3`: the orb on a1 moves to a3; North rolled red (R)."
+    assert presenters.turn_text(result).split("\n")[0] != line
+    dm = presenters.watcher_dm_text(result.snapshot, line, None)
+    assert dm.endswith(": " + line)
+    due = Event("prune_due", 1, "Black has 4 trees and must prune 1 tree")
+    pruning = turn(events=(due,), snapshot=snapshot(prompt=f"{due.text} first (A17): …"))
+    assert presenters.watcher_turn_line(pruning).endswith(f": {due.text}.")
+
+
 def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
     """Arbos: a due prune is told once, by the prompt under the ping (A17)."""
     due = "Black has 4 trees and must prune 1 tree"

@@ -228,6 +228,37 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
     assert fake.threads(channel) == []  # nothing to archive
 
 
+async def test_a_generator_watcher_hears_the_next_roll_by_direct_message(
+    default: Guild,
+) -> None:
+    """The board post leaves the next roll to the prompt under the ping ("You rolled …");
+    a watcher's direct message has no prompt, so its line says the roll."""
+    fake, channel = default.fake, default.channel
+    ann, bob, dan = default.ann, default.bob, default.dan
+
+    await fake.slash(ann, channel, "challenge", options={"game": "generator", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    mark = fake.checkpoint()
+    await fake.press(bob, lobby, label="Accept")
+    started = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=mark)
+    watching = await fake.slash(dan, channel, "watch", options={"every_move": True})
+    assert "every move, by direct message" in watching.content
+
+    board = await default.play_one_move(channel, started)
+    first_line = board.content.split("\n")[0]
+    assert "You rolled" in board.content
+    await fake.wait_until(lambda: fake.dm_channel(dan) is not None, what="a DM to the watcher")
+    dm_channel = fake.dm_channel(dan)
+    assert dm_channel is not None
+    dm = await fake.wait_for_message(dm_channel)
+    assert dm.content.startswith(f"**Generator** in <#{channel.id}>: ")
+    said = dm.content.removeprefix(f"**Generator** in <#{channel.id}>: ")
+    # The post's line, then the roll it left to the prompt, then the link to the post.
+    assert said.startswith(first_line.removesuffix("."))
+    assert re.search(r"(Red|Green|Yellow|Blue) rolled \w+ \([RGYB]\)\. https://", said), said
+    assert not dm.attachments
+
+
 async def test_refusals_leave_the_lobby_as_it_was(default: Guild) -> None:
     fake, channel = default.fake, default.channel
     ann, bob, cat, dan = default.ann, default.bob, default.cat, default.dan
