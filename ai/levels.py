@@ -180,10 +180,11 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     """Index into ``result.moves`` of the move a level plays (see :class:`Level`).
 
     A proven win is always taken. When every move is solved (``result.exact``), the best
-    exact value is played. Otherwise a proven loss (exact 0), or a move proven worse than
-    another solved one, is never played while another move is left, whatever its visits (it
-    may have gathered them before its refutation was found). Ties in visits go to the higher
-    mean value, then to the earlier child. Raises :class:`ValueError` if the search expanded
+    exact value is played. Otherwise a proven loss (exact at most ``result.loss``: 0, or
+    1/6 for a seat of Orbs 2 against 2), or a move proven worse than another solved one, is
+    never played while another move is left, whatever its visits (it may have gathered them
+    before its refutation was found). Ties in visits go to the higher mean value, then to the
+    earlier child. Raises :class:`ValueError` if the search expanded
     no move.
     """
     if not result.moves:
@@ -200,7 +201,7 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
             key=lambda i: (-result.visits[i], -result.values[i], i),
         )
     ceiling = max(known, default=0.0)
-    alive = [i for i in indices if _playable(exact[i], ceiling)] or list(indices)
+    alive = [i for i in indices if _playable(exact[i], ceiling, result.loss)] or list(indices)
     order = sorted(alive, key=lambda i: (-result.visits[i], -result.values[i], i))
     if lvl.temperature <= 0 or lvl.candidates <= 1:
         return order[0]
@@ -215,10 +216,11 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     return top[0]
 
 
-def _playable(exact: float | None, best: float) -> bool:
+def _playable(exact: float | None, best: float, loss: float) -> bool:
     """Whether a move with this proven value (``None``: unproven) may be played when ``best``
-    is the best proven value among the moves: not a proven loss, not proven worse."""
-    return exact is None or (exact > 0.0 and exact >= best)
+    is the best proven value among the moves and ``loss`` what a loss is worth to the seat
+    (:attr:`SearchResult.loss`): not a proven loss, not proven worse."""
+    return exact is None or (exact > loss and exact >= best)
 
 
 def choose_move(

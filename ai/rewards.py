@@ -19,7 +19,13 @@ from collections.abc import Sequence
 
 from engines.base import Outcome
 
-__all__ = ["Rewards", "rewards_from_outcome", "rewards_from_values", "win_rewards"]
+__all__ = [
+    "Rewards",
+    "loss_rewards",
+    "rewards_from_outcome",
+    "rewards_from_values",
+    "win_rewards",
+]
 
 #: One reward in ``[0, 1]`` per seat, in seat order.
 Rewards = tuple[float, ...]
@@ -81,11 +87,33 @@ def win_rewards(players: int, sides: Sequence[Sequence[int]] | None = None) -> R
     count as sides of their own; ``players`` must be at least 2. Computed by
     :func:`rewards_from_outcome` itself, so the two agree to the last bit.
     """
+    return _side_rewards(players, sides, first=True)
+
+
+def loss_rewards(players: int, sides: Sequence[Sequence[int]] | None = None) -> Rewards:
+    """Per seat, the reward of a loss: its side ranked last, every other seat above.
+
+    Without ``sides`` that is 0 for every seat; with teams it is more, since teammates tie:
+    1/6 for each seat of Orbs 2 against 2 (tied with one seat of three). No outcome gives a
+    seat less, so a move proven to be worth this much to its mover is a proven loss, which
+    :func:`ai.levels.pick_move` never plays while another move is left. Same arguments and
+    exactness as :func:`win_rewards`.
+    """
+    return _side_rewards(players, sides, first=False)
+
+
+def _side_rewards(players: int, sides: Sequence[Sequence[int]] | None, *, first: bool) -> Rewards:
+    """Per seat, its reward when its side is ranked alone first (``first``) or alone last,
+    the other seats tied in one group (:func:`win_rewards`, :func:`loss_rewards`)."""
     side_of = {seat: tuple(group) for group in sides or () for seat in group}
     result = []
     for seat in range(players):
         side = side_of.get(seat, (seat,))
         rest = tuple(s for s in range(players) if s not in side)
-        ranking = (side, rest) if rest else (side,)
-        result.append(rewards_from_outcome(Outcome("win", side, ranking), players)[seat])
+        if not rest:
+            ranking: tuple[tuple[int, ...], ...] = (side,)
+        else:
+            ranking = (side, rest) if first else (rest, side)
+        winners = ranking[0]
+        result.append(rewards_from_outcome(Outcome("win", winners, ranking), players)[seat])
     return tuple(result)

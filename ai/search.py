@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.evaluation import GameProfile, profile_for
-from ai.rewards import Rewards, rewards_from_outcome, win_rewards
+from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
 from engines.base import CHANCE, Engine
 
 __all__ = [
@@ -104,9 +104,11 @@ class SearchResult:
     ``iterations`` run, ``seconds`` spent, ``value`` the searching seat's mean reward over all
     iterations (its exact reward when the root is solved), ``proven`` the index of a child
     proven to win (or ``None``), and ``exact`` per child its proven reward for the searching
-    seat, or ``None`` while unproven (a proven loss is ``0.0``). ``state`` is a state in
-    which the moves are legal (the root state, or one determinization), for
-    :meth:`engines.base.Engine.format_move`.
+    seat, or ``None`` while unproven. ``loss`` is what a loss is worth to the searching seat
+    (:func:`ai.rewards.loss_rewards`: 0, or more with teams, 1/6 in Orbs 2 against 2), so a
+    child whose ``exact`` is at most ``loss`` is a proven loss. ``plies`` counts the playout
+    plies of all iterations. ``state`` is a state in which the moves are legal (the root
+    state, or one determinization), for :meth:`engines.base.Engine.format_move`.
     """
 
     moves: list[Any]
@@ -118,8 +120,8 @@ class SearchResult:
     proven: int | None
     state: Any
     plies: int = 0
-    extra: dict[str, float] = field(default_factory=dict)
     exact: list[float | None] = field(default_factory=list)
+    loss: float = 0.0
 
 
 class Node:
@@ -133,7 +135,11 @@ class Node:
     solver has proven it (a finished game's from the start). ``proven``: the node is a proven
     win for ``mover``.
     Open loop (ISMCTS): ``state`` stays ``None``; ``avail`` counts the iterations in which the
-    node's move was legal at its parent.
+    node's move was legal at its parent; ``children`` are keyed by ``(seat, move)`` (a chance
+    outcome's by its text), so a move that two seats could make in different deals never
+    shares statistics kept for the other seat; ``proven`` marks a move that won at once in
+    the deal where it was tried (its mover's win, ``win_rewards``).
+    ``children`` is keyed by move in the closed loop, where a node's actor is fixed.
     """
 
     __slots__ = (
@@ -211,8 +217,10 @@ class Mcts:
         self._apply_chance = engine.apply_chance
         self._chance_outcomes = engine.chance_outcomes
         self._decisive = self.profile.decisive
-        #: Per seat, the reward of a win (:func:`ai.rewards.win_rewards`), set per search.
+        #: Per seat, the reward of a win and of a loss (:func:`ai.rewards.win_rewards`,
+        #: :func:`~ai.rewards.loss_rewards`), set per search.
         self._win: Rewards = ()
+        self._loss: Rewards = ()
 
     # ---- public --------------------------------------------------------------------------
 
@@ -228,7 +236,7 @@ class Mcts:
             raise ValueError(f"seat {seat} is not to move in this state")
         start = time.perf_counter()
         players = self.profile.players(state)
-        self._win = self._wins(state, players)
+        self._win, self._loss = self._wins(state, players)
         rng = random.Random(seed)
         root = Node(-2, None, state)
         self._prepare(root, players)
@@ -265,7 +273,7 @@ class Mcts:
         if not acting or (to_move and seat not in acting):
             raise ValueError(f"seat {seat} is not to move in this view")
         players = self.profile.players(first)
-        self._win = self._wins(first, players)
+        self._win, self._loss = self._wins(first, players)
         root = Node(-2, None, None)
         deadline = start + budget.seconds
         clock = time.perf_counter
@@ -284,10 +292,11 @@ class Mcts:
             now = clock()
         return self._result(root, seat, done, clock() - start, total, first, plies)
 
-    def _wins(self, state: Any, players: int) -> Rewards:
-        """Per seat, what a win is worth to it in ``state``'s game (the profile's sides)."""
-        sides = self.profile.sides
-        return win_rewards(players, None if sides is None else sides(state))
+    def _wins(self, state: Any, players: int) -> tuple[Rewards, Rewards]:
+        """Per seat, what a win and what a loss are worth to it in ``state``'s game (the
+        profile's sides)."""
+        sides = None if self.profile.sides is None else self.profile.sides(state)
+        return win_rewards(players, sides), loss_rewards(players, sides)
 
     # ---- closed loop (perfect information) ----------------------------------------------
 
@@ -458,12 +467,12 @@ class Mcts:
             best: Node | None = None
             best_score = -1.0
             for move in moves:
-                child = children.get(move)
+                child = children.get((actor, move))
                 if child is None:
                     fresh.append(move)
                     continue
                 child.avail += 1
-                if child.proven and child.mover == actor:
+                if child.proven:
                     best, best_score = child, 2.0
                 elif best_score < 2.0 and child.visits:
                     score = child.total / child.visits + exploration * math.sqrt(
@@ -475,7 +484,7 @@ class Mcts:
                 move = fresh[int(rng.random() * len(fresh))]
                 child = Node(actor, move, None)
                 child.avail = 1
-                children[move] = child
+                children[actor, move] = child
                 state = self._step(state, actor, move)
                 path.append(child)
                 outcome = self._outcome(state)
@@ -546,8 +555,8 @@ class Mcts:
                     state = step(state, actor, moves[int(rng.random() * len(moves))])
             plies += 1
 
-    @staticmethod
     def _result(
+        self,
         root: Node,
         seat: int,
         iterations: int,
@@ -556,6 +565,8 @@ class Mcts:
         state: Any,
         plies: int,
     ) -> SearchResult:
+        """The root's statistics for ``seat`` (:class:`SearchResult`), from ``iterations`` run
+        in ``seconds`` whose rewards for ``seat`` summed to ``total``."""
         moves: list[Any] = []
         visits: list[int] = []
         values: list[float] = []
@@ -570,7 +581,8 @@ class Mcts:
             visits.append(child.visits)
             values.append(child.total / child.visits if child.visits else 0.0)
             exact.append(None if child.solved is None else child.solved[seat])
-        if root.untried and exact and all(e is not None and e <= 0.0 for e in exact):
+        loss = self._loss[seat]
+        if root.untried and exact and all(e is not None and e <= loss for e in exact):
             for move in root.untried:  # every move tried so far loses: offer the others
                 moves.append(move)
                 visits.append(0)
@@ -581,7 +593,7 @@ class Mcts:
         else:
             value = total / iterations if iterations else 0.5
         return SearchResult(
-            moves, visits, values, iterations, seconds, value, proven, state, plies, exact=exact
+            moves, visits, values, iterations, seconds, value, proven, state, plies, exact, loss
         )
 
 
