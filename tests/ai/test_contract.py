@@ -8,12 +8,12 @@ moves; the time limit; determinism for a seed; the inputs ``choose_move`` refuse
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
 
 from ai import Budget, Mcts, MctsBot, RandomBot, assess, choose_move
+from ai import search as search_module
 from ai.arena import play_game
 from ai.evaluation import profile_for
 from ai.levels import level, pick_move, search
@@ -78,8 +78,13 @@ def test_ismcts_plays_generation_zero_to_the_end() -> None:
 
 
 @pytest.mark.parametrize("game", ["generator", "arbos"])
-def test_a_forced_move_is_played_without_search(game: str) -> None:
+def test_a_forced_move_is_played_without_search(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Generator's forced ``pass`` after a useless roll, Arbos' forced ``pass``."""
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched a decision with one legal move")
+
+    monkeypatch.setattr(Mcts, "search", no_search)
     engine = get_engine(game)
     resolved = engine.options_for(engine.resolve_options({}), 2)
     rng = random.Random(0)
@@ -102,18 +107,38 @@ def test_a_forced_move_is_played_without_search(game: str) -> None:
     pytest.fail("no forced move found")
 
 
-@pytest.mark.parametrize("game", ["arbos", "generatorb", "orbs"])
-def test_the_time_limit_is_respected(game: str) -> None:
+class _TickingClock:
+    """A ``time`` stand-in whose ``perf_counter`` advances ``step`` seconds at each reading,
+    so a search's time budget is tested without the machine's speed or load."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("game", ["arbos", "generatorb", "orbs", "generation_zero"])
+def test_the_time_limit_is_respected(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A billion iterations would take hours: the clock stops the search before the iteration
+    that would end past its 0.3 s at the average pace (ai.search: the clock is read once per
+    iteration, here 10 ms apart), and the first iteration always runs."""
     state, _ = new_state(game, 2, 3)
     engine = get_engine(game)
     seat = engine.to_move(state)[0]
-    started = time.perf_counter()
-    result = Mcts(engine).search(state, seat, Budget(10**9, 0.3), 1)
-    elapsed = time.perf_counter() - started
-    assert result.iterations > 0
-    # A billion iterations would take hours: the clock stopped it. The margin allows for one
-    # long iteration and a busy machine (this is a bound, not a benchmark: bench/ai_speed.py).
-    assert elapsed < 0.3 + 1.0
+    clock = _TickingClock(0.01)
+    monkeypatch.setattr(search_module, "time", clock)
+    if engine.info.has_hidden_information:
+        result = Mcts(engine).search_view(engine.view(state, seat), seat, Budget(10**9, 0.3), 1)
+    else:
+        result = Mcts(engine).search(state, seat, Budget(10**9, 0.3), 1)
+    assert 26 <= result.iterations <= 29
+    assert 0.27 <= result.seconds <= 0.3 + 0.01  # past the budget by one iteration at most
+    clock.step = 1.0  # one iteration longer than the whole budget: it runs, and only it
+    single = Mcts(engine).search(state, seat, Budget(10**9, 0.3), 1)
+    assert single.iterations == 1
 
 
 @pytest.mark.parametrize(("game", "players", "options"), SETUPS[:-1])

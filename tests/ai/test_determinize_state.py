@@ -32,7 +32,6 @@ def test_a_determinization_plays_like_its_position_text(players: int, seed: int)
         dealt = engine.determinize(view, seat, deal)
         parsed = GenerationZeroState(dealt.rules, dealt.text, dealt.last, dealt.log)
         assert engine.view(dealt, seat) == view
-        assert dealt == parsed
         moves = random.Random(deal)
         for _ in range(40):
             acting = engine.to_move(dealt)

@@ -148,7 +148,7 @@ async def test_a_person_plays_a_level_1_bot_to_the_end_in_every_game(room: Room)
         assert fake.bot_user.id not in [u.id for u in first.mentions]  # it never pings itself
         final = await play_to_the_end(room, channel, random.Random(game))
         assert [u.id for u in final.mentions] in ([room.alice.id], [])
-        bot_posts = [m for m in fake.messages(channel) if "Gameroom (level 1)" in m.content]
+        bot_posts = [m for m in fake.messages(channel) if bot_moved(m)]
         assert bot_posts, f"{game}: the bot never moved"
 
 
@@ -181,6 +181,14 @@ async def test_a_lobby_filled_with_bots_starts_and_the_bots_play(room: Room) -> 
     assert "Gameroom (level 2)" in content
     final = await play_to_the_end(room, channel, random.Random(4))
     assert final is not None
+    # Every seat moves in the first round (no orb can be lost before its owner's turn), so
+    # bots of both levels have posted moves.
+    levels = {
+        found.group(1)
+        for m in fake.messages(channel)
+        if bot_moved(m) and (found := re.match(r"\*\*Gameroom \(level (\d)\)\*\*", m.content))
+    }
+    assert levels == {"1", "2"}, levels
 
 
 async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:

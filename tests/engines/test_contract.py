@@ -168,6 +168,8 @@ def test_cli_lists_every_game() -> None:
 def test_cli_usage_errors(game: str) -> None:
     assert run([game, "--option", "nonsense"])[0] == 2
     assert run([game, "--position", "@/nonexistent/file"])[0] == 2
-    assert run(["no_such_game"])[1] == {
-        "error": {"kind": "usage", "message": run(["no_such_game"])[1]["error"]["message"]}
-    }
+    status, output = run(["no_such_game"])
+    assert status == 2
+    assert output["error"]["kind"] == "usage"
+    assert output["error"]["message"].startswith("unknown game 'no_such_game'; games are: ")
+    assert set(output) == {"error"}

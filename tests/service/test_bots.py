@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bot.service import GameService, GameSnapshot, StaleActionError
+from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.bots import BOT_TURN_TIMER
 from bot.service.errors import LobbyError, NotChallengedError
@@ -184,6 +185,45 @@ async def test_the_bot_answers_a_draw_offer(bot_service: GameService) -> None:
     answered = await bot_service.bots.answer_draw(offer)
     assert answered is not None, "never silence"
     assert answered.draw_offer_seat is None  # declined (an even opening is not lost) or drawn
+
+
+def _assessing(value: float | None) -> Callable[..., float]:
+    """A stand-in for ``ai.levels.assess`` that rates the bot's seat ``value`` (``None``:
+    fails)."""
+
+    def assess(*_: object) -> float:
+        if value is None:
+            raise RuntimeError("the assessment failed")
+        return value
+
+    return assess
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [(0.2, True), (bots_module.ACCEPT_DRAW_AT_MOST, True), (0.8, False), (None, False)],
+)
+async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_even(
+    bot_service: GameService,
+    monkeypatch: pytest.MonkeyPatch,
+    value: float | None,
+    accepted: bool,
+) -> None:
+    """Accept at most :data:`bot.service.bots.ACCEPT_DRAW_AT_MOST`, decline above it, and
+    decline (never silence) when the assessment fails."""
+    monkeypatch.setattr(bots_module, "assess", _assessing(value))
+    await vs_bot(bot_service, "generatorb", level=5)
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    answered = await bot_service.bots.answer_draw(offer)
+    assert answered is not None, "never silence"
+    assert answered.draw_offer_seat is None
+    if accepted:
+        assert answered.outcome is not None
+        assert answered.outcome.termination == "agreement"
+        assert answered.outcome.winners == ()
+    else:
+        assert answered.is_active
+        assert answered.outcome is None
 
 
 @pytest.mark.parametrize(("level", "allowed"), [(1, True), (4, False)])

@@ -503,6 +503,11 @@ async def test_the_board_at_every_ply_is_the_position_the_game_had(
         assert engine.position(rebuild(engine, start, moves, plies=step.ply)) == (
             engine.position(step.after)
         )
+    # Every ply through the service, the rolls between the snapshots included.
+    assert len(steps) > len(seen)
+    for step in steps:
+        board = await service.board_at(GAMES, guild_id=GUILD, ply=step.ply)
+        assert board.snapshot.position == engine.position(step.after)
 
 
 async def test_the_board_at_a_ply_says_where_it_stands(

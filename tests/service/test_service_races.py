@@ -99,18 +99,24 @@ async def test_two_processes_on_one_file_race_through_compare_and_set(
 async def test_a_stale_cache_cannot_commit_an_old_position(
     database: Database, db_url: str, clock: FakeClock, start_game: StartGame
 ) -> None:
-    """Process two moves while process one still believes in the old version."""
+    """Process two moves while process one still holds the old position in its cache: one's
+    next commands, with nothing read in between, act on the new version."""
     snapshot = await start_game()
     other_db = Database(db_url)
     try:
         one = GameService(database, clock=clock)
         two = GameService(other_db, clock=clock)
-        await one.snapshot(GAMES)
-        await two.play(GAMES, to_move_user(snapshot), "a1-a3")
-        # One reads the active row again for every command, so it acts on the new version.
-        current = await one.snapshot(GAMES)
-        assert current.ply == 1
-        result = await one.play(GAMES, to_move_user(current), "h8-h6")
+        await one.snapshot(GAMES)  # one caches the position at ply 0, South to move
+        south = to_move_user(snapshot)
+        await two.play(GAMES, south, "a1-a3")
+        # One reads the active row again for every command, so South's second move in a row
+        # is refused and North's lands on the new version.
+        with pytest.raises(NotYourTurnError):
+            await one.play(GAMES, south, "b1-b3")
+        north = next(p.user_id for p in snapshot.players if p.user_id != south)
+        result = await one.play(GAMES, north, "h8-h6")
         assert result.snapshot.ply == 2
+        log = await database.games.moves(snapshot.game_id)
+        assert [m.text for m in log] == ["a1-a3", "h8-h6"]
     finally:
         await other_db.close()

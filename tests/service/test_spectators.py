@@ -177,12 +177,22 @@ async def test_every_move_watchers_hear_of_each_post_and_everyone_of_the_end(
 
 
 async def test_a_watcher_who_became_a_player_is_not_told_twice(
-    spectators: Spectators, start_game: StartGame, database: Database, clock: FakeClock
+    spectators: Spectators,
+    service: GameService,
+    start_game: StartGame,
+    database: Database,
+    clock: FakeClock,
 ) -> None:
     game = await start_game()
-    # Written behind the service's back: a watch row for a player is never told anything.
+    # Written behind the service's back: a watch row for a player is never told anything,
+    # while a watcher beside it is (so the rows are read, and the player filtered out).
     await database.watchers.watch(game.game_id, ALICE, every_move=True, now=clock())
-    assert await spectators.to_notify(game) == ()
+    await database.watchers.watch(game.game_id, DAN, every_move=True, now=clock())
+    now = await service.game_snapshot(game.game_id)
+    assert now.watchers == 2
+    assert await spectators.to_notify(now) == (DAN,)
+    ended = await service.resign(GAMES, waiting_user(game))
+    assert await spectators.to_notify(ended) == (DAN,)
 
 
 # ---- threads -------------------------------------------------------------------------------
