@@ -59,7 +59,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai.evaluation import GameProfile, profile_for
+from ai.evaluation import PROFILES, GameProfile, profile_for
 from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
 from engines.base import CHANCE, Engine
 
@@ -183,8 +183,12 @@ def determinize_supported(engine: Engine[Any, Any]) -> bool:
 class Mcts:
     """UCT / SO-ISMCTS for one engine (see the module docstring).
 
-    ``engine``: any :class:`engines.base.Engine`. ``profile``: the game's
-    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``).
+    ``engine``: any :class:`engines.base.Engine`; one with a ``child(state, seat, move) ->
+    state`` method (Generatorb, Arbos, Generator) is stepped with it, the quick form of
+    ``apply(...).state`` without events. ``profile``: the game's
+    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``;
+    :class:`NotImplementedError` for a game of more than two players without one, since the
+    default profile counts two seats).
     ``exploration``: the UCB1 constant (default: the profile's
     :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). One instance
     may serve many searches; it keeps no state between them.
@@ -198,6 +202,12 @@ class Mcts:
         exploration: float | None = None,
     ) -> None:
         self.engine = engine
+        if profile is None and engine.info.id not in PROFILES and engine.info.max_players > 2:
+            # DEFAULT_PROFILE counts two seats; a third seat's reward would not exist.
+            raise NotImplementedError(
+                f"{engine.info.id} seats up to {engine.info.max_players} players: register its "
+                "GameProfile (at least its players function) in ai/evaluation.py"
+            )
         self.profile = profile or profile_for(engine.info.id)
         if exploration is None:
             exploration = self.profile.exploration
@@ -228,12 +238,11 @@ class Mcts:
         self, state: Any, seat: int, budget: Budget, seed: int, *, to_move: bool = True
     ) -> SearchResult:
         """UCT from the full ``state`` (perfect information); ``result.value`` is ``seat``'s
-        mean reward. With ``to_move`` (the default) ``seat`` must be among
-        ``to_move(state)``, else :class:`ValueError`; without, any seat may watch (for
-        :func:`ai.levels.assess`). ``state`` must not be finished."""
+        mean reward. With ``to_move`` (the default) ``seat`` must be the seat that acts, the
+        lowest of ``to_move(state)``, else :class:`ValueError`; without, any seat may watch
+        (for :func:`ai.levels.assess`). A finished ``state`` raises :class:`ValueError`."""
         acting = self._to_move(state)
-        if not acting or (to_move and seat not in acting):
-            raise ValueError(f"seat {seat} is not to move in this state")
+        _check_seat(acting, seat, to_move, "state")
         start = time.perf_counter()
         players = self.profile.players(state)
         self._win, self._loss = self._wins(state, players)
@@ -270,8 +279,7 @@ class Mcts:
         rng = random.Random(seed)
         first = determinize(view, seat, _derive(seed, 0))
         acting = self._to_move(first)
-        if not acting or (to_move and seat not in acting):
-            raise ValueError(f"seat {seat} is not to move in this view")
+        _check_seat(acting, seat, to_move, "view")
         players = self.profile.players(first)
         self._win, self._loss = self._wins(first, players)
         root = Node(-2, None, None)
@@ -595,6 +603,17 @@ class Mcts:
         return SearchResult(
             moves, visits, values, iterations, seconds, value, proven, state, plies, exact, loss
         )
+
+
+def _check_seat(acting: Sequence[int], seat: int, to_move: bool, what: str) -> None:
+    """Raise :class:`ValueError` when nobody is to move in the ``what`` searched (the game is
+    over), or, with ``to_move``, when ``seat`` is not the seat that acts first there: of
+    several seats listed by ``to_move``, the lowest acts first (module docstring), and a
+    search for another would find no move of its own."""
+    if not acting:
+        raise ValueError(f"seat {seat} is not to move in this {what}: the game is over")
+    if to_move and seat != min(acting):
+        raise ValueError(f"seat {seat} is not to move in this {what}")
 
 
 def _solve_up(path: list[Node], win: Rewards) -> None:

@@ -8,6 +8,7 @@ moves; the time limit; determinism for a seed; the inputs ``choose_move`` refuse
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from ai.levels import level, pick_move, search
 from ai.search import determinize_supported
 from engines import ENGINES, get_engine
 from engines.base import CHANCE
+from engines.generatorb import GeneratorbEngine
+from engines.orbs import OrbsEngine
 from tests.ai.helpers import PeekingGenerationZero, new_state
 
 TINY = Budget(6, 0.5)
@@ -177,6 +180,38 @@ def test_a_seat_not_to_move_is_refused() -> None:
     state, resolved = new_state("generatorb", 2, 1)
     with pytest.raises(ValueError, match="not to move"):
         choose_move("generatorb", resolved, 1, state, 1, 1)
+
+
+def test_of_several_seats_listed_to_move_only_the_lowest_is_searched_for() -> None:
+    """No engine lists two seats today; one that did would have its lowest act first, so a
+    search for the other is refused at once rather than finding no move of its own."""
+
+    class BothListed(GeneratorbEngine):
+        info = replace(GeneratorbEngine.info, id="both_listed")
+
+        def to_move(self, state: Any) -> tuple[int, ...]:
+            acting = super().to_move(state)
+            return (0, 1) if acting == (0,) else acting  # seat 0 still acts first
+
+    engine = BothListed()
+    state = engine.new_game(2, engine.options_for(engine.resolve_options({}), 2), 1)
+    with pytest.raises(ValueError, match="seat 1 is not to move"):
+        Mcts(engine).search(state, 1, TINY, 1)
+    assert Mcts(engine).search(state, 0, TINY, 1).moves
+    watched = Mcts(engine).search(state, 1, TINY, 1, to_move=False)  # as assess watches
+    assert 0.0 <= watched.value <= 1.0
+
+
+def test_a_game_of_more_than_two_without_a_profile_is_refused_clearly() -> None:
+    """The default profile counts two seats: Orbs under a new id (no profile) is refused at
+    once with what to do, and the same engine under its own id searches."""
+
+    class UnprofiledOrbs(OrbsEngine):
+        info = replace(OrbsEngine.info, id="unprofiled_orbs")
+
+    with pytest.raises(NotImplementedError, match="register its GameProfile"):
+        Mcts(UnprofiledOrbs())
+    assert Mcts(OrbsEngine()).profile is profile_for("orbs")
 
 
 def test_assess_is_a_probability_and_sees_a_won_game() -> None:
