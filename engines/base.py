@@ -509,7 +509,11 @@ class Engine(ABC, Generic[S, M]):
         the same determinization for the same seed.
 
         Engines with hidden information (:attr:`GameInfo.has_hidden_information`) override it
-        (Generation Zero: spec ``generation_zero`` R14). Perfect-information engines do not: a
+        (Generation Zero: spec ``generation_zero`` R14). Their seat views also carry what the
+        AI reads of a view without dealing it (``ai.levels``): ``viewer`` (the seat, checked
+        so the AI is never handed another seat's view), ``outcome`` (an :class:`Outcome` or
+        ``None``), ``to_move`` (truthy while someone is to move) and ``scores`` (one entry per
+        seat, whose length gives the player count of a finished game). Perfect-information engines do not: a
         seat may know the whole state, so their AI is given the state itself, and their views
         (drawn for the renderer) need not carry everything a state holds (the chance
         generator's seed, say). The default raises :class:`NotImplementedError`; it also
