@@ -127,13 +127,25 @@ def parse_duration(text: str, *, bare_unit: str | None = None) -> timedelta:
         unit = dict(_UNITS).get(bare_unit or "s")
         if unit is None:
             raise ValueError(f"Unknown duration unit {bare_unit!r}; use d, h, m or s.")
-        return timedelta(seconds=int(cleaned) * unit)
+        return _seconds(int(cleaned) * unit, text)
     match = _DURATION.fullmatch(cleaned)
     if not cleaned or match is None or not any(match.groupdict().values()):
         raise ValueError(
             f"{text.strip()!r} is not a duration; write it like 3d, 12h, 90m, 45s or 1d12h."
         )
-    seconds = sum(int(match[name] or 0) * unit for name, unit in _UNITS)
+    return _seconds(sum(int(match[name] or 0) * unit for name, unit in _UNITS), text)
+
+
+#: Whole seconds in the longest duration Python can hold (``timedelta.max``, ~2.7 million
+#: years): beyond it :class:`~datetime.timedelta` raises :class:`OverflowError`.
+_MAX_SECONDS: Final = timedelta.max.days * 86400 + timedelta.max.seconds
+
+
+def _seconds(seconds: int, text: str) -> timedelta:
+    """``seconds`` as a duration; :class:`ValueError` (one sentence naming ``text``) when it
+    is too long to hold, which no caller accepts anyway (clocks stop at a year)."""
+    if seconds > _MAX_SECONDS:
+        raise ValueError(f"{text.strip()!r} is far too long a duration.")
     return timedelta(seconds=seconds)
 
 

@@ -96,6 +96,19 @@ def test_parse_duration_refuses_bad_text_with_one_sentence(text: str) -> None:
         parse_duration(text)
 
 
+@pytest.mark.parametrize("text", ["9999999999d", "99999999999999999999999s", "1000000000d"])
+def test_a_duration_too_long_to_hold_is_refused_with_one_sentence(text: str) -> None:
+    """Beyond ``timedelta.max`` Python raises OverflowError, which the command and its
+    autocomplete did not expect (both answered with a generic apology)."""
+    with pytest.raises(ValueError, match=r"far too long a duration\.$"):
+        parse_duration(text)
+    with pytest.raises(ValueError, match="far too long"):
+        ClockSpec.parse(f"hard:{text}+1d/7d")
+    with pytest.raises(ValueError, match="far too long"):
+        parse_duration("99999999999999999999999", bare_unit="s")
+    assert parse_duration("999999999d") == timedelta(days=999_999_999)
+
+
 def test_a_bare_number_needs_a_unit_unless_the_caller_gives_one() -> None:
     with pytest.raises(ValueError, match="Give '3600' a unit"):
         parse_duration("3600")
