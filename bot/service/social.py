@@ -28,6 +28,7 @@ from bot.service.errors import NotAPlayerError, ServiceError
 from bot.service.logbook import resign_move_text
 from bot.service.models import ChallengeInfo
 from db import MoveRow
+from db.ratings import is_anonymous
 from engines.base import ENDED_EVENT, TURN_EVENT
 
 __all__ = [
@@ -265,7 +266,9 @@ def plan_rematch(
 
     Raises :class:`~bot.service.errors.NotAPlayerError` for anyone without a seat and
     :class:`RematchError` for a ``bot_level`` outside 1–5, a game that goes on, an aborted
-    game, or a game where one user held several seats (a challenge seats each user once).
+    game, a game where one user held several seats (a challenge seats each user once), or
+    one with a seat of a user forgotten by ``/forget-me`` (an anonymous id nobody can accept
+    for).
     """
     if bot_level is not None and not 1 <= bot_level <= len(LEVELS):
         raise RematchError(f"Bot levels are 1 to {len(LEVELS)}.")
@@ -282,6 +285,11 @@ def plan_rematch(
         raise RematchError(
             "A player held several seats in this game, and a challenge seats each player "
             "once; use /challenge for a new game."
+        )
+    if any(is_anonymous(u) for u in user_ids):
+        raise RematchError(
+            "A player of this game has left Gameroom's records (/forget-me), so they cannot "
+            "be invited again; use /challenge for a new game."
         )
     seating = rotated_seating(user_ids)
     if bot_level is not None:

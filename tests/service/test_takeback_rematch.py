@@ -37,6 +37,7 @@ from bot.service.social import (
 from db import Database, MoveRow, StaleVersionError
 from db.clocks import ClockChangedError
 from db.rows import ClockChanges, ClockWrite
+from db.schema import ANONYMOUS_ID_BASE
 from engines import get_engine
 from engines.base import Event
 
@@ -160,6 +161,9 @@ def test_plan_rematch_refusals() -> None:
         plan_rematch("aborted", [ALICE, BOB], ALICE)
     with pytest.raises(RematchError, match="several seats"):
         plan_rematch("finished", [ALICE, ALICE], ALICE)
+    forgotten = -ANONYMOUS_ID_BASE - 1  # bob after /forget-me
+    with pytest.raises(RematchError, match="left Gameroom's records"):
+        plan_rematch("finished", [ALICE, forgotten], ALICE)
     plan = plan_rematch("finished", [ALICE, BOB, CAROL], BOB)
     assert (plan.challenger_id, plan.invited_ids, plan.seating) == (
         BOB,
