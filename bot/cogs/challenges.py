@@ -285,13 +285,17 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         """Give seats of the new challenge ``info`` (posted as ``message``) to bots of
         ``levels``, then show the lobby as it is, or the game if that filled the last seat.
         A failure leaves the lobby open with its buttons (the challenger may add bots with its
-        menu, or cancel) and is raised for the caller's answer."""
+        menu, or cancel) and is raised for the caller's answer.
+
+        The game starts where the lobby is, ``message``'s channel: a rematch pressed in an
+        archived thread has its lobby in the parent channel, so its game opens a new thread
+        there instead of waking the old one."""
         press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
         # The new game's turn order is held until its first board is out (_keep_order).
         async with contextlib.AsyncExitStack() as order:
             try:
                 update = await self._press_where_games_go(
-                    interaction.channel, message, interaction.guild_id, press, order
+                    message.channel, message, interaction.guild_id, press, order
                 )
             except Exception:
                 with contextlib.suppress(discord.HTTPException, ServiceError):

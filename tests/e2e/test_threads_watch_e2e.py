@@ -298,3 +298,37 @@ async def test_refusals_leave_the_lobby_as_it_was(default: Guild) -> None:
     thread = await fake.wait_for_thread(channel, "Generatorb: cat vs dan")
     started = await fake.wait_for_message(thread, lambda m: "begins" in m.content)
     assert mentioned(started) == {cat.id, dan.id}
+
+
+async def test_a_rematch_against_the_bot_from_an_archived_thread_opens_a_new_thread(
+    always: Guild,
+) -> None:
+    """The rematch's lobby goes to the parent channel, and so does its game: a new thread off
+    the lobby post, while the old thread stays archived under its old name."""
+    fake, channel, ann = always.fake, always.channel, always.ann
+    await fake.slash(
+        ann, channel, "challenge", options={"game": "generatorb", "opponent": fake.bot_user}
+    )
+    old = await fake.wait_for_thread(channel)
+    await fake.wait_for_message(old, lambda m: "begins" in m.content, timeout=30)
+    mark = fake.checkpoint()
+    await fake.slash(ann, old, "resign")
+    final = await fake.wait_for_message(
+        old, lambda m: "Rematch" in labels(m), after=mark, timeout=30
+    )
+    await fake.wait_until(lambda: fake.channel(old.id).archived, timeout=20, what="archiving")
+
+    pressed = await fake.press(ann, final, label="Rematch")
+    [menu_id] = pressed.custom_ids
+    mark = fake.checkpoint()
+    chosen = await fake.select(ann, pressed.message, menu_id, ["2"])
+    assert chosen.content == "Rematch challenge posted, against Gameroom at level 2."
+    await fake.wait_until(lambda: len(fake.threads(channel)) == 2, timeout=30, what="a thread")
+    [new] = [t for t in fake.threads(channel) if t.id != old.id]
+    board = await fake.wait_for_message(new, lambda m: "begins" in m.content, timeout=30)
+    assert "Gameroom (level 2)" in board.content
+    assert fake.channel(old.id).archived
+    assert not [m for m in fake.messages(old) if m.id > mark]  # the old thread stays quiet
+    lobby = [m for m in fake.messages(channel) if m.id > mark]
+    assert lobby
+    assert f"<#{new.id}>" in lobby[-1].content
