@@ -300,6 +300,11 @@ async def test_refusals_leave_the_lobby_as_it_was(default: Guild) -> None:
     assert mentioned(started) == {cat.id, dan.id}
 
 
+def archived(fake: FakeDiscord, thread_id: int) -> bool:
+    thread = fake.channel(thread_id)
+    return thread is not None and thread.archived
+
+
 async def test_a_rematch_against_the_bot_from_an_archived_thread_opens_a_new_thread(
     always: Guild,
 ) -> None:
@@ -316,10 +321,11 @@ async def test_a_rematch_against_the_bot_from_an_archived_thread_opens_a_new_thr
     final = await fake.wait_for_message(
         old, lambda m: "Rematch" in labels(m), after=mark, timeout=30
     )
-    await fake.wait_until(lambda: fake.channel(old.id).archived, timeout=20, what="archiving")
+    await fake.wait_until(lambda: archived(fake, old.id), timeout=20, what="archiving")
 
     pressed = await fake.press(ann, final, label="Rematch")
     [menu_id] = pressed.custom_ids
+    assert pressed.message is not None
     mark = fake.checkpoint()
     chosen = await fake.select(ann, pressed.message, menu_id, ["2"])
     assert chosen.content == "Rematch challenge posted, against Gameroom at level 2."
@@ -327,7 +333,7 @@ async def test_a_rematch_against_the_bot_from_an_archived_thread_opens_a_new_thr
     [new] = [t for t in fake.threads(channel) if t.id != old.id]
     board = await fake.wait_for_message(new, lambda m: "begins" in m.content, timeout=30)
     assert "Gameroom (level 2)" in board.content
-    assert fake.channel(old.id).archived
+    assert archived(fake, old.id)
     assert not [m for m in fake.messages(old) if m.id > mark]  # the old thread stays quiet
     lobby = [m for m in fake.messages(channel) if m.id > mark]
     assert lobby
