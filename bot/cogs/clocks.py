@@ -32,7 +32,13 @@ from bot.ui.board import post_board, turn_in_order
 from bot.ui.buttons import CLOCKS_COG, GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
-from bot.ui.replies import answer_errors, channel_id_of, edit_post, post_in_channel
+from bot.ui.replies import (
+    answer_errors,
+    channel_id_of,
+    close_post,
+    edit_post,
+    post_in_channel,
+)
 from db.rows import NewTimer, TimerRow
 
 __all__ = ["ClocksCog", "claim_view"]
@@ -145,14 +151,19 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
         """ "Claim on time" under a soft clock's notice: claim, close the notice, post."""
         await interaction.response.defer()
-        async with answer_errors(interaction, game_id=button.game_id):
+        async with (
+            answer_errors(interaction, game_id=button.game_id),
+            # Held from the claim to its posts, as for a draw's answer: a double click's
+            # second press finds the notice answered and leaves it so (close_post).
+            turn_in_order(self.bot, channel_id_of(interaction)),
+        ):
             self.bot.remember_name(interaction.user)
             try:
                 event = await self.bot.service.claim_on_time(
                     channel_id_of(interaction), interaction.user.id, game_id=button.game_id
                 )
             except StaleActionError:
-                await edit_post(interaction, presenters.CLAIM_CLOSED)
+                await close_post(interaction, presenters.CLAIM_CLOSED)
                 raise
             await edit_post(interaction, presenters.claimed_text(event))
             await self.announce(event)

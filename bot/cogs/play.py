@@ -41,6 +41,7 @@ from bot.ui.replies import (
     answer_errors,
     answered_in_time,
     channel_id_of,
+    close_post,
     edit_post,
     post_in_channel,
     send_ephemeral,
@@ -274,14 +275,20 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             await self._on_my_view(interaction, button)
             return
         await interaction.response.defer()
-        async with answer_errors(interaction, game_id=button.game_id):
+        async with (
+            answer_errors(interaction, game_id=button.game_id),
+            # Held from the answer to its posts: a second press (a double click) then finds
+            # the post answered and leaves it so (close_post), and the final board of an
+            # accepted draw keeps its place among the channel's moves.
+            turn_in_order(self.bot, channel_id_of(interaction)),
+        ):
             accept = button.action is GameAction.DRAW_ACCEPT
             try:
                 snapshot = await self.bot.service.answer_draw(
                     button.game_id, interaction.user.id, accept=accept, version=button.version
                 )
             except StaleActionError:
-                await edit_post(interaction, presenters.DRAW_OFFER_CLOSED)
+                await close_post(interaction, presenters.DRAW_OFFER_CLOSED)
                 raise
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id

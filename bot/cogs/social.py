@@ -37,6 +37,7 @@ from bot.ui.rematch_menu import rematch_level_view
 from bot.ui.replies import (
     answer_errors,
     channel_id_of,
+    close_post,
     edit_post,
     post_in_channel,
     send_ephemeral,
@@ -136,7 +137,7 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                         version=button.version,
                     )
                 except StaleActionError:
-                    await edit_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
+                    await close_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
                     raise
                 await edit_post(interaction, presenters.takeback_answer_text(answer))
                 await self._post_taken_back(answer)

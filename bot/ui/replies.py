@@ -28,6 +28,7 @@ __all__ = [
     "answer_errors",
     "answered_in_time",
     "channel_id_of",
+    "close_post",
     "cog_unavailable",
     "describe",
     "edit_post",
@@ -201,6 +202,26 @@ async def edit_post(interaction: discord.Interaction[Any], content: str) -> None
         await interaction.edit_original_response(content=content, view=None)
     except discord.HTTPException:
         log.warning("could not edit the post of %s", describe(interaction), exc_info=True)
+
+
+async def close_post(interaction: discord.Interaction[Any], content: str) -> None:
+    """Close the post of a button that no longer applies (the service raised
+    :class:`~bot.service.errors.StaleActionError`): its text becomes ``content`` and its
+    buttons go, unless it has no buttons left by now. Then a press a moment earlier (a double
+    click) answered it, and its words ("… accepted the draw offer: the game is drawn.") stay.
+
+    The interaction must have been deferred. Failures are logged and swallowed, as in
+    :func:`edit_post`.
+    """
+    try:
+        current = await interaction.original_response()
+    except discord.HTTPException:
+        log.warning("could not read the post of %s", describe(interaction), exc_info=True)
+        return
+    if not current.components:
+        log.info("%s: its post was answered already; left as it is", describe(interaction))
+        return
+    await edit_post(interaction, content)
 
 
 async def cog_unavailable(interaction: discord.Interaction[Any], cog: str) -> None:

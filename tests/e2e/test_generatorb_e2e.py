@@ -10,6 +10,7 @@ one); every move is checked and applied by the bot.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from pathlib import Path
@@ -214,3 +215,29 @@ async def test_challenge_to_win_with_restart(table: Table) -> None:
     final = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
     board_png(final)
     assert len(table.bots) == 2
+
+
+async def test_a_double_click_on_accept_draw_keeps_the_answer_on_the_post(table: Table) -> None:
+    """The second press finds the offer gone (StaleActionError); it tells its presser so, and
+    leaves the first press's words on the post instead of "no longer open"."""
+    fake, channel, alice, bob = table.fake, table.channel, table.alice, table.bob
+    await table.start_bot()
+    await fake.slash(alice, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+    await fake.press(bob, lobby, label="Accept")
+    await fake.wait_for_message(channel, lambda m: "begins" in m.content, timeout=30)
+    mark = fake.checkpoint()
+    await fake.slash(alice, channel, "draw")
+    offer = await fake.wait_for_message(
+        channel, lambda m: "Accept draw" in str(m.components), after=mark
+    )
+    first, second = await asyncio.gather(
+        fake.press(bob, offer, label="Accept draw"), fake.press(bob, offer, label="Accept draw")
+    )
+    told = sorted([first.content, second.content], key=len)
+    assert any("accepted the draw offer" in text for text in told), told
+    await fake.wait_for_message(channel, lambda m: "is drawn" in m.content, after=mark)
+    await asyncio.sleep(1.0)  # a late edit by the second press would have landed by now
+    post = fake.message(offer).content
+    assert f"<@{bob.id}> accepted the draw offer" in post, post
+    assert "no longer open" not in post
