@@ -269,10 +269,28 @@ async def _answer_safely(interaction: discord.Interaction[Any], text: str) -> No
     if len(text) > presenters.MESSAGE_LIMIT:
         text = text[: presenters.MESSAGE_LIMIT - 1] + "…"
     try:
+        await _drop_public_thinking(interaction)
         await send_ephemeral(interaction, text)
     except discord.HTTPException:
         # The interaction token may have expired (15 min) or the channel gone; nothing to tell.
         log.warning("could not answer %s", describe(interaction), exc_info=True)
+
+
+async def _drop_public_thinking(interaction: discord.Interaction[Any]) -> None:
+    """Delete a command's public "thinking…" message (``defer(thinking=True)``, as ``/rating``
+    and ``/leaderboard`` do for their public pictures) that nothing has replaced yet.
+
+    Discord turns the first follow-up after such a defer into that message, public whatever
+    its ``ephemeral`` flag, so a refusal sent then would be shown to the whole channel; once
+    the message is gone, the follow-up is a message of its own, seen by the user alone."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await interaction.delete_original_response()
+    except discord.HTTPException:  # then the answer goes where it can
+        log.warning("could not clear the thinking of %s", describe(interaction), exc_info=True)
 
 
 def may_view(interaction: discord.Interaction[Any], channel_id: int) -> bool:

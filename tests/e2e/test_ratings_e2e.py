@@ -10,6 +10,8 @@ import asyncio
 import os
 import random
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,30 @@ async def test_a_rated_game_shows_changes_and_the_pictures_are_posted(
     finally:
         await process.stop()
         print(process.log()[-4000:])
+
+
+async def test_a_failure_behind_a_public_picture_is_told_to_the_user_alone(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """``/rating`` and ``/leaderboard`` think in public (their pictures are for everyone);
+    when they fail, the apology must not replace that public "thinking…" message."""
+    fake = fake_discord
+    guild = fake.add_guild("Broken ratings")
+    alice = fake.add_user("alice")
+    fake.add_member(guild, alice)
+    channel = fake.add_text_channel(guild, "rated")
+    database = tmp_path / "gameroom.db"
+    process = BotProcess(fake, database, tmp_path / "bot.log", guild.id)
+    await process.start()
+    try:
+        await fake.wait_commands(guild, names=COMMANDS)
+        with closing(sqlite3.connect(database)) as conn:  # the service's reads now fail
+            conn.execute("ALTER TABLE ratings RENAME TO ratings_gone")
+            conn.commit()
+        for command, options in (("rating", {}), ("leaderboard", {"game": "generatorb"})):
+            answer = await fake.slash(alice, channel, command, options=options)
+            assert answer.ephemeral, (command, answer.content)
+            assert answer.content.startswith("Sorry, something went wrong on my side")
+        assert fake.messages(channel) == []  # nothing public: no apology, no thinking left
+    finally:
+        await process.stop()
