@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, exists, insert, select, update
+from sqlalchemy import Row, bindparam, delete, exists, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -378,6 +378,20 @@ class GamesRepo:
             )
             row = result.one_or_none()
         return None if row is None else _game_row(row)
+
+    async def active_in_or_under(self, channel_id: int) -> list[GameRow]:
+        """The active games played in channel or thread ``channel_id`` or in a thread of it
+        (``parent_channel_id``), oldest first: what a deleted channel takes with it."""
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(games)
+                .where(
+                    or_(games.c.channel_id == channel_id, games.c.parent_channel_id == channel_id),
+                    games.c.status == GameStatus.ACTIVE.value,
+                )
+                .order_by(games.c.id)
+            )
+            return [_game_row(row) for row in result.all()]
 
     async def latest_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's active game, else its most recently created one, else ``None``.

@@ -15,9 +15,10 @@ from discord.utils import MISSING
 
 from bot import presenters
 from bot.service import NoGameHereError
+from bot.service.bot_seats import is_bot
 from bot.service.models import ReplayAnimation
 from bot.service.records import BoardAtPly, GameRecord
-from bot.ui.board import post_board, render_file
+from bot.ui.board import direct_messages, post_board, render_file
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import (
@@ -100,6 +101,35 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
             ack = "Game aborted." if posted else "Game aborted, but I could not post here."
             await interaction.followup.send(ack, ephemeral=True)
+
+    # ---- a channel or thread deleted ----------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._channel_gone(payload.thread_id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        """Discord deleted a channel or thread: its games (and those in its threads) are
+        aborted and its open challenges cancelled
+        (:meth:`~bot.service.service.GameService.channel_deleted`), and each person who
+        played in an aborted game is told by direct message, the only place left to say it.
+        A failure is logged at ERROR: those games then stay active, and nothing in Discord can
+        end them (``/game abort`` needs their channel)."""
+        try:
+            games, challenges = await self.bot.service.channel_deleted(channel_id)
+        except Exception:
+            log.exception("channel %d was deleted: could not end its games", channel_id)
+            return
+        if challenges:
+            log.info("channel %d was deleted: %d challenges cancelled", channel_id, len(challenges))
+        for snapshot in games:
+            await self.bot.draw_offers.forget(snapshot.game_id)
+            people = [u for u in snapshot.user_ids if not is_bot(u)]
+            await direct_messages(self.bot, people, presenters.channel_deleted_text(snapshot))
 
     @app_commands.command(
         name="export", description="The record of a game: a JSON file and a move list"

@@ -30,6 +30,7 @@ __all__ = [
     "DRAW_OFFER_LAPSED",
     "abort_text",
     "board_caption",
+    "channel_deleted_text",
     "decision_text",
     "draw_answer_text",
     "draw_offer_text",
@@ -320,6 +321,16 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
     return (
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
         f"\n{_to_move_text(snapshot)}"
+    )
+
+
+def channel_deleted_text(snapshot: GameSnapshot) -> str:
+    """The direct message to a player of a game whose channel (or thread) was deleted:
+    ``**Orbs** (game 5) was aborted: its channel was deleted. It has no result and is not
+    rated.``"""
+    return (
+        f"**{snapshot.game_name}** (game {snapshot.game_id}) was aborted: its channel was "
+        "deleted. It has no result and is not rated."
     )
 
 

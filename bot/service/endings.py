@@ -18,6 +18,7 @@ from bot.service.errors import (
     AbortNotAllowedError,
     DrawOfferError,
     InvalidMoveError,
+    NoGameHereError,
     NotAPlayerError,
     StaleActionError,
     sentence,
@@ -220,6 +221,32 @@ class Endings:
                     )
             log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
             return self.core.snapshot(await self.core.finish(loaded, "aborted", None))
+
+    async def abort_in_deleted_channel(self, channel_id: int) -> list[GameSnapshot]:
+        """Abort every active game played in channel or thread ``channel_id``, or in a thread
+        of it, which Discord has deleted; returns the games this call ended (none twice, also
+        when several processes hear of the deletion).
+
+        Nobody could play or end such a game any more, and it would keep its players from
+        ``/forget-me`` and in ``/games`` forever. Aborted, like a moderator's abort: no result,
+        no rating; the record stays (``/game export``). A decision of ours (docs/slow-play.md).
+        """
+        ended: list[GameSnapshot] = []
+        for row in await self.core.database.games.active_in_or_under(channel_id):
+            async with self.core.game_lock(row.id):
+                try:
+                    loaded = await self.core.reload(row)
+                    finished = await self.core.finish(loaded, "aborted", None)
+                except (NoGameHereError, StaleActionError):
+                    continue  # ended meanwhile (another process, a last move)
+            log.warning(
+                "game %d: aborted, its channel %d was deleted (channel %d)",
+                row.id,
+                channel_id,
+                row.channel_id,
+            )
+            ended.append(self.core.snapshot(finished))
+        return ended
 
     async def _set_draw_offer(self, loaded: Loaded, seat: int | None) -> Loaded:
         try:

@@ -409,6 +409,23 @@ class Lobby:
         log.info("challenge %d cancelled", challenge_id)
         return self.challenge_info(row)
 
+    async def cancel_in_deleted_channel(self, channel_id: int) -> list[ChallengeInfo]:
+        """Cancel the open challenges posted in channel or thread ``channel_id``, which
+        Discord has deleted: nobody can press their buttons any more, and they would hold
+        their players' seats until they expire. Returns those this call closed (each once)."""
+        closed: list[ChallengeInfo] = []
+        now = self.core.now()
+        for open_row in await self.core.database.challenges.list_open(channel_id=channel_id):
+            row = await self.core.database.challenges.resolve(
+                open_row.id, new_status="cancelled", now=now
+            )
+            if row is not None:
+                log.warning(
+                    "challenge %d: cancelled, its channel %d was deleted", row.id, channel_id
+                )
+                closed.append(self.challenge_info(row))
+        return closed
+
     async def expire_challenges(self) -> list[ChallengeInfo]:
         """Mark every challenge past its expiry as expired; returns those this call closed
         (each exactly once, even with several processes), so their messages can be edited."""

@@ -37,6 +37,7 @@ from bot.ui.replies import post_public
 __all__ = [
     "board_file",
     "board_view",
+    "direct_messages",
     "jump_url",
     "post_board",
     "post_turn",
@@ -224,7 +225,7 @@ async def post_board(
     if rest:
         link = None if message is None else jump_url(snapshot, message.id)
         told = content if watcher_line is None else watcher_line
-        await _direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, told, link))
+        await direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, told, link))
     return message
 
 
@@ -284,8 +285,9 @@ async def _schedule_thread_archive(bot: BotHost, snapshot: GameSnapshot) -> None
         log.exception("game %d: could not schedule its thread's archiving", snapshot.game_id)
 
 
-async def _direct_messages(bot: BotHost, user_ids: Sequence[int], text: str) -> None:
-    """Send ``text`` to each of ``user_ids`` at once; a refusal drops that user (logged)."""
+async def direct_messages(bot: BotHost, user_ids: Sequence[int], text: str) -> None:
+    """Send ``text`` to each of ``user_ids`` at once, mentioning nobody (watchers of a game,
+    players of a game whose channel was deleted); a refusal drops that user (logged)."""
     await asyncio.gather(*(_direct_message(bot, user_id, text) for user_id in user_ids))
 
 
@@ -294,6 +296,6 @@ async def _direct_message(bot: BotHost, user_id: int, text: str) -> None:
         channel = await bot.create_dm(discord.Object(id=user_id))
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
     except discord.Forbidden:
-        log.info("watcher %d does not take direct messages: not told", user_id)
+        log.info("user %d does not take direct messages: not told", user_id)
     except discord.HTTPException:
-        log.warning("could not send watcher %d a direct message", user_id, exc_info=True)
+        log.warning("could not send user %d a direct message", user_id, exc_info=True)

@@ -12,7 +12,9 @@ threads are off, and a thread Discord will not open, leave the lobby as it was.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -338,3 +340,41 @@ async def test_a_rematch_against_the_bot_from_an_archived_thread_opens_a_new_thr
     lobby = [m for m in fake.messages(channel) if m.id > mark]
     assert lobby
     assert f"<#{new.id}>" in lobby[-1].content
+
+
+async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
+    default: Guild,
+) -> None:
+    """A game whose channel is deleted could never be played or ended again, and would keep
+    its players from /forget-me: it is aborted (no result, not rated), its players hear of it
+    by direct message, and an open challenge posted there is cancelled."""
+    fake, channel = default.fake, default.channel
+    ann, bob, cat, dan = default.ann, default.bob, default.cat, default.dan
+    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    await fake.press(bob, lobby, label="Accept")
+    await fake.wait_for_message(channel, lambda m: "begins" in m.content, timeout=30)
+    await fake.slash(cat, channel, "challenge", options={"game": "orbs", "opponent": dan})
+    await fake.wait_for_message(channel, lambda m: f"<@{dan.id}>" in m.content)
+
+    fake.delete_channel(channel)
+    await fake.wait_until(
+        lambda: None not in (fake.dm_channel(ann), fake.dm_channel(bob)), what="two DMs"
+    )
+    for user in (ann, bob):
+        dm_channel = fake.dm_channel(user)
+        assert dm_channel is not None
+        dm = await fake.wait_for_message(dm_channel)
+        assert dm.content == (
+            "**Generatorb** (game 1) was aborted: its channel was deleted. It has no result "
+            "and is not rated."
+        )
+    elsewhere = fake.add_text_channel(default.guild, "elsewhere")
+    listed = await fake.slash(ann, elsewhere, "games", options={"scope": "mine"})
+    assert "Generatorb" not in listed.content, listed.content
+    with closing(sqlite3.connect(default.db_path)) as conn:
+        statuses = conn.execute("SELECT game, status FROM challenges ORDER BY id").fetchall()
+        games = conn.execute("SELECT status, termination FROM games").fetchall()
+    assert statuses == [("generatorb", "accepted"), ("orbs", "cancelled")]
+    assert games == [("aborted", "aborted")]
+    assert "game 1: aborted, its channel" in default.bot.log()

@@ -422,3 +422,30 @@ async def test_the_games_list_reads_one_line_per_game(
     assert presenters.games_list_text(empty, {}) == (
         "No games in progress of yours (played or watched)."
     )
+
+
+# ---- a deleted channel ---------------------------------------------------------------------
+
+
+async def test_a_deleted_channel_takes_the_games_of_its_threads_and_its_challenges(
+    service: GameService, start_game: StartGame
+) -> None:
+    """Deleting GAMES aborts the game played there, the one in a thread off it, and cancels
+    the open challenge posted there; a game elsewhere goes on. Twice is harmless."""
+    in_channel = await start_game()
+    in_thread = await start_in_thread(service, challenger=CAROL, opponent=DAN, thread=THREAD)
+    elsewhere = await start_game(channel_id=OTHER, challenger=ERIN, opponent=ALICE)
+    open_one = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=BOB, opponent_ids=[ERIN], game="orbs"
+    )
+    games, challenges = await service.channel_deleted(GAMES)
+    assert sorted(g.game_id for g in games) == sorted([in_channel.game_id, in_thread.game_id])
+    assert all(g.status == "aborted" and g.outcome is None for g in games)
+    assert [c.challenge_id for c in challenges] == [open_one.challenge_id]
+    assert (await service.game_snapshot(elsewhere.game_id)).is_active
+    assert not (await service.game_snapshot(in_thread.game_id)).is_active
+    assert await service.channel_deleted(GAMES) == ([], [])
+    # A thread deleted alone takes only its own game.
+    again = await start_in_thread(service, challenger=CAROL, opponent=DAN, thread=THREAD + 1)
+    games, _ = await service.channel_deleted(THREAD + 1)
+    assert [g.game_id for g in games] == [again.game_id]
