@@ -513,11 +513,12 @@ class Engine(ABC, Generic[S, M]):
         AI reads of a view without dealing it (``ai.levels``): ``viewer`` (the seat, checked
         so the AI is never handed another seat's view), ``outcome`` (an :class:`Outcome` or
         ``None``), ``to_move`` (truthy while someone is to move) and ``scores`` (one entry per
-        seat, whose length gives the player count of a finished game). Perfect-information engines do not: a
-        seat may know the whole state, so their AI is given the state itself, and their views
-        (drawn for the renderer) need not carry everything a state holds (the chance
-        generator's seed, say). The default raises :class:`NotImplementedError`; it also
-        raises :class:`ValueError` for a view that is not ``seat``'s.
+        seat, whose length gives the player count of a finished game).
+        Perfect-information engines do not override it: a seat may know the whole state, so
+        their AI is given the state itself, and their views (drawn for the renderer) need not
+        carry everything a state holds (the chance generator's seed, say). The default raises
+        :class:`NotImplementedError`; it also raises :class:`ValueError` for a view that is not
+        ``seat``'s.
         """
         raise NotImplementedError(
             f"{self.info.name} has no hidden information: give the AI the state itself"
