@@ -11,8 +11,9 @@ toward the win condition) into a value per seat, then :func:`ai.rewards.rewards_
 turns values into rewards in ``[0, 1]``. Evaluations read the full state; for a game with
 hidden information they only ever see a determinized state built from the bot seat's view.
 
-Add a game by registering a :class:`GameProfile` in :data:`PROFILES`; a game without one
-gets :data:`DEFAULT_PROFILE` (playouts to the end, every seat ½ when cut off).
+Add a game by registering a :class:`GameProfile` in :data:`PROFILES`; a two-player game
+without one gets :data:`DEFAULT_PROFILE` (playouts to the end, every seat ½ when cut off),
+and the search refuses an engine that may seat more without one (``ai.search.Mcts``).
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai.evaluation import PROFILES, GameProfile, profile_for
+from ai.evaluation import DEFAULT_PROFILE, GameProfile, profile_for
 from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
 from engines.base import CHANCE, Engine
 
@@ -186,9 +186,9 @@ class Mcts:
     ``engine``: any :class:`engines.base.Engine`; one with a ``child(state, seat, move) ->
     state`` method (Generatorb, Arbos, Generator) is stepped with it, the quick form of
     ``apply(...).state`` without events. ``profile``: the game's
-    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``;
-    :class:`NotImplementedError` for a game of more than two players without one, since the
-    default profile counts two seats).
+    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``).
+    :class:`NotImplementedError` when that, or the given one, is the default profile of an
+    engine that may seat more than two players: the default counts two seats.
     ``exploration``: the UCB1 constant (default: the profile's
     :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). One instance
     may serve many searches; it keeps no state between them.
@@ -202,13 +202,13 @@ class Mcts:
         exploration: float | None = None,
     ) -> None:
         self.engine = engine
-        if profile is None and engine.info.id not in PROFILES and engine.info.max_players > 2:
+        self.profile = profile or profile_for(engine.info.id)
+        if self.profile is DEFAULT_PROFILE and engine.info.max_players > 2:
             # DEFAULT_PROFILE counts two seats; a third seat's reward would not exist.
             raise NotImplementedError(
                 f"{engine.info.id} seats up to {engine.info.max_players} players: register its "
                 "GameProfile (at least its players function) in ai/evaluation.py"
             )
-        self.profile = profile or profile_for(engine.info.id)
         if exploration is None:
             exploration = self.profile.exploration
         if exploration is None:

@@ -379,15 +379,17 @@ class GamesRepo:
             row = result.one_or_none()
         return None if row is None else _game_row(row)
 
-    async def active_in_or_under(self, channel_id: int) -> list[GameRow]:
-        """The active games played in channel or thread ``channel_id`` or in a thread of it
-        (``parent_channel_id``), oldest first: what a deleted channel takes with it."""
+    async def active_in_or_under(self, guild_id: int, channel_id: int) -> list[GameRow]:
+        """The active games of guild ``guild_id`` played in channel or thread ``channel_id``
+        or in a thread of it (``parent_channel_id``), oldest first: what a deleted channel
+        takes with it. The guild narrows the read to the ``(guild_id, status)`` index."""
         async with self._tx.read() as conn:
             result = await conn.execute(
                 select(games)
                 .where(
-                    or_(games.c.channel_id == channel_id, games.c.parent_channel_id == channel_id),
+                    games.c.guild_id == guild_id,
                     games.c.status == GameStatus.ACTIVE.value,
+                    or_(games.c.channel_id == channel_id, games.c.parent_channel_id == channel_id),
                 )
                 .order_by(games.c.id)
             )

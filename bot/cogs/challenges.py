@@ -287,15 +287,22 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         A failure leaves the lobby open with its buttons (the challenger may add bots with its
         menu, or cancel) and is raised for the caller's answer.
 
-        The game starts where the lobby is, ``message``'s channel: a rematch pressed in an
-        archived thread has its lobby in the parent channel, so its game opens a new thread
-        there instead of waking the old one."""
+        The game starts where the lobby is (``info.channel_id``), by the server's thread
+        policy: a rematch pressed in an archived thread has its lobby in the parent channel,
+        so its game starts there or in a new thread off the lobby, instead of waking the old
+        thread. That channel is the interaction's, resolved by Discord (a thread is a
+        :class:`discord.Thread`), when the lobby is where the button or command was used;
+        else the lobby post's (sent through a partial messageable: not a thread, which the
+        parent channel of an archived thread is not)."""
         press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
+        where: object = (
+            interaction.channel if interaction.channel_id == info.channel_id else message.channel
+        )
         # The new game's turn order is held until its first board is out (_keep_order).
         async with contextlib.AsyncExitStack() as order:
             try:
                 update = await self._press_where_games_go(
-                    message.channel, message, interaction.guild_id, press, order
+                    where, message, interaction.guild_id, press, order
                 )
             except Exception:
                 with contextlib.suppress(discord.HTTPException, ServiceError):

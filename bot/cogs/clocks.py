@@ -142,10 +142,11 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
-            event = await self.bot.service.claim_on_time(
-                channel_id_of(interaction), interaction.user.id
-            )
-            await self.announce(event)
+            async with turn_in_order(self.bot, channel_id_of(interaction)):
+                event = await self.bot.service.claim_on_time(
+                    channel_id_of(interaction), interaction.user.id
+                )
+                await self.announce(event)
             await interaction.followup.send("Claimed on time.", ephemeral=True)
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:

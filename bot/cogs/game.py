@@ -106,30 +106,35 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self._channel_gone(channel.id)
+        await self._channel_gone(channel.guild.id, channel.id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self._channel_gone(payload.thread_id)
+        await self._channel_gone(payload.guild_id, payload.thread_id)
 
-    async def _channel_gone(self, channel_id: int) -> None:
+    async def _channel_gone(self, guild_id: int, channel_id: int) -> None:
         """Discord deleted a channel or thread: its games (and those in its threads) are
-        aborted and its open challenges cancelled
-        (:meth:`~bot.service.service.GameService.channel_deleted`), and each person who
-        played in an aborted game is told by direct message, the only place left to say it.
-        A failure is logged at ERROR: those games then stay active, and nothing in Discord can
-        end them (``/game abort`` needs their channel)."""
+        aborted (:meth:`~bot.service.service.GameService.abort_in_deleted_channel`), each
+        person who played in one is told by direct message, the only place left to say it,
+        and its open challenges are cancelled. Each step's failure is logged at ERROR and
+        leaves the others to run; a game not aborted then stays active, and nothing in
+        Discord can end it (``/game abort`` needs its channel)."""
         try:
-            games, challenges = await self.bot.service.channel_deleted(channel_id)
+            games = await self.bot.service.abort_in_deleted_channel(guild_id, channel_id)
         except Exception:
-            log.exception("channel %d was deleted: could not end its games", channel_id)
-            return
-        if challenges:
-            log.info("channel %d was deleted: %d challenges cancelled", channel_id, len(challenges))
+            log.exception("channel %d was deleted: could not abort its games", channel_id)
+            games = []
         for snapshot in games:
             await self.bot.draw_offers.forget(snapshot.game_id)
             people = [u for u in snapshot.user_ids if not is_bot(u)]
             await direct_messages(self.bot, people, presenters.channel_deleted_text(snapshot))
+        try:
+            challenges = await self.bot.service.cancel_in_deleted_channel(channel_id)
+        except Exception:
+            log.exception("channel %d was deleted: could not cancel its challenges", channel_id)
+            return
+        if challenges:
+            log.info("channel %d was deleted: %d challenges cancelled", channel_id, len(challenges))
 
     @app_commands.command(
         name="export", description="The record of a game: a JSON file and a move list"

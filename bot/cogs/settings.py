@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.ratings import privacy_text
-from bot.service.clocks import format_duration, parse_duration
+from bot.service.clocks import DurationTooLongError, format_duration, parse_duration
 from bot.service.models import VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource, effective_settings, parse_quiet
 from bot.ui.host import BotHost, Interaction
@@ -321,7 +321,7 @@ def _vacation_length(days: int | None, text: str | None) -> timedelta:
         raise ValueError("Say how long: `days:3` or `for:36h`.")
     try:
         duration = parse_duration(text)
-    except OverflowError:
+    except DurationTooLongError:
         duration = timedelta(days=MAX_VACATION_DAYS + 1)
     if not timedelta(0) < duration <= timedelta(days=MAX_VACATION_DAYS):
         raise ValueError(f"A vacation lasts from 1s to {MAX_VACATION_DAYS}d, like 36h or 3d.")

@@ -72,6 +72,7 @@ __all__ = [
     "ClaimError",
     "ClockMode",
     "ClockSpec",
+    "DurationTooLongError",
     "OutOfTimeError",
     "QuietSource",
     "SeatClock",
@@ -116,7 +117,8 @@ def parse_duration(text: str, *, bare_unit: str | None = None) -> timedelta:
     (``bare_unit="s"`` reads it as seconds, as ``GAMEROOM_CHALLENGE_TTL`` does), except
     ``"0"``. The result may be zero; callers that need a positive duration check it.
 
-    Raises :class:`ValueError` with one friendly sentence for anything else.
+    Raises :class:`ValueError` with one friendly sentence for anything else
+    (:class:`DurationTooLongError` for a duration too long to hold).
     """
     cleaned = text.strip().lower()
     if cleaned.isdigit():
@@ -141,11 +143,17 @@ def parse_duration(text: str, *, bare_unit: str | None = None) -> timedelta:
 _MAX_SECONDS: Final = timedelta.max.days * 86400 + timedelta.max.seconds
 
 
+class DurationTooLongError(ValueError):
+    """A duration too long for :class:`~datetime.timedelta` (beyond ~2.7 million years);
+    callers with a range of their own catch it to say that range instead."""
+
+
 def _seconds(seconds: int, text: str) -> timedelta:
-    """``seconds`` as a duration; :class:`ValueError` (one sentence naming ``text``) when it
-    is too long to hold, which no caller accepts anyway (clocks stop at a year)."""
+    """``seconds`` as a duration; :class:`DurationTooLongError` (one sentence naming
+    ``text``) when it is too long to hold, which no caller accepts anyway (clocks stop at a
+    year)."""
     if seconds > _MAX_SECONDS:
-        raise ValueError(f"{text.strip()!r} is far too long a duration.")
+        raise DurationTooLongError(f"{text.strip()!r} is far too long a duration.")
     return timedelta(seconds=seconds)
 
 

@@ -18,7 +18,6 @@ from bot.service.errors import (
     AbortNotAllowedError,
     DrawOfferError,
     InvalidMoveError,
-    NoGameHereError,
     NotAPlayerError,
     StaleActionError,
     sentence,
@@ -222,23 +221,30 @@ class Endings:
             log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
             return self.core.snapshot(await self.core.finish(loaded, "aborted", None))
 
-    async def abort_in_deleted_channel(self, channel_id: int) -> list[GameSnapshot]:
-        """Abort every active game played in channel or thread ``channel_id``, or in a thread
-        of it, which Discord has deleted; returns the games this call ended (none twice, also
-        when several processes hear of the deletion).
+    async def abort_in_deleted_channel(self, guild_id: int, channel_id: int) -> list[GameSnapshot]:
+        """Abort every active game played in channel or thread ``channel_id`` of guild
+        ``guild_id``, or in a thread of it, which Discord has deleted; returns the games this
+        call ended (none twice, also when several processes hear of the deletion).
 
         Nobody could play or end such a game any more, and it would keep its players from
         ``/forget-me`` and in ``/games`` forever. Aborted, like a moderator's abort: no result,
-        no rating; the record stays (``/game export``). A decision of ours (docs/slow-play.md).
+        no rating; its moves stay in the database. A decision of ours (docs/slow-play.md).
         """
         ended: list[GameSnapshot] = []
-        for row in await self.core.database.games.active_in_or_under(channel_id):
-            async with self.core.game_lock(row.id):
-                try:
-                    loaded = await self.core.reload(row)
-                    finished = await self.core.finish(loaded, "aborted", None)
-                except (NoGameHereError, StaleActionError):
-                    continue  # ended meanwhile (another process, a last move)
+        for row in await self.core.database.games.active_in_or_under(guild_id, channel_id):
+            try:
+                async with self.core.game_lock(row.id):
+                    finished = await self._abort_latest(row.id)
+            except StaleActionError:
+                log.error(
+                    "game %d: its channel %d was deleted, but it could not be aborted "
+                    "(it kept changing)",
+                    row.id,
+                    channel_id,
+                )
+                continue
+            if finished is None:
+                continue  # it ended meanwhile (its last move, another process)
             log.warning(
                 "game %d: aborted, its channel %d was deleted (channel %d)",
                 row.id,
@@ -247,6 +253,22 @@ class Endings:
             )
             ended.append(self.core.snapshot(finished))
         return ended
+
+    async def _abort_latest(self, game_id: int, attempts: int = 3) -> Loaded | None:
+        """Under the game's lock: abort game ``game_id`` as the database has it now, read again
+        when a commit of another process (a move, a bot turn, a time-out) comes first, up to
+        ``attempts`` times; ``None`` once it is over. Raises :class:`StaleActionError` when
+        every attempt lost such a race."""
+        for attempt in range(attempts):
+            row = await self.core.database.games.get(game_id)
+            if row is None or not row.is_active:
+                return None
+            try:
+                return await self.core.finish(await self.core.load_row(row), "aborted", None)
+            except StaleActionError:
+                if attempt == attempts - 1:
+                    raise
+        return None
 
     async def _set_draw_offer(self, loaded: Loaded, seat: int | None) -> Loaded:
         try:

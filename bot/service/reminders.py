@@ -32,7 +32,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from bot.service.clocks import QuietSource, effective_quiet, format_duration, parse_duration
+from bot.service.clocks import (
+    DurationTooLongError,
+    QuietSource,
+    effective_quiet,
+    format_duration,
+    parse_duration,
+)
 from bot.service.errors import NoGameHereError
 from bot.service.models import GameSnapshot, SeatClockInfo
 from bot.service.service import GameService
@@ -301,7 +307,7 @@ def parse_quiet(text: str) -> timedelta | None:
         return None
     try:
         quiet = parse_duration(cleaned)
-    except OverflowError:
+    except DurationTooLongError:
         quiet = MAX_QUIET + timedelta(seconds=1)
     if not MIN_QUIET <= quiet <= MAX_QUIET:
         raise ValueError(

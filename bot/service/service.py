@@ -304,14 +304,13 @@ class GameService:
         """See :meth:`~bot.service.endings.Endings.abort`."""
         return await self.endings.abort(channel_id, user_id, moderator=moderator)
 
-    async def channel_deleted(
-        self, channel_id: int
-    ) -> tuple[list[GameSnapshot], list[ChallengeInfo]]:
-        """Discord deleted channel or thread ``channel_id``: the games aborted
-        (:meth:`~bot.service.endings.Endings.abort_in_deleted_channel`) and the challenges
-        cancelled (:meth:`~bot.service.lobby.Lobby.cancel_in_deleted_channel`) with it."""
-        games = await self.endings.abort_in_deleted_channel(channel_id)
-        return games, await self.lobby.cancel_in_deleted_channel(channel_id)
+    async def abort_in_deleted_channel(self, guild_id: int, channel_id: int) -> list[GameSnapshot]:
+        """See :meth:`~bot.service.endings.Endings.abort_in_deleted_channel`."""
+        return await self.endings.abort_in_deleted_channel(guild_id, channel_id)
+
+    async def cancel_in_deleted_channel(self, channel_id: int) -> list[ChallengeInfo]:
+        """See :meth:`~bot.service.lobby.Lobby.cancel_in_deleted_channel`."""
+        return await self.lobby.cancel_in_deleted_channel(channel_id)
 
     # ---- Clocks and time-outs (bot/service/timeouts.py) ------------------------------------------
     def add_clock_listener(self, listener: ClockListener) -> None:

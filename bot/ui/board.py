@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
@@ -165,7 +165,7 @@ async def post_board(
     *,
     mention_ids: Iterable[int],
     notify_watchers: bool = True,
-    watcher_line: str | None = None,
+    watcher_line: Callable[[], str] | None = None,
     interaction: discord.Interaction[Any] | None = None,
     drawn: discord.File | None = None,
 ) -> discord.Message | None:
@@ -183,9 +183,10 @@ async def post_board(
     unreadable) is logged and ``None`` returned: the move stands and ``/board`` shows it.
     ``notify_watchers=False`` is for a board shown again (``/board public:True``): nothing
     new happened, so nobody is told. Watchers to be mentioned in a post that failed get a
-    direct message instead; it quotes ``watcher_line`` when given (a move's line with what
-    the prompt under the ping says, :func:`bot.presenters.watcher_turn_line`), else the
-    first line of ``content``.
+    direct message instead; it quotes the line ``watcher_line()`` makes, when given (a
+    move's line with what the prompt under the ping says,
+    :func:`bot.presenters.watcher_turn_line`; made only when a direct message goes out),
+    else the first line of ``content``.
     """
     file = drawn
     if file is None:
@@ -224,7 +225,7 @@ async def post_board(
     rest = [user_id for user_id in watchers if user_id not in mentioned]
     if rest:
         link = None if message is None else jump_url(snapshot, message.id)
-        told = content if watcher_line is None else watcher_line
+        told = content if watcher_line is None else watcher_line()
         await direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, told, link))
     return message
 
@@ -258,7 +259,7 @@ async def post_turn(
             snapshot,
             presenters.turn_text(result),
             mention_ids=mentions,
-            watcher_line=presenters.watcher_turn_line(result),
+            watcher_line=lambda: presenters.watcher_turn_line(result),
             interaction=interaction,
             drawn=drawn,
         )

@@ -16,7 +16,7 @@ import pytest
 from ai import Budget, Mcts, MctsBot, RandomBot, assess, choose_move
 from ai import search as search_module
 from ai.arena import play_game
-from ai.evaluation import profile_for
+from ai.evaluation import DEFAULT_PROFILE, profile_for
 from ai.levels import level, pick_move, search
 from ai.search import determinize_supported
 from engines import ENGINES, get_engine
@@ -211,6 +211,8 @@ def test_a_game_of_more_than_two_without_a_profile_is_refused_clearly() -> None:
 
     with pytest.raises(NotImplementedError, match="register its GameProfile"):
         Mcts(UnprofiledOrbs())
+    with pytest.raises(NotImplementedError, match="register its GameProfile"):
+        Mcts(UnprofiledOrbs(), DEFAULT_PROFILE)  # as assess passes it
     assert Mcts(OrbsEngine()).profile is profile_for("orbs")
 
 

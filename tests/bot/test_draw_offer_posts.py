@@ -111,11 +111,29 @@ async def test_a_press_on_a_closed_offer_says_so_on_its_post_and_drops_it() -> N
     )
     interaction = acting(7)
     interaction.edit_original_response = AsyncMock()
+    interaction.original_response = AsyncMock(return_value=MagicMock(components=[MagicMock()]))
     button = GameButtonId(5, GameAction.DRAW_ACCEPT, 3)
     await PlayCog(bot).on_game_button(interaction, button)
     interaction.edit_original_response.assert_awaited_once_with(
         content=presenters.DRAW_OFFER_CLOSED, view=None
     )
+    interaction.followup.send.assert_awaited_once_with(
+        "This draw offer is no longer open.", ephemeral=True
+    )
+
+
+async def test_a_stale_press_on_an_answered_post_leaves_its_answer() -> None:
+    """A double click: the first press answered the offer and took the buttons off its post;
+    the second, stale, is told so alone and the post keeps the first press's words."""
+    bot = stand_in_bot()
+    bot.service.answer_draw = AsyncMock(
+        side_effect=StaleActionError("This draw offer is no longer open.")
+    )
+    interaction = acting(7)
+    interaction.edit_original_response = AsyncMock()
+    interaction.original_response = AsyncMock(return_value=MagicMock(components=[]))
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.DRAW_ACCEPT, 3))
+    interaction.edit_original_response.assert_not_awaited()
     interaction.followup.send.assert_awaited_once_with(
         "This draw offer is no longer open.", ephemeral=True
     )

@@ -249,6 +249,7 @@ async def test_a_vacation_for_a_duration(cog: SettingsCog, posts: AsyncMock) -> 
         ({"days": 2, "for_": "2d"}, "Give `days:` or `for:`, not both."),
         ({"for_": "0s"}, "A vacation lasts from 1s to 366d, like 36h or 3d."),
         ({"for_": "400d"}, "A vacation lasts from 1s to 366d, like 36h or 3d."),
+        ({"for_": "9999999999d"}, "A vacation lasts from 1s to 366d, like 36h or 3d."),
         ({"for_": "a week"}, "'a week' is not a duration"),
     ],
 )

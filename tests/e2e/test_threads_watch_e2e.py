@@ -378,3 +378,41 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
     assert statuses == [("generatorb", "accepted"), ("orbs", "cancelled")]
     assert games == [("aborted", "aborted")]
     assert "game 1: aborted, its channel" in default.bot.log()
+
+
+async def test_a_challenge_to_the_bot_inside_a_thread_is_played_in_that_thread(
+    always: Guild,
+) -> None:
+    """Discord has no threads in threads: a lobby in a thread starts its game there, also
+    when the bot takes the other seat at once, whatever the server's thread policy."""
+    fake, channel, ann = always.fake, always.channel, always.ann
+    thread = fake.create_thread(ann, channel, "ann's corner")
+    mark = fake.checkpoint()
+    answer = await fake.slash(
+        ann, thread, "challenge", options={"game": "generatorb", "opponent": fake.bot_user}
+    )
+    assert answer.ephemeral
+    assert "thread" not in answer.content.lower(), answer.content
+    board = await fake.wait_for_message(thread, lambda m: "begins" in m.content, after=mark)
+    assert "Gameroom (level" in board.content
+    assert [t.id for t in fake.threads(channel)] == [thread.id]  # no thread in a thread
+    await fake.slash(ann, thread, "resign")
+    # Its game is known to be in a thread: it is archived after its end, like any other.
+    await fake.wait_until(lambda: archived(fake, thread.id), timeout=20, what="archiving")
+
+
+async def test_a_deleted_thread_aborts_its_game(always: Guild) -> None:
+    fake, channel, ann, bob = always.fake, always.channel, always.ann, always.bob
+    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    await fake.press(bob, lobby, label="Accept")
+    thread = await fake.wait_for_thread(channel)
+    await fake.wait_for_message(thread, lambda m: "begins" in m.content, timeout=30)
+    fake.delete_channel(thread)
+    await fake.wait_until(lambda: fake.dm_channel(ann) is not None, what="a DM to ann")
+    dm_channel = fake.dm_channel(ann)
+    assert dm_channel is not None
+    dm = await fake.wait_for_message(dm_channel)
+    assert dm.content.startswith("**Generatorb** (game 1) was aborted: its channel was deleted.")
+    again = await fake.slash(ann, channel, "challenge", options={"game": "orbs", "opponent": bob})
+    assert again.ephemeral  # the channel itself lives on, and so does play in it

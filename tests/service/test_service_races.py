@@ -10,7 +10,7 @@ import pytest
 from bot.service import GameService, NotYourTurnError, StaleActionError, TurnResult
 from db import Database, GameRow
 
-from .conftest import GAMES, FakeClock, StartGame, to_move_user
+from .conftest import GAMES, GUILD, FakeClock, StartGame, to_move_user
 
 
 def after_read(
@@ -118,5 +118,37 @@ async def test_a_stale_cache_cannot_commit_an_old_position(
         assert result.snapshot.ply == 2
         log = await database.games.moves(snapshot.game_id)
         assert [m.text for m in log] == ["a1-a3", "h8-h6"]
+    finally:
+        await other_db.close()
+
+
+async def test_a_deleted_channel_aborts_a_game_moved_by_another_process_meanwhile(
+    database: Database,
+    db_url: str,
+    clock: FakeClock,
+    start_game: StartGame,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Process two commits a move between process one's listing of the channel's games and
+    its abort: one reads the game again and aborts it, rather than leaving it stranded."""
+    snapshot = await start_game()
+    other_db = Database(db_url)
+    try:
+        one = GameService(database, clock=clock)
+        two = GameService(other_db, clock=clock)
+        await one.snapshot(GAMES)  # one caches the position at ply 0
+        listing = database.games.active_in_or_under
+
+        async def listed_then_moved(guild_id: int, channel_id: int) -> list[GameRow]:
+            rows = await listing(guild_id, channel_id)
+            await two.play(GAMES, to_move_user(snapshot), "a1-a3")
+            return rows
+
+        monkeypatch.setattr(database.games, "active_in_or_under", listed_then_moved)
+        games = await one.abort_in_deleted_channel(GUILD, GAMES)
+        assert [(g.game_id, g.status, g.ply) for g in games] == [(snapshot.game_id, "aborted", 1)]
+        row = await database.games.get(snapshot.game_id)
+        assert row is not None
+        assert row.status == "aborted"
     finally:
         await other_db.close()

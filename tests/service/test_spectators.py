@@ -438,14 +438,17 @@ async def test_a_deleted_channel_takes_the_games_of_its_threads_and_its_challeng
     open_one = await service.create_challenge(
         guild_id=GUILD, channel_id=GAMES, challenger_id=BOB, opponent_ids=[ERIN], game="orbs"
     )
-    games, challenges = await service.channel_deleted(GAMES)
+    games = await service.abort_in_deleted_channel(GUILD, GAMES)
+    challenges = await service.cancel_in_deleted_channel(GAMES)
     assert sorted(g.game_id for g in games) == sorted([in_channel.game_id, in_thread.game_id])
     assert all(g.status == "aborted" and g.outcome is None for g in games)
     assert [c.challenge_id for c in challenges] == [open_one.challenge_id]
     assert (await service.game_snapshot(elsewhere.game_id)).is_active
     assert not (await service.game_snapshot(in_thread.game_id)).is_active
-    assert await service.channel_deleted(GAMES) == ([], [])
+    assert await service.abort_in_deleted_channel(GUILD, GAMES) == []
+    assert await service.cancel_in_deleted_channel(GAMES) == []
+    assert await service.abort_in_deleted_channel(ELSEWHERE, OTHER) == []  # another guild
     # A thread deleted alone takes only its own game.
     again = await start_in_thread(service, challenger=CAROL, opponent=DAN, thread=THREAD + 1)
-    games, _ = await service.channel_deleted(THREAD + 1)
+    games = await service.abort_in_deleted_channel(GUILD, THREAD + 1)
     assert [g.game_id for g in games] == [again.game_id]
