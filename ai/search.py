@@ -57,7 +57,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ai.evaluation import DEFAULT_PROFILE, GameProfile, profile_for
 from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
@@ -124,12 +124,20 @@ class SearchResult:
     loss: float = 0.0
 
 
+#: The ``mover`` of a root node: nobody's decision led there.
+ROOT_MOVER: Final = -2
+#: The ``actor`` of a node whose game is over: nobody acts there.
+NOBODY: Final = -3
+
+
 class Node:
     """One tree node. ``mover`` is the seat whose decision led here (``CHANCE`` for a chance
-    outcome, ``-2`` at the root); ``total`` sums that seat's rewards over ``visits``.
+    outcome, :data:`ROOT_MOVER` at the root); ``total`` sums that seat's rewards over
+    ``visits`` (a seat's only: chance outcomes and the root keep none).
 
     Closed loop (perfect information): ``state`` is the node's state, ``actor`` the seat to
-    act there (``CHANCE`` at a chance node, ``-1`` when the game is over), ``untried`` the
+    act there (``CHANCE`` at a chance node, :data:`NOBODY` when the game is over), ``chance``
+    a chance node's outcomes (cumulative probabilities and texts), ``untried`` the
     legal moves not expanded yet (the last ``urgent`` of them are the profile's likely
     decisive moves, expanded first), and ``solved`` the node's exact reward vector once the
     solver has proven it (a finished game's from the start). ``proven``: the node is a proven
@@ -162,7 +170,7 @@ class Node:
         self.mover = mover
         self.move = move
         self.state = state
-        self.actor = -1
+        self.actor = NOBODY
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -247,7 +255,7 @@ class Mcts:
         players = self.profile.players(state)
         self._win, self._loss = self._wins(state, players)
         rng = random.Random(seed)
-        root = Node(-2, None, state)
+        root = Node(ROOT_MOVER, None, state)
         self._prepare(root, players)
         deadline = start + budget.seconds
         clock = time.perf_counter
@@ -282,7 +290,7 @@ class Mcts:
         _check_seat(acting, seat, to_move, "view")
         players = self.profile.players(first)
         self._win, self._loss = self._wins(first, players)
-        root = Node(-2, None, None)
+        root = Node(ROOT_MOVER, None, None)
         deadline = start + budget.seconds
         clock = time.perf_counter
         done = 0
@@ -318,7 +326,7 @@ class Mcts:
             node.solved = (
                 rewards_from_outcome(outcome, players) if outcome is not None else (0.5,) * players
             )
-            node.actor = -1
+            node.actor = NOBODY
         elif acting[0] == CHANCE:
             node.actor = CHANCE
             outcomes = self._chance_outcomes(state)
