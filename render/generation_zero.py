@@ -30,7 +30,7 @@ of the fight or battle being fought framed thick in red, pending battles framed 
 with a ``!``; the character whose decision it is ringed in orange; identities only the viewer
 knows (a private view) drawn with purple edges.
 
-The panel holds the title ("public board", or "<name>'s view - private" on a purple banner),
+The panel holds the title ("public board", or "Private view: <name>" on a purple banner),
 the round against ``max_rounds``, the result or whose decision it is (with the view's prompt),
 one block per seat (score, kills, "TO ACT", "WINNER" or "resigned", then one line per
 character with its card name, Health, charge, effects, Canons and artefacts), pending battles,
@@ -1020,7 +1020,9 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader,
         _text(image, WIDTH - 14, HEADER / 2, round_text, 20, INK, "rm", bold=True)
         return
     draw.rectangle((0, 0, WIDTH, HEADER - 1), fill=PRIVATE)
-    title = f"{_viewer_name(reader, seat_labels)}'s view - private"
+    # The fixed words first: a name in a right-to-left script then stays a run of its own
+    # inside a left-to-right line ("Private view: שלום"), instead of turning the line around.
+    title = f"Private view: {_viewer_name(reader, seat_labels)}"
     _text(image, 14, HEADER / 2, title, 22, WHITE, bold=True)
     _text(image, WIDTH - 14, HEADER / 2, round_text, 20, WHITE, "rm", bold=True)
 

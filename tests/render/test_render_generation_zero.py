@@ -395,7 +395,12 @@ def test_labels_fold_latin_accents_and_draw_other_scripts() -> None:
 def test_private_title_names_the_viewer_and_public_title_does_not() -> None:
     view, _ = golden_view("start_2p_seat0_private")
     _, texts = gz.render_recording_texts(view, seat_labels=("alice", "bob"))
-    assert "alice's view - private" in texts
+    assert "Private view: alice" in texts
+    # A right-to-left name keeps the line left to right: the fixed words come first, and the
+    # name alone is reversed for drawing ("<name>'s view" was drawn "s view - private'<name>").
+    _, texts = gz.render_recording_texts(view, seat_labels=("שלום", "bob"))
+    assert "Private view: שלום" in texts
+    assert kit.visual_order("Private view: שלום") == "Private view: םולש"
     public, _ = golden_view("start_2p_public")
     _, texts = gz.render_recording_texts(public, seat_labels=("alice", "bob"))
     assert "Generation Zero - public board" in texts
