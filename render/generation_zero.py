@@ -150,7 +150,11 @@ class _Size:
 
 
 NORMAL = _Size(radius=16, id_font=15, caption_font=13, min_width=42, badge=7)
-COMPACT = _Size(radius=13, id_font=12, caption_font=11, min_width=34, badge=6)
+#: Captions stay at 12 px or more even on crowded cards, and Health is drawn in the regular
+#: weight (:data:`BOLD_FROM`): at 11 px bold, "5/5" and "6/6" looked alike.
+COMPACT = _Size(radius=13, id_font=12, caption_font=12, min_width=34, badge=6)
+#: The smallest size drawn bold among the captions under tokens.
+BOLD_FROM = 14
 SIZES = (NORMAL, COMPACT)
 
 # ---- colours -----------------------------------------------------------------------------------
@@ -880,7 +884,9 @@ def _draw_character(
               "mm", bold=True)  # fmt: skip
     caption_y = top + 2 * r + 2 + size.caption_font / 2
     hp = f"{char['hp']}/{reader.max_health(cid)}"
-    _text(image, x, caption_y, hp, size.caption_font, INK, "mm", bold=True)
+    _text(
+        image, x, caption_y, hp, size.caption_font, INK, "mm", bold=size.caption_font >= BOLD_FROM
+    )
     if char["canons"]:
         tokens = " ".join(char["canons"])
         _text(image, x, caption_y + size.caption_font, tokens, size.caption_font - 1, CANON, "mm",
@@ -911,7 +917,7 @@ def _draw_monster(
     _text(image, tx, y + 0.5, token, size.id_font - 1, WHITE, "mm", bold=True)
     hp = f"{monster['hp']}/{card.health}"
     _text(image, tx, top + 2 * r + 2 + size.caption_font / 2, hp, size.caption_font, INK, "mm",
-          bold=True)  # fmt: skip
+          bold=size.caption_font >= BOLD_FROM)  # fmt: skip
     text_x = left + 2 * r + 4
     width = _monster_text_width(size)
     ink = PRIVATE if private else INK
