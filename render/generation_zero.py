@@ -118,7 +118,7 @@ PANEL_LEFT = BOARD_WIDTH + 14
 PANEL_RIGHT = WIDTH - 12
 PANEL_WIDTH = PANEL_RIGHT - PANEL_LEFT
 #: The key's top edge; the panel's changing part stays above it.
-KEY_TOP = HEIGHT - 112
+KEY_TOP = HEIGHT - 156
 #: How far card contents keep from the diamond's edges.
 CARD_MARGIN = 6
 #: Where the contents of a card may start (below the name) and how far the terrain glyph and
@@ -543,7 +543,8 @@ def _base_layer() -> Image.Image:
 
 
 def _draw_key(image: Image.Image) -> None:
-    """The key at the bottom of the panel: the eight terrains, then the marks."""
+    """The key at the bottom of the panel: the eight terrains, the marks, then the badges
+    on a token's corners (:func:`_draw_character`)."""
     top = KEY_TOP
     stamp = _RECORDER.set(None)  # the key is static: not part of a view's texts
     try:
@@ -568,8 +569,24 @@ def _draw_key(image: Image.Image) -> None:
         _text(image, PANEL_LEFT + 144, y, "fight / battle", 13, INK)
         draw.ellipse((PANEL_LEFT + 236, y - 7, PANEL_LEFT + 250, y + 7), outline=TO_ACT, width=3)
         _text(image, PANEL_LEFT + 256, y, "decides now", 13, INK)
+        y += 22
+        _key_badge(image, PANEL_LEFT + 10, y, WHITE, "3", INK, "turns to Special")
+        _key_badge(image, PANEL_LEFT + 150, y, PRIVATE, "P", WHITE, "paralysed")
+        _key_badge(image, PANEL_LEFT + 250, y, EFFECT, "1", WHITE, "effects")
+        y += 22
+        _key_badge(image, PANEL_LEFT + 10, y, CANON, "2", WHITE, "Canons held ('Sue)")
+        _key_badge(image, PANEL_LEFT + 150, y, GOLD, "1", INK, "artefacts (Agent)")
     finally:
         _RECORDER.reset(stamp)
+
+
+def _key_badge(
+    image: Image.Image, x: float, y: float, fill: RGB, mark: str, ink: RGB, label: str
+) -> None:
+    """One badge of the key: the badge as a token's corner shows it, then what it counts."""
+    _paste(image, _badge_sprite(fill, 7), x, y)
+    _text(image, x, y, mark, 11, ink, "mm", bold=True)
+    _text(image, x + 12, y, label, 13, INK)
 
 
 @lru_cache(maxsize=8)
