@@ -92,6 +92,25 @@ class Guild:
         await self.bot.start()
         await self.fake.wait_commands(self.guild, names=COMMANDS)
 
+    async def ann_challenges_bob(self, game: str) -> Any:
+        """ann challenges bob to ``game`` in #games and bob accepts; returns the lobby post
+        (the game starts where the thread policy says)."""
+        await self.fake.slash(
+            self.ann, self.channel, "challenge", options={"game": game, "opponent": self.bob}
+        )
+        lobby = await self.fake.wait_for_message(self.channel, lambda m: "Accept" in labels(m))
+        await self.fake.press(self.bob, lobby, label="Accept")
+        return lobby
+
+    async def started_in_channel(self, game: str) -> Any:
+        """:meth:`ann_challenges_bob`, with the game starting in #games itself; returns its
+        first post."""
+        mark = self.fake.checkpoint()
+        await self.ann_challenges_bob(game)
+        return await self.fake.wait_for_message(
+            self.channel, lambda m: "begins" in m.content, after=mark, timeout=30
+        )
+
     async def play_one_move(self, channel: Any, board: Any) -> Any:
         """The player ``board`` asks to move plays their first legal move; returns the next
         board posted in ``channel``."""
@@ -190,11 +209,7 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
     fake, channel = default.fake, default.channel
     ann, bob, dan = default.ann, default.bob, default.dan
 
-    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
-    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
-    mark = fake.checkpoint()
-    await fake.press(bob, lobby, label="Accept")
-    started = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=mark)
+    started = await default.started_in_channel("generatorb")
     assert fake.threads(channel) == []  # when_busy: a free channel plays in place
 
     watching = await fake.slash(dan, channel, "watch")
@@ -236,13 +251,9 @@ async def test_a_generator_watcher_hears_the_next_roll_by_direct_message(
     """The board post leaves the next roll to the prompt under the ping ("You rolled …");
     a watcher's direct message has no prompt, so its line says the roll."""
     fake, channel = default.fake, default.channel
-    ann, bob, dan = default.ann, default.bob, default.dan
+    dan = default.dan
 
-    await fake.slash(ann, channel, "challenge", options={"game": "generator", "opponent": bob})
-    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
-    mark = fake.checkpoint()
-    await fake.press(bob, lobby, label="Accept")
-    started = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=mark)
+    started = await default.started_in_channel("generator")
     watching = await fake.slash(dan, channel, "watch", options={"every_move": True})
     assert "every move, by direct message" in watching.content
 
@@ -350,10 +361,7 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
     by direct message, and an open challenge posted there is cancelled."""
     fake, channel = default.fake, default.channel
     ann, bob, cat, dan = default.ann, default.bob, default.cat, default.dan
-    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
-    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
-    await fake.press(bob, lobby, label="Accept")
-    await fake.wait_for_message(channel, lambda m: "begins" in m.content, timeout=30)
+    await default.started_in_channel("generatorb")
     await fake.slash(cat, channel, "challenge", options={"game": "orbs", "opponent": dan})
     await fake.wait_for_message(channel, lambda m: f"<@{dan.id}>" in m.content)
 
@@ -403,9 +411,7 @@ async def test_a_challenge_to_the_bot_inside_a_thread_is_played_in_that_thread(
 
 async def test_a_deleted_thread_aborts_its_game(always: Guild) -> None:
     fake, channel, ann, bob = always.fake, always.channel, always.ann, always.bob
-    await fake.slash(ann, channel, "challenge", options={"game": "generatorb", "opponent": bob})
-    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
-    await fake.press(bob, lobby, label="Accept")
+    await always.ann_challenges_bob("generatorb")
     thread = await fake.wait_for_thread(channel)
     await fake.wait_for_message(thread, lambda m: "begins" in m.content, timeout=30)
     fake.delete_channel(thread)
