@@ -184,8 +184,7 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     1/6 for a seat of Orbs 2 against 2), or a move proven worse than another solved one, is
     never played while another move is left, whatever its visits (it may have gathered them
     before its refutation was found). Ties in visits go to the higher mean value, then to the
-    earlier child. Raises :class:`ValueError` if the search expanded
-    no move.
+    earlier child. Raises :class:`ValueError` if the search expanded no move.
     """
     if not result.moves:
         raise ValueError("the search expanded no move")

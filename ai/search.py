@@ -253,7 +253,7 @@ class Mcts:
         _check_seat(acting, seat, to_move, "state")
         start = time.perf_counter()
         players = self.profile.players(state)
-        self._win, self._loss = self._wins(state, players)
+        self._win, self._loss = self._win_and_loss(state, players)
         rng = random.Random(seed)
         root = Node(ROOT_MOVER, None, state)
         self._prepare(root, players)
@@ -289,7 +289,7 @@ class Mcts:
         acting = self._to_move(first)
         _check_seat(acting, seat, to_move, "view")
         players = self.profile.players(first)
-        self._win, self._loss = self._wins(first, players)
+        self._win, self._loss = self._win_and_loss(first, players)
         root = Node(ROOT_MOVER, None, None)
         deadline = start + budget.seconds
         clock = time.perf_counter
@@ -308,7 +308,7 @@ class Mcts:
             now = clock()
         return self._result(root, seat, done, clock() - start, total, first, plies)
 
-    def _wins(self, state: Any, players: int) -> tuple[Rewards, Rewards]:
+    def _win_and_loss(self, state: Any, players: int) -> tuple[Rewards, Rewards]:
         """Per seat, what a win and what a loss are worth to it in ``state``'s game (the
         profile's sides)."""
         sides = None if self.profile.sides is None else self.profile.sides(state)
