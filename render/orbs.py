@@ -189,8 +189,16 @@ SEAT_COLOURS: tuple[RGB, ...] = (
 )
 #: The ring pattern of each seat, in seat order.
 RING_PATTERNS: tuple[str, ...] = ("solid", "dashed", "double", "dotted", "dash-dot", "thick-thin")
+#: How strongly each seat's colour tints its start zone, in seat order. One strength for all
+#: (0.25 until 2026-11-27) turned the two blues grey: the zones of neighbours N and NW were
+#: 7 CIELAB units apart, and SE's green looked like them. These strengths keep every pair of
+#: zones at least 15 units apart (N–NW 18) and each at least 18 from a plain cell.
+ZONE_STRENGTHS: tuple[float, ...] = (0.45, 0.35, 0.4, 0.4, 0.4, 0.3)
 #: A start zone's cells: the seat's colour faintly over the cell colour.
-ZONE_TINTS: tuple[RGB, ...] = tuple(blend(colour, CELL, 0.25) for colour in SEAT_COLOURS)
+ZONE_TINTS: tuple[RGB, ...] = tuple(
+    blend(colour, CELL, strength)
+    for colour, strength in zip(SEAT_COLOURS, ZONE_STRENGTHS, strict=True)
+)
 #: A seat without orbs: its ring sample in the panel.
 OUT: RGB = (0xA8, 0xA3, 0x9A)
 #: Per element letter: the orb's fill and its glyph's colour.
@@ -212,8 +220,8 @@ GLYPH_INK: dict[str, RGB] = {
 ARROW: RGB = INK
 ACTIVE_TINT: RGB = (0xFF, 0xEF, 0xC4)
 #: The names of empty cells: darker than the kit's MUTED grey, which read at 2.8–3.9 : 1 on
-#: the cells and start zones; this one gives about 5 : 1 on the darkest zone tint.
-CELL_NAME: RGB = (0x46, 0x42, 0x3C)
+#: the cells and start zones; this one gives 5.3 : 1 on the darkest zone tint (N's).
+CELL_NAME: RGB = (0x33, 0x30, 0x2B)
 
 _BASE_COLOURS: tuple[RGB, ...] = (
     BACKGROUND, PANEL_BACKGROUND, INK, MUTED, CELL_NAME, WHITE, CELL, CELL_RIM, LINE, HOLE,

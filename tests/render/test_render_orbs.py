@@ -342,8 +342,8 @@ def test_empty_cells_show_their_names_and_holes_are_dark() -> None:
     for name in ("A1", "I9", "Q1", "E13", "M1", "J4"):
         assert name not in occupied
         # The name is written in the cell's centre: muted ink there, none on a covered cell.
-        assert near_count(image, kit.MUTED, around(BUSY_6P, name, 6), 24) > 3, name
-    assert near_count(image, kit.MUTED, around(BUSY_6P, "H5", 6), 24) == 0
+        assert near_count(image, ob.CELL_NAME, around(BUSY_6P, name, 6), 24) > 3, name
+    assert near_count(image, ob.CELL_NAME, around(BUSY_6P, "H5", 6), 24) == 0
     for hole in RING6:
         x, y = ob.cell_centre("star", "none", hole)
         assert image.getpixel((round(x), round(y))) == ob.HOLE, hole
@@ -360,6 +360,39 @@ def test_start_zones_are_tinted_in_their_seats_colours() -> None:
                 assert image.getpixel((round(x), round(y - inset))) == ob.ZONE_TINTS[seat], cell
     x, y = ob.cell_centre("star", "none", "I1")
     assert image.getpixel((round(x), round(y - inset))) == ob.CELL
+
+
+def _cielab(colour: tuple[int, int, int]) -> tuple[float, float, float]:
+    """sRGB (0–255) to CIELAB (D65 white), for colour distances a person can judge."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """CIE76 ΔE: about 2.3 is a just-noticeable difference, 10+ reads at a glance."""
+    return float(sum((p - q) ** 2 for p, q in zip(_cielab(a), _cielab(b), strict=True)) ** 0.5)
+
+
+def test_start_zones_of_different_seats_are_told_apart_at_a_glance() -> None:
+    # Seat 0's and seat 5's zones (N and NW, side by side) were 7 units apart when every
+    # zone blended its colour at 0.25; SE's green looked like both.
+    tints = ob.ZONE_TINTS
+    for a in range(6):
+        assert _distance(tints[a], ob.CELL) >= 18, a
+        for b in range(a + 1, 6):
+            assert _distance(tints[a], tints[b]) >= 15, (a, b)
 
 
 def test_every_seat_has_its_own_ring_pattern_and_colour() -> None:
