@@ -198,6 +198,23 @@ class ChallengesRepo:
             lobbies = await _lobbies(conn, [row.id for row in rows])
         return [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
 
+    async def open_places(self) -> list[tuple[int, int]]:
+        """``(guild_id, channel_id)`` of every channel or thread with an open challenge, each
+        once, in id order; challenges outside a guild are left out (see
+        :meth:`db.games.GamesRepo.active_places`)."""
+        query = (
+            select(challenges.c.guild_id, challenges.c.channel_id)
+            .where(
+                challenges.c.status == ChallengeStatus.OPEN.value,
+                challenges.c.guild_id.is_not(None),
+            )
+            .distinct()
+            .order_by(challenges.c.guild_id, challenges.c.channel_id)
+        )
+        async with self._tx.read() as conn:
+            result = await conn.execute(query)
+            return [(int(row.guild_id), int(row.channel_id)) for row in result.all()]
+
     async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message that shows the challenge (its buttons live there).
 

@@ -395,6 +395,19 @@ class GamesRepo:
             )
             return [_game_row(row) for row in result.all()]
 
+    async def active_places(self) -> list[tuple[int, int]]:
+        """``(guild_id, channel_id)`` of every channel or thread with an active game, each
+        once, in id order; games outside a guild (``guild_id`` NULL) are left out. What a bot
+        process checks on connecting, for channels deleted while none was connected."""
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(games.c.guild_id, games.c.channel_id)
+                .where(games.c.status == GameStatus.ACTIVE.value, games.c.guild_id.is_not(None))
+                .distinct()
+                .order_by(games.c.guild_id, games.c.channel_id)
+            )
+            return [(int(row.guild_id), int(row.channel_id)) for row in result.all()]
+
     async def latest_in_channel(self, channel_id: int) -> GameRow | None:
         """The channel's active game, else its most recently created one, else ``None``.
 

@@ -112,6 +112,38 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self._channel_gone(payload.guild_id, payload.thread_id)
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Catch up on deletions no process heard of: Discord does not replay the events of a
+        gap (no process connected, or a new session after a lost one), so each channel or
+        thread with an active game or an open challenge that this process's cache lacks is
+        fetched, and one Discord calls unknown (404) is treated as deleted (:meth:`_channel_gone`).
+        Any other failure (no access, an outage) leaves it alone: only Discord's word that a
+        channel is gone ends its games. Archived threads are never cached, so theirs are
+        fetched, one request each; discord.py spaces them under the rate limits."""
+        try:
+            places = await self.bot.service.places_in_use()
+        except Exception:
+            log.exception("could not read the channels in use to check for deletions")
+            return
+        for guild in self.bot.guilds:
+            if guild.unavailable:
+                continue  # its channels are unknown until Discord sends the guild again
+            for channel_id in sorted(places.get(guild.id, ())):
+                if guild.get_channel_or_thread(channel_id) is not None:
+                    continue
+                try:
+                    await self.bot.fetch_channel(channel_id)
+                except discord.NotFound:
+                    log.warning(
+                        "channel %d of guild %d was deleted while no bot process heard of it",
+                        channel_id,
+                        guild.id,
+                    )
+                    await self._channel_gone(guild.id, channel_id)
+                except discord.HTTPException as error:
+                    log.info("channel %d: not checked for deletion (%s)", channel_id, error)
+
     async def _channel_gone(self, guild_id: int, channel_id: int) -> None:
         """Discord deleted a channel or thread: its games (and those in its threads) are
         aborted (:meth:`~bot.service.service.GameService.abort_in_deleted_channel`), each

@@ -12,7 +12,7 @@ optional keywords where we pass none).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeAlias
 
 import discord
@@ -67,6 +67,9 @@ class BotHost(Protocol):
 
     @property
     def user(self) -> discord.ClientUser | None: ...
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
 
     def get_cog(self, name: str, /) -> commands.Cog | None: ...
 

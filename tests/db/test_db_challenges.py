@@ -114,6 +114,14 @@ async def test_create_refuses_a_challenge_that_is_already_expired(db: Database) 
         await _challenge(db, expires_at=T0)
 
 
+async def test_open_places_lists_each_channel_with_an_open_challenge_once(db: Database) -> None:
+    await _challenge(db, channel_id=7)
+    await _challenge(db, channel_id=7, challenger_id=33)
+    closed = await _challenge(db, channel_id=5, challenger_id=44)
+    await db.challenges.resolve(closed.id, new_status="cancelled", now=T0)
+    assert await db.challenges.open_places() == [(9, 7)]
+
+
 async def test_set_message(db: Database) -> None:
     challenge = await _challenge(db)
     await db.challenges.set_message(challenge.id, 1_300_000_000_000_000_000)

@@ -150,6 +150,19 @@ async def test_list_active_filters(db: Database, new_game: NewGame) -> None:
     assert [g.id for g in await db.games.list_active(channel_id=2, user_id=11)] == []
 
 
+async def test_active_places_lists_each_guild_channel_with_an_active_game_once(
+    db: Database, new_game: NewGame
+) -> None:
+    await new_game(7, guild_id=10)
+    await new_game(3, user_ids=(33, 44))
+    ended = await new_game(4, user_ids=(55, 66))
+    await new_game(8, user_ids=(77, 88), guild_id=None)  # outside a guild: left out
+    await db.games.finish(
+        ended.id, 1, status="aborted", outcome_json=None, termination="abandoned", now=T0
+    )
+    assert await db.games.active_places() == [(9, 3), (10, 7)]
+
+
 # ----------------------------------------------------------------------------------------------
 # One active game per channel (the partial unique index)
 # ----------------------------------------------------------------------------------------------

@@ -422,3 +422,71 @@ async def test_a_deleted_thread_aborts_its_game(always: Guild) -> None:
     assert dm.content.startswith("**Generatorb** (game 1) was aborted: its channel was deleted.")
     again = await fake.slash(ann, channel, "challenge", options={"game": "orbs", "opponent": bob})
     assert again.ephemeral  # the channel itself lives on, and so does play in it
+
+
+async def test_deleting_a_channel_cancels_the_challenges_in_its_threads(default: Guild) -> None:
+    """Discord sends one CHANNEL_DELETE for a channel and nothing for its threads; discord.py
+    announces each thread it holds as deleted too, so a challenge posted in a thread of the
+    deleted channel is cancelled with it, not left to hold its seats until it expires."""
+    fake, channel, cat, dan = default.fake, default.channel, default.cat, default.dan
+    thread = fake.create_thread(cat, channel, "cat's corner")
+    await fake.slash(cat, thread, "challenge", options={"game": "orbs", "opponent": dan})
+    await fake.wait_for_message(thread, lambda m: f"<@{dan.id}>" in m.content)
+
+    fake.delete_channel(channel)
+
+    def statuses() -> list[tuple[str, str]]:
+        with closing(sqlite3.connect(default.db_path)) as conn:
+            return conn.execute("SELECT game, status FROM challenges ORDER BY id").fetchall()
+
+    await fake.wait_until(lambda: statuses() == [("orbs", "cancelled")], what="cancelled")
+    assert f"its channel {thread.id} was deleted" in default.bot.log()
+
+
+async def test_a_channel_deleted_while_no_bot_ran_is_caught_up_on_connecting(
+    always: Guild,
+) -> None:
+    """Discord does not replay a deletion made while no bot process was connected: on
+    connecting, the bot fetches each place with an active game or an open challenge that its
+    cache lacks, and one Discord calls unknown ends as a deleted one would. A game in a live
+    thread elsewhere is left alone."""
+    fake, channel, ann, bob, cat, dan = (
+        always.fake, always.channel, always.ann, always.bob, always.cat, always.dan,
+    )  # fmt: skip
+    await always.ann_challenges_bob("generatorb")
+    doomed = await fake.wait_for_thread(channel)
+    await fake.wait_for_message(doomed, lambda m: "begins" in m.content, timeout=30)
+    other = fake.add_text_channel(always.guild, "other")
+    await fake.slash(cat, other, "challenge", options={"game": "generatorb", "opponent": dan})
+    lobby = await fake.wait_for_message(other, lambda m: "Accept" in labels(m))
+    await fake.press(dan, lobby, label="Accept")
+    kept = await fake.wait_for_thread(other)
+    await fake.wait_for_message(kept, lambda m: "begins" in m.content, timeout=30)
+    await fake.slash(ann, channel, "challenge", options={"game": "orbs", "opponent": cat})
+    await fake.wait_for_message(channel, lambda m: f"<@{cat.id}>" in m.content)
+
+    await always.bot.stop()
+    fake.delete_channel(doomed)
+    fake.delete_channel(channel)
+    await always.start()
+
+    def rows() -> tuple[list[tuple[str, str]], list[tuple[int, str]]]:
+        with closing(sqlite3.connect(always.db_path)) as conn:
+            challenges = conn.execute("SELECT game, status FROM challenges ORDER BY id")
+            games = conn.execute("SELECT channel_id, status FROM games ORDER BY id")
+            return challenges.fetchall(), games.fetchall()
+
+    await fake.wait_until(lambda: rows()[1][0][1] == "aborted", timeout=20, what="the abort")
+    await fake.wait_until(lambda: rows()[0][-1] == ("orbs", "cancelled"), what="cancelled")
+    assert rows()[1] == [(doomed.id, "aborted"), (kept.id, "active")]
+    await fake.wait_until(
+        lambda: None not in (fake.dm_channel(ann), fake.dm_channel(bob)), what="two DMs"
+    )
+    for user in (ann, bob):
+        dm_channel = fake.dm_channel(user)
+        assert dm_channel is not None
+        dm = await fake.wait_for_message(dm_channel)
+        assert dm.content.startswith("**Generatorb** (game 1) was aborted: its channel was")
+    assert fake.dm_channel(cat) is None
+    assert fake.dm_channel(dan) is None
+    assert "was deleted while no bot process heard of it" in always.bot.log()
