@@ -30,10 +30,28 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-__all__ = ["MAX_BYTES", "Frame", "Timing", "frame_durations", "render_gif"]
+__all__ = ["MAX_BYTES", "Frame", "ReplayTooLargeError", "Timing", "frame_durations", "render_gif"]
 
 #: Discord's upload limit for a bot without boosts, in bytes (10 MiB).
 MAX_BYTES = 10 * 1024 * 1024
+
+
+class ReplayTooLargeError(ValueError):
+    """The GIF came out over the ``limit`` (:data:`MAX_BYTES`): ``size`` bytes for
+    ``frames`` frames (the frames given; the writer may merge identical ones), of which a GIF
+    of the first frame alone takes ``first_size``: a whole picture, where each later frame
+    stores only what changed, so ``(size - first_size) / (frames - 1)`` is the cost of one
+    more frame."""
+
+    def __init__(self, size: int, frames: int, limit: int, first_size: int) -> None:
+        super().__init__(
+            f"the replay GIF is {size:,} bytes, more than Discord's {limit:,}; "
+            "pass a shorter range of plies"
+        )
+        self.size = size
+        self.frames = frames
+        self.limit = limit
+        self.first_size = first_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +154,9 @@ def render_gif(
     for :func:`frame_durations` ms each; ``loop`` repeats the animation forever, else it plays
     once. Deterministic: the same arguments give the same bytes.
 
-    Raises ``ValueError`` for no frames, a non-public view, a bad move time or a too-large
-    result (more than :data:`MAX_BYTES`); and whatever :func:`render.render_png` raises for a
+    Raises ``ValueError`` for no frames, a non-public view or a bad move time,
+    :class:`ReplayTooLargeError` (a ``ValueError``) for a result over :data:`MAX_BYTES`; and
+    whatever :func:`render.render_png` raises for a
     bad game id, view or labels (``KeyError``, ``TypeError``, ``ValueError``).
     """
     from render import render_png  # render/__init__ imports this module
@@ -173,8 +192,7 @@ def render_gif(
     )
     data = out.getvalue()
     if len(data) > MAX_BYTES:
-        raise ValueError(
-            f"the replay GIF is {len(data):,} bytes, more than Discord's {MAX_BYTES:,}; "
-            "pass a shorter range of plies"
-        )
+        alone = io.BytesIO()
+        images[0].save(alone, format="GIF", palette=bytes(palette or ()), **repeat)
+        raise ReplayTooLargeError(len(data), len(frames), MAX_BYTES, len(alone.getvalue()))
     return data

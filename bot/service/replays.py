@@ -28,7 +28,7 @@ from db import (
     GameRow,
     MoveRow,
 )
-from render.animate import MAX_BYTES, Frame, Timing, frame_durations, render_gif
+from render.animate import Frame, ReplayTooLargeError, Timing, frame_durations, render_gif
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,26 @@ def animation_frames(
         elif step.ply > from_ply:
             frames.append(Frame(engine.view(step.after, None), seconds))
     return frames
+
+
+#: The share of Discord's limit a suggested range aims at: frames differ in what changes.
+_FIT_MARGIN = 0.85
+
+
+def _too_big_text(error: ReplayTooLargeError, first: int, last: int) -> str:
+    """One sentence for a GIF of plies ``first``–``last`` over Discord's limit, with the
+    ``from_ply`` whose range to ``last`` should fit when at least two plies would: a range's
+    first frame costs a whole picture (``error.first_size``), each later one what this GIF's
+    later frames cost on average."""
+    mib = error.limit // 2**20
+    limit = f"{mib} MiB" if mib else f"{error.limit:,} bytes"
+    head = f"That replay is too big for Discord ({limit} at most)"
+    per_ply = (error.size - error.first_size) / max(1, error.frames - 1)
+    room = error.limit * _FIT_MARGIN - error.first_size
+    fit = int(room / per_ply) if per_ply > 0 and room > 0 else 0
+    if fit < 2 or last - fit <= first:
+        return f"{head}: ask for fewer plies with `from_ply` and `to_ply`."
+    return f"{head}: about its last {fit} plies fit, so try `from_ply:{last - fit}`."
 
 
 class Replays:
@@ -213,13 +233,8 @@ class Replays:
         except records.ReplayError as error:
             error.add_note(f"game {row.id}")
             raise
-        except ValueError as error:
-            if "bytes, more than" not in str(error):
-                raise
-            too_big = ServiceError(
-                f"That replay is too big for Discord ({MAX_BYTES // 2**20} MiB at most): "
-                "ask for fewer plies with `from_ply` and `to_ply`."
-            )
+        except ReplayTooLargeError as error:
+            too_big = ServiceError(_too_big_text(error, first, last))
             too_big.game_id = row.id
             raise too_big from error
         log.info(

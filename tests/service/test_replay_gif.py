@@ -74,3 +74,22 @@ async def test_a_gif_over_discords_limit_is_refused(
     with pytest.raises(ServiceError, match=r"too big for Discord.*fewer plies") as refused:
         await service.animation(GAMES, guild_id=GUILD)
     assert str(refused.value).count(".") == 1  # one sentence
+
+
+async def test_a_gif_over_the_limit_suggests_a_from_ply_whose_range_fits(
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = await start_game(game="generator")
+    await play_random(service, snapshot, Rng(7), plies=30)
+    whole = await service.animation(GAMES, guild_id=GUILD)
+    last = whole.to_ply
+    assert last >= 30  # the die's rolls are plies too
+    monkeypatch.setattr(animate, "MAX_BYTES", len(whole.gif) * 6 // 10)
+    with pytest.raises(ServiceError, match=r"too big for Discord .*try `from_ply:\d+`") as refused:
+        await service.animation(GAMES, guild_id=GUILD)
+    assert str(refused.value).count(".") == 1  # one sentence
+    suggested = int(str(refused.value).rsplit("from_ply:", 1)[1].split("`")[0])
+    assert 0 < suggested < last
+    fitting = await service.animation(GAMES, guild_id=GUILD, from_ply=suggested)
+    assert len(fitting.gif) <= animate.MAX_BYTES
+    assert (fitting.from_ply, fitting.to_ply) == (suggested, last)
