@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import Row, bindparam, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -35,7 +35,9 @@ from db.rows import (
     NewMove,
     RatingHook,
     SeatRow,
+    decode_mask,
     decode_seats,
+    encode_mask,
     encode_seats,
     require_aware,
 )
@@ -233,6 +235,7 @@ class GamesRepo:
             "outcome": outcome_json,
             "termination": termination,
             "draw_offer_seat": None,
+            "draw_agreed": None,
             "takeback_seat": None,
             "updated_at": now,
         }
@@ -291,6 +294,7 @@ class GamesRepo:
             "termination": termination,
             "to_move": "",
             "draw_offer_seat": None,
+            "draw_agreed": None,
             "takeback_seat": None,
             "finished_at": now,
             "updated_at": now,
@@ -304,17 +308,57 @@ class GamesRepo:
             return row
 
     async def set_draw_offer(
-        self, game_id: int, expected_version: int, seat: int | None, now: datetime
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int | None,
+        now: datetime,
+        *,
+        agreed: Sequence[int] = (),
     ) -> GameRow:
-        """Record that ``seat`` offers a draw (``None`` withdraws or declines the offer).
+        """Record that ``seat`` offers a draw, ``agreed`` (the offerer's seats, ``seat``
+        included) agreeing to it from the start (``seat`` ``None`` withdraws or declines the
+        offer and clears them).
 
         Bumps ``version`` (buttons showing the old offer become stale); compare-and-set and
         errors as in :meth:`commit_moves`. The next committed move clears the offer.
         """
         require_aware("now", now)
-        values = {"draw_offer_seat": seat, "updated_at": now}
+        mask = None if seat is None else encode_mask({seat, *agreed})
+        values = {"draw_offer_seat": seat, "draw_agreed": mask, "updated_at": now}
         async with self._tx.write() as conn:
             return await _compare_and_set(conn, game_id, expected_version, values)
+
+    async def agree_to_draw(
+        self, game_id: int, version: int, seats: Sequence[int], now: datetime
+    ) -> GameRow | None:
+        """Add ``seats`` to those agreeing to the open draw offer of game ``game_id`` at
+        ``version``, in one statement (``draw_agreed | mask``), so acceptances that land
+        together (other processes) all count. The version stays: the offer is the same, and
+        its buttons keep working for the others. Returns the row after it, or ``None`` when
+        the game is not at ``version`` with an offer open (a move, an answer or an end came
+        first). Raises ``ValueError`` for no seats."""
+        require_aware("now", now)
+        if not seats:
+            raise ValueError("agree_to_draw needs at least one seat")
+        open_offer = (
+            (games.c.id == game_id)
+            & (games.c.version == version)
+            & (games.c.status == GameStatus.ACTIVE.value)
+            & games.c.draw_offer_seat.is_not(None)
+        )
+        async with self._tx.write() as conn:
+            result = await conn.execute(
+                update(games)
+                .where(open_offer)
+                .values(
+                    draw_agreed=func.coalesce(games.c.draw_agreed, 0).op("|")(encode_mask(seats)),
+                    updated_at=now,
+                )
+                .returning(*games.c)
+            )
+            row = result.one_or_none()
+            return None if row is None else _game_row(row)
 
     async def set_takeback(
         self, game_id: int, expected_version: int, seat: int | None, now: datetime
@@ -520,6 +564,7 @@ class GamesRepo:
             "ply": to_ply,
             "to_move": encode_seats(to_move),
             "draw_offer_seat": None,
+            "draw_agreed": None,
             "takeback_seat": None,
             "updated_at": now,
         }
@@ -592,6 +637,7 @@ def _game_row(row: Row[Any]) -> GameRow:
         outcome_json=row.outcome,
         termination=row.termination,
         draw_offer_seat=row.draw_offer_seat,
+        draw_agreed=decode_mask(row.draw_agreed),
         takeback_seat=row.takeback_seat,
         clock=row.clock,
         board_message_id=row.board_message_id,

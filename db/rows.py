@@ -6,7 +6,7 @@ database stores without parsing: the service and the engines own their shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -29,7 +29,9 @@ __all__ = [
     "MoveRow",
     "NewMove",
     "SeatRow",
+    "decode_mask",
     "decode_seats",
+    "encode_mask",
     "encode_seats",
     "require_aware",
 ]
@@ -58,6 +60,23 @@ def encode_seats(seats: Sequence[int]) -> str:
 def decode_seats(text: str) -> tuple[int, ...]:
     """``"0,2" -> (0, 2)``, ``"" -> ()``: the inverse of :func:`encode_seats`."""
     return tuple(int(part) for part in text.split(",")) if text else ()
+
+
+def encode_mask(seats: Iterable[int]) -> int:
+    """``{0, 2} -> 0b101``: a set of seats as the bit mask ``games.draw_agreed`` stores."""
+    mask = 0
+    for seat in seats:
+        if seat < 0:
+            raise ValueError(f"a seat is 0 or more, not {seat}")
+        mask |= 1 << seat
+    return mask
+
+
+def decode_mask(mask: int | None) -> tuple[int, ...]:
+    """``0b101 -> (0, 2)``, ``None -> ()``: the inverse of :func:`encode_mask`, in seat order."""
+    if not mask:
+        return ()
+    return tuple(seat for seat in range(mask.bit_length()) if mask >> seat & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +117,9 @@ class GameRow:
     #: How many users watch the game: 0 means nobody does; never too low, and after two
     #: watches of one user raced, possibly too high (``WatchersRepo`` keeps it).
     watchers: int = 0
+    #: The seats that have agreed to the open draw offer (``draw_offer_seat``'s among them),
+    #: in seat order; empty while no offer is open (migration 0011).
+    draw_agreed: tuple[int, ...] = ()
 
     @property
     def is_active(self) -> bool:

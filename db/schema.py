@@ -185,6 +185,9 @@ games = Table(
     Column("outcome", Text, nullable=True),
     Column("termination", String(32), nullable=True),
     Column("draw_offer_seat", Integer, nullable=True),
+    # The seats that have agreed to the open draw offer, as a bit mask (bit k: seat k), the
+    # offerer's included; set and cleared with ``draw_offer_seat`` (migration 0011).
+    Column("draw_agreed", Integer, nullable=True),
     # The seat that asked to take its last move back, while the request is open (migration
     # 0004; like the draw offer, any committed move clears it).
     Column("takeback_seat", Integer, nullable=True),

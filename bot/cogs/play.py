@@ -43,6 +43,7 @@ from bot.ui.replies import (
     channel_id_of,
     close_post,
     edit_post,
+    edit_post_text,
     post_in_channel,
     send_ephemeral,
 )
@@ -220,7 +221,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
             await interaction.followup.send("You resigned.", ephemeral=True)
 
-    @app_commands.command(name="draw", description="Offer your opponent a draw")
+    @app_commands.command(
+        name="draw", description="Offer a draw (every other player still in must accept)"
+    )
     async def draw(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
@@ -253,12 +256,18 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         """A draw offered to the bot is answered at once (:meth:`Bots.answer_draw
         <bot.service.bots.Bots.answer_draw>`): the offer's post says how, without buttons,
         and an accepted draw posts the final board."""
-        snapshot = await self.bot.service.bots.answer_draw(offer)
-        if snapshot is None:
+        answered = await self.bot.service.bots.answer_draw(offer)
+        if answered is None:
+            return
+        snapshot, bot_id = answered
+        if snapshot.is_active and snapshot.draw_waiting:  # people still to answer
+            try:
+                await post.edit(content=presenters.draw_progress_text(snapshot))
+            except discord.HTTPException:
+                log.warning("game %d: could not show the bots' answers to a draw", offer.game_id)
             return
         await self.bot.draw_offers.forget(offer.game_id)
         accepted = not snapshot.is_active
-        bot_id = next(u for u in offer.opponent_user_ids if is_bot(u))
         text = presenters.draw_answer_text(snapshot, accepted=accepted, by_user_id=bot_id)
         try:
             await post.edit(content=text, view=None)
@@ -290,6 +299,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             except StaleActionError:
                 await close_post(interaction, presenters.DRAW_OFFER_CLOSED)
                 raise
+            if snapshot.is_active and snapshot.draw_waiting:  # others still to answer
+                await edit_post_text(interaction, presenters.draw_progress_text(snapshot))
+                return
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id
             )

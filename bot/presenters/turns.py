@@ -297,10 +297,27 @@ def board_caption(snapshot: GameSnapshot) -> str:
 
 
 def draw_offer_text(offer: DrawOffer) -> str:
-    """The public draw offer (answer buttons are added by the caller)."""
+    """The public draw offer (answer buttons are added by the caller). With three or more
+    players it says that every player still in must accept."""
+    everyone = " Every player still in must accept." if len(offer.opponent_user_ids) > 1 else ""
     return (
-        f"{mention(offer.user_id)} offers a draw. "
+        f"{mention(offer.user_id)} offers a draw.{everyone} "
         f"{_mentions(offer.opponent_user_ids)}, do you accept? (A move declines it.)"
+    )
+
+
+def draw_progress_text(snapshot: GameSnapshot) -> str:
+    """The draw offer post after an acceptance that leaves others to answer
+    (:attr:`GameSnapshot.draw_waiting`): who offered, who has accepted, who is still to
+    answer. Its buttons stay."""
+    users = {p.seat: p.user_id for p in snapshot.players}
+    offerer = users[snapshot.draw_offer_seat] if snapshot.draw_offer_seat is not None else None
+    agreed = [u for u in dict.fromkeys(users[s] for s in snapshot.draw_agreed) if u != offerer]
+    waiting = list(dict.fromkeys(users[s] for s in snapshot.draw_waiting))
+    head = "A draw is offered." if offerer is None else f"{mention(offerer)} offers a draw."
+    return (
+        f"{head} Accepted by {_mentions(agreed)}; still to answer: {_mentions(waiting)}. "
+        "(A move declines it.)"
     )
 
 

@@ -14,7 +14,8 @@ two processes race, and never on a position that changed meanwhile.
 
 Draw offers and takebacks to a bot always get an answer (:meth:`Bots.answer_draw`,
 :meth:`Bots.answer_takeback`): a draw is accepted when the bot's own assessment of its seat
-(:func:`ai.levels.assess`) is at most :data:`ACCEPT_DRAW_AT_MOST`; a takeback is allowed by the
+(:func:`ai.levels.assess`) is at most :data:`ACCEPT_DRAW_AT_MOST` (in a two-player game; with
+more players, that far below what the draw would give the seat); a takeback is allowed by the
 practice levels (1–2, :data:`ALLOW_TAKEBACKS_UP_TO`) and refused above, like a club player would.
 """
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ai.levels import LEVELS, assess, choose_move, levels_for
+from ai.rewards import rewards_from_outcome
 from ai.search import Budget
 from ai.workers import exit_with_parent
 from bot.service.bot_seats import bot_level, is_bot
@@ -43,7 +45,7 @@ from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, Takeback
 from bot.service.play import Play
 from bot.service.takebacks import Takebacks
 from db.rows import NewTimer, TimerRow
-from engines.base import OptionValue
+from engines.base import OptionValue, Outcome
 
 __all__ = [
     "ACCEPT_DRAW_AT_MOST",
@@ -249,19 +251,66 @@ class Bots:
 
     # ---- answers ----------------------------------------------------------------------------
 
-    async def answer_draw(self, offer: DrawOffer) -> GameSnapshot | None:
-        """Answer a draw offer made to a bot (a two-player game against a bot seat): accept
-        when the bot's assessment of its seat is at most :data:`ACCEPT_DRAW_AT_MOST`, else
-        decline. ``None`` when the opponent is not a bot or the offer is already gone."""
-        bots = [uid for uid in offer.opponent_user_ids if is_bot(uid)]
+    async def answer_draw(self, offer: DrawOffer) -> tuple[GameSnapshot, int] | None:
+        """Answer a draw offer for every bot among the players it waits for: each bot seat
+        still in is assessed first (:func:`ai.levels.assess`), and a bot accepts when each of
+        its seats is worth at most what the draw would give it, less
+        ``½ - ACCEPT_DRAW_AT_MOST`` (so at most 0.45 in a two-player game, where a draw is
+        worth ½; more where resigned seats would rank below the draw). The first bot that
+        would decline declines for all; else each bot accepts in turn, and the last
+        acceptance ends the game when no person is left to answer.
+
+        Returns the snapshot after the last answer and the bot user who gave it, or ``None``
+        when no bot is asked or the offer is already gone. A failed assessment declines
+        (never silence)."""
+        bots = list(dict.fromkeys(uid for uid in offer.opponent_user_ids if is_bot(uid)))
         if not bots:
             return None
         row = await self.core.database.games.get(offer.game_id)
         if row is None or not row.is_active or row.version != offer.version:
             return None
         loaded = await self.core.load_row(row)
-        seat = loaded.meta.seats_of(bots[0])[0]
-        subject = search_subject(loaded, seat)
+        seats_in = await self.endings.seats_in(loaded)
+        players = len(loaded.meta.players)
+        gone = tuple(seat for seat in range(players) if seat not in seats_in)
+        drawn = rewards_from_outcome(
+            Outcome("agreement", (), (tuple(seats_in), gone) if gone else (tuple(seats_in),)),
+            players,
+        )
+        margin = 0.5 - ACCEPT_DRAW_AT_MOST
+        decliner: int | None = None
+        for bot_id in bots:
+            for seat in (s for s in loaded.meta.seats_of(bot_id) if s in seats_in):
+                value = await self._assess_for_draw(loaded, seat)
+                accept = value <= drawn[seat] - margin
+                log.info(
+                    "game %d: bot seat %d assesses itself at %.2f (a draw: %.2f) and %s it",
+                    row.id, seat, value, drawn[seat], "accepts" if accept else "declines",
+                )  # fmt: skip
+                if not accept and decliner is None:
+                    decliner = bot_id
+        try:
+            if decliner is not None:
+                declined = await self.endings.answer_draw(
+                    offer.game_id, decliner, accept=False, version=offer.version
+                )
+                return declined, decliner
+            answered: GameSnapshot | None = None
+            for bot_id in bots:
+                answered = await self.endings.answer_draw(
+                    offer.game_id, bot_id, accept=True, version=offer.version
+                )
+                if not answered.is_active:
+                    break
+            assert answered is not None  # bots is not empty
+            return answered, bot_id
+        except StaleActionError:
+            return None
+
+    async def _assess_for_draw(self, loaded: Loaded, seat: int) -> float:
+        """Bot seat ``seat``'s expected reward (0–1) for a draw answer; 1.0 (so a decline)
+        when the assessment fails."""
+        row = loaded.row
         try:
             value: float = await self._run(
                 ASSESS_BUDGET.seconds + THINK_GRACE_S,
@@ -269,26 +318,14 @@ class Bots:
                 row.game,
                 dict(loaded.meta.options),
                 seat,
-                subject,
+                search_subject(loaded, seat),
                 search_seed(loaded.meta.seed, "assess", row.version, seat),
                 ASSESS_BUDGET,
             )
         except Exception:  # never silence: a bot that cannot assess declines
             log.exception("game %d: the bot could not assess a draw offer; it declines", row.id)
-            value = 1.0
-        accept = value <= ACCEPT_DRAW_AT_MOST
-        log.info(
-            "game %d: bot assesses its seat at %.2f and %s the draw",
-            row.id,
-            value,
-            "accepts" if accept else "declines",
-        )
-        try:
-            return await self.endings.answer_draw(
-                offer.game_id, bots[0], accept=accept, version=offer.version
-            )
-        except StaleActionError:
-            return None
+            return 1.0
+        return value
 
     async def answer_takeback(self, request: TakebackRequest) -> TakebackAnswer | None:
         """Answer a takeback asked of a bot: allowed at levels up to

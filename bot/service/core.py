@@ -315,6 +315,7 @@ class GameCore:
             options_text=meta.options_text,
             outcome=_codec.load_outcome(row.outcome_json),
             draw_offer_seat=row.draw_offer_seat,
+            draw_agreed=row.draw_agreed,
             position=public_position(engine, position.state, active=row.is_active),
             view=engine.view(position.state, None),
             last_moves=position.recent,

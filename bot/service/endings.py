@@ -2,14 +2,16 @@
 
 A resignation the engine knows (Generator GEN-15) is logged as ``[k]resign`` and play goes on;
 otherwise the game ends at once for every other seat. A draw offer is a flag on the game row
-(any move clears it); accepting it ends the game ``agreement`` (through the engine where the
-rules know that ending, Orbs D-ORB-11). An abort ends a game without a result.
+with the seats agreeing so far (any move clears both); once every player still in has
+accepted, the game ends ``agreement`` (through the engine where the rules know that ending,
+Orbs D-ORB-11). An abort ends a game without a result.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
@@ -24,6 +26,7 @@ from bot.service.errors import (
 )
 from bot.service.logbook import (
     TIMEOUT_EVENT,
+    left_seats,
     resign_move_text,
 )
 from bot.service.models import (
@@ -111,12 +114,21 @@ class Endings:
         log.info("game %d: seats %s resigned", loaded.row.id, list(seats))
         return await self.core.finish(loaded, "finished", outcome)
 
-    async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
-        """The caller offers a draw to the opponent of a two-player game.
+    async def seats_in(self, loaded: Loaded) -> tuple[int, ...]:
+        """The seats still in the game: every seat but those that resigned or, in Orbs, lost
+        their last orb (:func:`~bot.service.logbook.left_seats`, from the move log)."""
+        gone = {seat for seat, _ in left_seats(await self.core.database.games.moves(loaded.row.id))}
+        return tuple(seat for seat in range(len(loaded.meta.players)) if seat not in gone)
 
-        The offer stands until answered or until the next move. Raises
-        :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (not a
-        two-player game, or an offer is already pending) and :class:`StaleActionError`.
+    async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
+        """The caller offers a draw to the other players still in the game.
+
+        It needs every one of them to accept (spec orbs D-ORB-11; the same rule in every game
+        of three or more players); the offerer's seats agree from the start. The offer stands
+        until declined, every player has accepted, or the next move. Raises
+        :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (the
+        caller has left the game, or an offer is already pending) and
+        :class:`StaleActionError`.
         """
         row = await self.core.active_row(channel_id)
         async with self.core.game_lock(row.id):
@@ -124,26 +136,27 @@ class Endings:
             seats = loaded.meta.seats_of(user_id)
             if not seats:
                 raise NotAPlayerError()
-            if len(loaded.meta.players) != 2:
-                raise DrawOfferError("Draws by agreement are only for two-player games.")
+            seats_in = await self.seats_in(loaded)
+            own = tuple(seat for seat in seats if seat in seats_in)
+            if not own:
+                raise DrawOfferError("You have left this game, so you cannot offer a draw.")
             pending = loaded.row.draw_offer_seat
             if pending is not None:
                 if pending in seats:
                     raise DrawOfferError("You have already offered a draw.")
                 raise DrawOfferError(
-                    "Your opponent has already offered a draw: answer it with its buttons."
+                    "A draw has already been offered in this game: answer it with its buttons."
                 )
-            seat = seats[0]
-            updated = await self._set_draw_offer(loaded, seat)
-            log.info("game %d: seat %d offers a draw", row.id, seat)
+            seat = own[0]
+            updated = await self._set_draw_offer(loaded, seat, agreed=own)
+            log.info("game %d: seat %d offers a draw (seats in: %s)", row.id, seat, seats_in)
+            others = (loaded.meta.players[s].user_id for s in seats_in if s not in own)
             return DrawOffer(
                 game_id=row.id,
                 version=updated.row.version,
                 seat=seat,
                 user_id=user_id,
-                opponent_user_ids=tuple(
-                    p.user_id for p in loaded.meta.players if p.user_id != user_id
-                ),
+                opponent_user_ids=tuple(dict.fromkeys(u for u in others if u != user_id)),
             )
 
     async def answer_draw(
@@ -151,10 +164,16 @@ class Endings:
     ) -> GameSnapshot:
         """Answer the draw offer shown at ``version`` of game ``game_id``.
 
-        Accepting ends the game drawn by ``agreement``; declining clears the offer (the one
-        who offered may withdraw it this way too). Raises :class:`StaleActionError` (the
-        offer is gone or the game moved on), :class:`NotAPlayerError` and
-        :class:`DrawOfferError` (accepting one's own offer).
+        Declining clears the offer (the one who offered may withdraw it this way too).
+        Accepting adds the caller's seats still in to those agreeing; once every player
+        still in has (at once in a two-player game), the game ends drawn by ``agreement``
+        (spec orbs D-ORB-11: the remaining sides draw; elsewhere the seats still in share
+        first place, ahead of those who left). An acceptance that leaves others to answer
+        returns the snapshot with :attr:`~bot.service.models.GameSnapshot.draw_waiting` set;
+        the offer's version stays, so its buttons still work. Raises
+        :class:`StaleActionError` (the offer is gone or the game moved on),
+        :class:`NotAPlayerError` and :class:`DrawOfferError` (accepting one's own offer, or
+        having left the game).
         """
         async with self.core.game_lock(game_id):
             row = await self.core.database.games.get(game_id)
@@ -169,20 +188,43 @@ class Endings:
                 raise NotAPlayerError()
             if accept and offered_by in seats:
                 raise DrawOfferError("You cannot accept your own draw offer.")
+            seats_in = await self.seats_in(loaded)
+            own = tuple(seat for seat in seats if seat in seats_in)
+            if not own and offered_by not in seats:
+                raise DrawOfferError("You have left this game, so the draw is not yours to answer.")
             if not accept:
-                log.info("game %d: draw offer declined", game_id)
+                log.info("game %d: draw offer declined by %d", game_id, user_id)
                 return self.core.snapshot(await self._set_draw_offer(loaded, None))
-            log.info("game %d: drawn by agreement", game_id)
-            engine = loaded.meta.engine
-            if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
-                # The rules know this ending (Orbs D-ORB-11): log `draw` and let the engine
-                # end the game, so the stored position and a replay say `agreement` too.
-                seat = row.to_move[0]
-                state, text, events = engine.play(loaded.position.state, seat, "draw")
-                move = NewMove(row.ply + 1, seat, text, _codec.dump_events(events))
-                return self.core.snapshot(await self.core.commit(loaded, state, [move]))
-            outcome = Outcome.draw("agreement", len(loaded.meta.players))
-            return self.core.snapshot(await self.core.finish(loaded, "finished", outcome))
+            agreed = await self.core.database.games.agree_to_draw(
+                game_id, version, own, self.core.now()
+            )
+            if agreed is None:
+                raise StaleActionError("This draw offer is no longer open.")
+            loaded = self.core.restamp(loaded, agreed)
+            waiting = tuple(seat for seat in seats_in if seat not in agreed.draw_agreed)
+            if waiting:
+                log.info("game %d: seats %s agree to a draw; waiting for %s", game_id, own, waiting)
+                return replace(self.core.snapshot(loaded), draw_waiting=waiting)
+            return self.core.snapshot(await self._drawn_by_agreement(loaded, seats_in))
+
+    async def _drawn_by_agreement(self, loaded: Loaded, seats_in: Sequence[int]) -> Loaded:
+        """End the game ``agreement``: through the engine where the rules know that ending
+        (Orbs D-ORB-11: log ``draw``, so the stored position and a replay say it too), else
+        with the seats still in sharing first place, ahead of those who left."""
+        row = loaded.row
+        log.info("game %d: drawn by agreement", row.id)
+        engine = loaded.meta.engine
+        if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
+            seat = row.to_move[0]
+            state, text, events = engine.play(loaded.position.state, seat, "draw")
+            move = NewMove(row.ply + 1, seat, text, _codec.dump_events(events))
+            return await self.core.commit(loaded, state, [move])
+        players = len(loaded.meta.players)
+        gone = tuple(seat for seat in range(players) if seat not in seats_in)
+        if not gone:
+            return await self.core.finish(loaded, "finished", Outcome.draw("agreement", players))
+        outcome = Outcome("agreement", (), (tuple(seats_in), gone))
+        return await self.core.finish(loaded, "finished", outcome)
 
     async def abort(
         self, channel_id: int, user_id: int, *, moderator: bool = False
@@ -270,10 +312,12 @@ class Endings:
                     raise
         return None
 
-    async def _set_draw_offer(self, loaded: Loaded, seat: int | None) -> Loaded:
+    async def _set_draw_offer(
+        self, loaded: Loaded, seat: int | None, *, agreed: Sequence[int] = ()
+    ) -> Loaded:
         try:
             row = await self.core.database.games.set_draw_offer(
-                loaded.row.id, loaded.row.version, seat, self.core.now()
+                loaded.row.id, loaded.row.version, seat, self.core.now(), agreed=agreed
             )
         except (DbStaleVersionError, DbGameNotActiveError) as exc:
             self.core.forget(loaded.row.id)

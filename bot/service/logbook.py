@@ -20,6 +20,7 @@ __all__ = [
     "HAS_PRIVATE_EVENTS",
     "RECENT_MOVES",
     "TIMEOUT_EVENT",
+    "left_seats",
     "move_record",
     "private_events_of",
     "public_events",
@@ -74,3 +75,18 @@ def public_position(engine: Engine[Any, Any], state: Any, *, active: bool) -> st
     if active and engine.info.has_hidden_information:
         return ""
     return engine.position(state)
+
+
+def left_seats(moves: Sequence[MoveRow]) -> tuple[tuple[int, str], ...]:
+    """:attr:`GameSnapshot.left_seats` from a move log: a ``[k]resign`` row makes seat ``k``
+    ``resigned``; a public ``eliminated`` event (Orbs, ORB-5) makes its seat ``eliminated``.
+    Each seat once, in the order they left."""
+    gone: dict[int, str] = {}
+    for move in moves:
+        if move.seat is not None and move.text == resign_move_text(move.seat):
+            gone.setdefault(move.seat, "resigned")
+            continue
+        for event in public_events(_codec.load_events(move.events_json)):
+            if event.kind == "eliminated" and event.seat is not None:
+                gone.setdefault(event.seat, "eliminated")
+    return tuple(gone.items())

@@ -156,6 +156,13 @@ class GameSnapshot:
     rating_changes: tuple[RatingChange, ...] = ()
     """What a finished rated game did to each player's rating, in seat order (one per rating
     identity); empty while it goes on and for an unrated game (bot/service/ratings.py)."""
+    draw_agreed: tuple[int, ...] = ()
+    """The seats that have agreed to the open draw offer (the offerer's among them), in seat
+    order; empty while none is open."""
+    draw_waiting: tuple[int, ...] = ()
+    """After an acceptance that leaves the offer open (three or more players: every player
+    still in must agree, spec orbs D-ORB-11), the seats still to answer; empty elsewhere.
+    Only :meth:`bot.service.endings.Endings.answer_draw` fills it."""
 
     @property
     def is_active(self) -> bool:
@@ -264,7 +271,8 @@ class PrivateView:
 
 @dataclass(frozen=True, slots=True)
 class DrawOffer:
-    """A pending draw offer: ``version`` is the game version the answer buttons quote."""
+    """A pending draw offer: ``version`` is the game version the answer buttons quote;
+    ``opponent_user_ids`` the other players still in, whose agreement it needs (each once)."""
 
     game_id: int
     version: int

@@ -149,7 +149,7 @@ class Play:
             how = (
                 f"use /{canonical} to offer it to your opponent"
                 if len(loaded.meta.players) == 2
-                else "the bot offers draws by agreement only in two-player games so far"
+                else f"use /{canonical} to offer it to the other players"
             )
             raise InvalidMoveError(
                 f"`{canonical}` is not a move you can make alone: {how}.",

@@ -29,10 +29,9 @@ from bot.service.errors import (
 )
 from bot.service.logbook import (
     HAS_PRIVATE_EVENTS,
+    left_seats,
     move_record,
     private_events_of,
-    public_events,
-    resign_move_text,
 )
 from bot.service.models import (
     PRIVATE_EVENTS,
@@ -44,7 +43,6 @@ from bot.service.models import (
 )
 from db import (
     GameRow,
-    MoveRow,
 )
 from db.schema import BoardPerspective
 from engines import get_engine
@@ -52,22 +50,7 @@ from render import PERSPECTIVE_GAMES, render_png
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Views", "left_seats", "public_perspective"]
-
-
-def left_seats(moves: Sequence[MoveRow]) -> tuple[tuple[int, str], ...]:
-    """:attr:`GameSnapshot.left_seats` from a move log: a ``[k]resign`` row makes seat ``k``
-    ``resigned``; a public ``eliminated`` event (Orbs, ORB-5) makes its seat ``eliminated``.
-    Each seat once, in the order they left."""
-    gone: dict[int, str] = {}
-    for move in moves:
-        if move.seat is not None and move.text == resign_move_text(move.seat):
-            gone.setdefault(move.seat, "resigned")
-            continue
-        for event in public_events(_codec.load_events(move.events_json)):
-            if event.kind == "eliminated" and event.seat is not None:
-                gone.setdefault(event.seat, "eliminated")
-    return tuple(gone.items())
+__all__ = ["Views", "public_perspective"]
 
 
 def public_perspective(snapshot: GameSnapshot) -> int | None:

@@ -204,6 +204,16 @@ async def edit_post(interaction: discord.Interaction[Any], content: str) -> None
         log.warning("could not edit the post of %s", describe(interaction), exc_info=True)
 
 
+async def edit_post_text(interaction: discord.Interaction[Any], content: str) -> None:
+    """Replace the text of the message whose button was pressed, keeping its buttons (a
+    draw offer that others still have to answer). Deferred first; failures as in
+    :func:`edit_post`."""
+    try:
+        await interaction.edit_original_response(content=content)
+    except discord.HTTPException:
+        log.warning("could not edit the post of %s", describe(interaction), exc_info=True)
+
+
 async def close_post(interaction: discord.Interaction[Any], content: str) -> None:
     """Close the post of a button that no longer applies (the service raised
     :class:`~bot.service.errors.StaleActionError`): its text becomes ``content`` and its

@@ -514,6 +514,25 @@ def test_draw_offer_text() -> None:
     )
 
 
+def test_a_draw_offer_to_several_says_who_has_accepted_and_who_is_to_answer() -> None:
+    offer = DrawOffer(game_id=5, version=4, seat=1, user_id=ANN, opponent_user_ids=(BOB, CAT))
+    assert presenters.draw_offer_text(offer) == (
+        "<@1> offers a draw. Every player still in must accept. <@2> and <@3>, do you accept? "
+        "(A move declines it.)"
+    )
+    four = (
+        Player(0, BOB, "Green"),
+        Player(1, ANN, "Red"),
+        Player(2, CAT, "Yellow"),
+        Player(3, bot_user_id(3), "Blue"),
+    )
+    waiting = snapshot(players=four, draw_offer_seat=1, draw_agreed=(0, 1, 3), draw_waiting=(2,))
+    assert presenters.draw_progress_text(waiting) == (
+        "<@1> offers a draw. Accepted by <@2> and **Gameroom (level 3)**; still to answer: "
+        "<@3>. (A move declines it.)"
+    )
+
+
 def test_error_texts_add_what_helps() -> None:
     ambiguous = InvalidMoveError(
         "'a' could mean several moves.", kind="ambiguous", text="a", candidates=("a1-a3", "a1-c3")

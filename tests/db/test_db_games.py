@@ -28,7 +28,7 @@ from db import (
     SeatRow,
     StaleVersionError,
 )
-from db.rows import decode_seats, encode_seats
+from db.rows import decode_mask, decode_seats, encode_mask, encode_seats
 from db.schema import games, moves, seats
 
 #: The ``new_game`` fixture of conftest.py: starts a game, keywords as GamesRepo.create.
@@ -382,6 +382,41 @@ async def test_a_draw_offer_is_versioned_and_cleared_by_the_next_move(
         await db.games.set_draw_offer(game.id, 1, None, T0)
     moved = await _play(db, offered, "a1")
     assert moved.draw_offer_seat is None
+
+
+async def test_agreement_to_a_draw_gathers_seats_at_one_version_until_a_move(
+    db: Database, new_game: NewGame
+) -> None:
+    game = await new_game(user_ids=(11, 22, 33, 44))
+    assert await db.games.agree_to_draw(game.id, 1, [1], T0) is None  # no offer open
+    offered = await db.games.set_draw_offer(game.id, 1, 2, T0, agreed=[2])
+    assert (offered.draw_offer_seat, offered.draw_agreed, offered.version) == (2, (2,), 2)
+    # Two acceptances that land together both count, and the offer's version stays.
+    first, second = await asyncio.gather(
+        db.games.agree_to_draw(game.id, 2, [0], T0), db.games.agree_to_draw(game.id, 2, [3], T0)
+    )
+    assert first is not None
+    assert second is not None
+    stored = await db.games.get(game.id)
+    assert stored is not None
+    assert (stored.draw_agreed, stored.version) == ((0, 2, 3), 2)
+    assert await db.games.agree_to_draw(game.id, 1, [1], T0) is None  # an old version
+    moved = await _play(db, stored, "a1")
+    assert (moved.draw_offer_seat, moved.draw_agreed) == (None, ())
+    assert await db.games.agree_to_draw(game.id, moved.version, [1], T0) is None
+    declined = await db.games.set_draw_offer(game.id, moved.version, 1, T0)
+    assert declined.draw_agreed == (1,)
+    cleared = await db.games.set_draw_offer(game.id, declined.version, None, T0)
+    assert (cleared.draw_offer_seat, cleared.draw_agreed) == (None, ())
+
+
+def test_seat_masks_round_trip() -> None:
+    assert encode_mask([0, 2]) == 0b101
+    assert decode_mask(0b101) == (0, 2)
+    assert decode_mask(None) == decode_mask(0) == ()
+    assert decode_mask(encode_mask({5, 1, 3})) == (1, 3, 5)
+    with pytest.raises(ValueError, match="seat"):
+        encode_mask([-1])
 
 
 async def test_board_message_is_remembered_without_a_version_bump(

@@ -184,3 +184,49 @@ async def test_four_players_in_two_teams_play_to_the_end(
     assert "resign" in moves
     info = await fake.slash(dan, channel, "board")
     assert info.ephemeral
+
+
+async def test_a_three_player_draw_waits_for_everyone_still_in(
+    fake_discord: FakeDiscord, bot: Any
+) -> None:
+    """Spec orbs D-ORB-11 through Discord: ann's offer is answered by bob, and the post says
+    so, keeping its buttons for cat (a second press of bob's changes nothing); cat's
+    acceptance ends the game drawn, the engine's `agreement`."""
+    fake = fake_discord
+    channel = fake.add_text_channel(bot, "orbs-three")
+    ann, bob, cat = (fake.add_user(name) for name in ("ann3", "bob3", "cat3"))
+    for user in (ann, bob, cat):
+        fake.add_member(bot, user)
+    options = {"game": "orbs", "opponent": bob, "opponent2": cat, "players": 3}
+    await fake.slash(ann, channel, "challenge", options=options)
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
+    await fake.press(bob, lobby, label="Accept")
+    mark = fake.checkpoint()
+    await fake.press(cat, lobby, label="Accept")
+    await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+
+    mark = fake.checkpoint()
+    offered = await fake.slash(ann, channel, "draw")
+    assert offered.ephemeral
+    offer = await fake.wait_for_message(channel, lambda m: "Accept draw" in labels(m), after=mark)
+    assert "Every player still in must accept" in offer.content
+    assert {u.id for u in offer.mentions} == {bob.id, cat.id}
+    refused = await fake.press(ann, offer, label="Accept draw")
+    assert refused.content == "You cannot accept your own draw offer."
+    for _ in range(2):  # the second press: a double click
+        await fake.press(bob, offer, label="Accept draw")
+        shown = fake.message(offer)
+        assert shown.content == (
+            f"<@{ann.id}> offers a draw. Accepted by <@{bob.id}>; still to answer: "
+            f"<@{cat.id}>. (A move declines it.)"
+        )
+        assert "Accept draw" in labels(shown)
+    mark = fake.checkpoint()
+    await fake.press(cat, offer, label="Accept draw")
+    assert fake.message(offer).content == (
+        f"<@{cat.id}> accepted the draw offer: the game is drawn."
+    )
+    assert labels(fake.message(offer)) == []
+    final = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert "draw" in final.content.lower()
+    assert {u.id for u in final.mentions} == {ann.id, bob.id, cat.id}

@@ -182,8 +182,10 @@ async def test_a_game_against_a_level_1_bot_reaches_its_end(
 async def test_the_bot_answers_a_draw_offer(bot_service: GameService) -> None:
     await vs_bot(bot_service, "generatorb", level=5)
     offer = await bot_service.offer_draw(GAMES, ALICE)
-    answered = await bot_service.bots.answer_draw(offer)
-    assert answered is not None, "never silence"
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None, "never silence"
+    answered, answered_by = result
+    assert answered_by == offer.opponent_user_ids[0]
     assert answered.draw_offer_seat is None  # declined (an even opening is not lost) or drawn
 
 
@@ -214,8 +216,9 @@ async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_
     monkeypatch.setattr(bots_module, "assess", _assessing(value))
     await vs_bot(bot_service, "generatorb", level=5)
     offer = await bot_service.offer_draw(GAMES, ALICE)
-    answered = await bot_service.bots.answer_draw(offer)
-    assert answered is not None, "never silence"
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None, "never silence"
+    answered, _ = result
     assert answered.draw_offer_seat is None
     if accepted:
         assert answered.outcome is not None
@@ -224,6 +227,59 @@ async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_
     else:
         assert answered.is_active
         assert answered.outcome is None
+
+
+@pytest.mark.parametrize(
+    ("values", "answer"),
+    [((0.2, 0.3), "waits for bob"), ((0.2, 0.8), "declined"), ((0.2, None), "declined")],
+)
+async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
+    bot_service: GameService,
+    monkeypatch: pytest.MonkeyPatch,
+    values: tuple[float, float | None],
+    answer: str,
+) -> None:
+    """In a four-player Orbs game of two people and two bots, every player still in must
+    agree: the bots assess their own seats, one that would decline declines for all, and
+    when both accept the offer waits for the person left."""
+    by_seat: dict[int, float | None] = {}
+
+    def assess(_game: str, _options: object, seat: int, *_: object) -> float:
+        value = by_seat[seat]
+        if value is None:
+            raise RuntimeError("the assessment failed")
+        return value
+
+    monkeypatch.setattr(bots_module, "assess", assess)
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="orbs",
+        opponent_ids=[BOB],
+        players=4,
+    )
+    await bot_service.accept_challenge(challenge.challenge_id, BOB)
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [2, 4])).game
+    assert started is not None
+    bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
+    by_seat.update(zip(bot_seats, values, strict=True))
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None, "never silence"
+    answered, by = result
+    assert is_bot(by)
+    if answer == "declined":
+        assert answered.is_active
+        assert answered.draw_offer_seat is None
+        assert by == started.players[bot_seats[1]].user_id  # the one that would not agree
+        return
+    assert answered.is_active
+    (bob_seat,) = [p.seat for p in started.players if p.user_id == BOB]
+    assert answered.draw_waiting == (bob_seat,)
+    ended = await bot_service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
+    assert ended.outcome is not None
+    assert ended.outcome.termination == "agreement"
 
 
 @pytest.mark.parametrize(("level", "allowed"), [(1, True), (4, False)])

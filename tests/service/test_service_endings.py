@@ -8,13 +8,14 @@ from bot.service import (
     AbortNotAllowedError,
     DrawOfferError,
     GameService,
+    GameSnapshot,
     NoGameHereError,
     NotAPlayerError,
     StaleActionError,
 )
 from engines.base import Outcome
 
-from .conftest import CAROL, GAMES, StartGame, to_move_user, waiting_user
+from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, StartGame, to_move_user, waiting_user
 
 
 async def test_resignation_gives_the_opponent_the_win(
@@ -51,7 +52,7 @@ async def test_a_draw_offer_accepted_ends_the_game_by_agreement(
     assert (await service.snapshot(GAMES)).draw_offer_seat == offer.seat
     with pytest.raises(DrawOfferError, match="already offered"):
         await service.offer_draw(GAMES, offerer)
-    with pytest.raises(DrawOfferError, match="opponent has already offered"):
+    with pytest.raises(DrawOfferError, match="has already been offered"):
         await service.offer_draw(GAMES, opponent)
     with pytest.raises(DrawOfferError, match="your own"):
         await service.answer_draw(offer.game_id, offerer, accept=True, version=offer.version)
@@ -130,3 +131,84 @@ async def test_a_player_aborts_before_both_have_moved(
     fresh = await start_game()
     assert fresh.game_id != aborted.game_id
     assert fresh.is_active
+
+
+async def _three_player(service: GameService, game: str) -> GameSnapshot:
+    """ALICE, BOB and CAROL at a three-player ``game`` (seats as the lobby deals them)."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game=game,
+        opponent_ids=[BOB, CAROL],
+        players=3,
+    )
+    await service.accept_challenge(challenge.challenge_id, BOB)
+    started = (await service.accept_challenge(challenge.challenge_id, CAROL)).game
+    assert started is not None
+    return started
+
+
+def _seat(snapshot: GameSnapshot, user_id: int) -> int:
+    (seat,) = [p.seat for p in snapshot.players if p.user_id == user_id]
+    return seat
+
+
+@pytest.mark.parametrize("game", ["orbs", "generator"])
+async def test_a_draw_with_three_players_needs_everyone_still_in(
+    service: GameService, game: str
+) -> None:
+    """Spec orbs D-ORB-11: an agreed draw needs every player still in; the offer's buttons
+    keep working while some are still to answer, and Orbs ends it through the engine."""
+    started = await _three_player(service, game)
+    offer = await service.offer_draw(GAMES, ALICE)
+    assert set(offer.opponent_user_ids) == {BOB, CAROL}
+    partial = await service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
+    assert partial.is_active
+    assert partial.version == offer.version  # the same offer: its buttons still work
+    assert partial.draw_agreed == tuple(sorted((_seat(started, ALICE), _seat(started, BOB))))
+    assert partial.draw_waiting == (_seat(started, CAROL),)
+    again = await service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
+    assert again.draw_waiting == (_seat(started, CAROL),)  # a double click changes nothing
+    ended = await service.answer_draw(offer.game_id, CAROL, accept=True, version=offer.version)
+    assert ended.outcome is not None
+    assert ended.outcome.termination == "agreement"
+    assert ended.outcome.winners == ()
+    assert ended.outcome.ranking == ((0, 1, 2),)
+    if game == "orbs":
+        assert ended.position.endswith(" agreement 0")  # the engine's `draw` (D-ORB-11)
+
+
+async def test_one_decline_ends_a_three_player_offer_and_a_move_does_too(
+    service: GameService,
+) -> None:
+    await _three_player(service, "generator")
+    offer = await service.offer_draw(GAMES, BOB)
+    await service.answer_draw(offer.game_id, ALICE, accept=True, version=offer.version)
+    declined = await service.answer_draw(offer.game_id, CAROL, accept=False, version=offer.version)
+    assert declined.is_active
+    assert (declined.draw_offer_seat, declined.draw_agreed) == (None, ())
+    with pytest.raises(StaleActionError):
+        await service.answer_draw(offer.game_id, ALICE, accept=True, version=offer.version)
+    second = await service.offer_draw(GAMES, CAROL)
+    stored = await service.snapshot(GAMES)
+    assert stored.draw_agreed == (second.seat,)  # the first offer's acceptances are gone
+
+
+async def test_those_who_resigned_are_neither_asked_nor_ranked_with_the_draw(
+    service: GameService,
+) -> None:
+    started = await _three_player(service, "generator")
+    after = await service.resign(GAMES, CAROL)
+    assert after.is_active  # Generator GEN-15: play goes on without the resigner
+    with pytest.raises(DrawOfferError, match="left this game"):
+        await service.offer_draw(GAMES, CAROL)
+    offer = await service.offer_draw(GAMES, ALICE)
+    assert offer.opponent_user_ids == (BOB,)
+    with pytest.raises(DrawOfferError, match="left this game"):
+        await service.answer_draw(offer.game_id, CAROL, accept=True, version=offer.version)
+    ended = await service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
+    assert ended.outcome is not None
+    in_play = tuple(sorted((_seat(started, ALICE), _seat(started, BOB))))
+    assert ended.outcome.ranking == (in_play, (_seat(started, CAROL),))
+    assert ended.outcome.winners == ()
