@@ -217,8 +217,13 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             snapshot = await self.bot.service.resign(channel_id_of(interaction), user_id)
             text = presenters.resign_text(snapshot, user_id)
             await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
-            if not snapshot.is_active:
-                await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
+            # The resignation was committed like a move, which ends an open draw offer.
+            lapsed = (
+                presenters.DRAW_OFFER_RESIGNED
+                if snapshot.is_active
+                else presenters.DRAW_OFFER_ENDED
+            )
+            await self.bot.draw_offers.retire(snapshot.game_id, lapsed)
             await interaction.followup.send("You resigned.", ephemeral=True)
 
     @app_commands.command(

@@ -50,6 +50,9 @@ DRAW_OFFER_CLOSED = "This draw offer is no longer open: it was answered, or a mo
 DRAW_OFFER_LAPSED = "This draw offer lapsed: a move was played instead."
 #: The offer's post once the game ended another way (resignation, abort, time-out).
 DRAW_OFFER_ENDED = "This draw offer lapsed: the game ended."
+#: The offer's post once a player resigned from a game that goes on (three or more players):
+#: who is still in changed, so the offer ends as a move would end it.
+DRAW_OFFER_RESIGNED = "This draw offer lapsed: a player resigned."
 
 #: How the bot's own endings read; engine endings come from the engine's ``ended`` event.
 _BOT_TERMINATIONS = {

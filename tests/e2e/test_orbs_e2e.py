@@ -186,17 +186,14 @@ async def test_four_players_in_two_teams_play_to_the_end(
     assert info.ephemeral
 
 
-async def test_a_three_player_draw_waits_for_everyone_still_in(
-    fake_discord: FakeDiscord, bot: Any
-) -> None:
-    """Spec orbs D-ORB-11 through Discord: ann's offer is answered by bob, and the post says
-    so, keeping its buttons for cat (a second press of bob's changes nothing); cat's
-    acceptance ends the game drawn, the engine's `agreement`."""
-    fake = fake_discord
-    channel = fake.add_text_channel(bot, "orbs-three")
-    ann, bob, cat = (fake.add_user(name) for name in ("ann3", "bob3", "cat3"))
-    for user in (ann, bob, cat):
-        fake.add_member(bot, user)
+async def three_playing(fake: FakeDiscord, guild: Any, name: str) -> tuple[Any, list[Any]]:
+    """A new channel ``name`` where three new members have started a game of Orbs; returns
+    the channel and the users (the challenger first)."""
+    channel = fake.add_text_channel(guild, name)
+    users = [fake.add_user(f"{person}-{name}") for person in ("ann", "bob", "cat")]
+    for user in users:
+        fake.add_member(guild, user)
+    ann, bob, cat = users
     options = {"game": "orbs", "opponent": bob, "opponent2": cat, "players": 3}
     await fake.slash(ann, channel, "challenge", options=options)
     lobby = await fake.wait_for_message(channel, lambda m: "Accept" in labels(m))
@@ -204,7 +201,17 @@ async def test_a_three_player_draw_waits_for_everyone_still_in(
     mark = fake.checkpoint()
     await fake.press(cat, lobby, label="Accept")
     await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    return channel, users
 
+
+async def test_a_three_player_draw_waits_for_everyone_still_in(
+    fake_discord: FakeDiscord, bot: Any
+) -> None:
+    """Spec orbs D-ORB-11 through Discord: ann's offer is answered by bob, and the post says
+    so, keeping its buttons for cat (a second press of bob's changes nothing); cat's
+    acceptance ends the game drawn, the engine's `agreement`."""
+    fake = fake_discord
+    channel, (ann, bob, cat) = await three_playing(fake, bot, "orbs-three")
     mark = fake.checkpoint()
     offered = await fake.slash(ann, channel, "draw")
     assert offered.ephemeral
@@ -230,3 +237,25 @@ async def test_a_three_player_draw_waits_for_everyone_still_in(
     final = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
     assert "draw" in final.content.lower()
     assert {u.id for u in final.mentions} == {ann.id, bob.id, cat.id}
+
+
+async def test_a_resignation_ends_a_three_player_draw_offer(
+    fake_discord: FakeDiscord, bot: Any
+) -> None:
+    """Who is still in changed, so the offer ends as a move would end it; its post says why
+    and loses its buttons, while the game goes on between the other two."""
+    fake = fake_discord
+    channel, (ann, bob, cat) = await three_playing(fake, bot, "orbs-resign")
+    mark = fake.checkpoint()
+    await fake.slash(ann, channel, "draw")
+    offer = await fake.wait_for_message(channel, lambda m: "Accept draw" in labels(m), after=mark)
+    await fake.press(bob, offer, label="Accept draw")
+    resigned = await fake.slash(cat, channel, "resign")
+    assert resigned.content == "You resigned."
+    await fake.wait_until(
+        lambda: labels(fake.message(offer)) == [], what="the offer's buttons retired"
+    )
+    assert fake.message(offer).content == "This draw offer lapsed: a player resigned."
+    again = await fake.slash(bob, channel, "draw")
+    assert again.ephemeral
+    assert again.content == "Draw offered."
