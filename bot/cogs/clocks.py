@@ -130,8 +130,15 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         else:
             mentions = snapshot.user_ids
         await post_board(self.bot, snapshot, text, mention_ids=mentions)
+        # The time-out's moves (or resignation) were committed like a move, which ends an
+        # open draw offer, also when the game goes on.
         if not snapshot.is_active:
-            await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
+            lapsed = presenters.DRAW_OFFER_ENDED
+        elif event.kind is ClockEventKind.RESIGNED_ON_TIME:
+            lapsed = presenters.DRAW_OFFER_RESIGNED
+        else:
+            lapsed = presenters.DRAW_OFFER_LAPSED
+        await self.bot.draw_offers.retire(snapshot.game_id, lapsed)
 
     # ---- claims -------------------------------------------------------------------------
 

@@ -118,3 +118,30 @@ async def test_a_soft_clock_is_claimed_with_the_button(room: Room) -> None:
     assert "Claim on time" not in str(closed.components)
     assert f"<@{other.id}> claimed." in closed.content
     assert "Traceback" not in room.bot.log()
+
+
+async def test_a_resignation_on_time_ends_a_draw_offer_of_a_game_that_goes_on(
+    room: Room,
+) -> None:
+    """In a three-player game the seat that runs out of a hard clock resigns and play goes
+    on; that ends an open draw offer as a move would, and its post says so."""
+    fake, channel, alice, bob = room.fake, room.channel, room.alice, room.bob
+    carol = fake.add_user("carol")
+    fake.add_member(room.guild, carol)
+    options = {"game": "orbs", "opponent": bob, "opponent2": carol, "players": 3}
+    await fake.slash(alice, channel, "challenge", options={**options, "clock": "hard:4s"})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+    await fake.press(bob, lobby, label="Accept")
+    await fake.press(carol, lobby, label="Accept")
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments))
+    await fake.slash(alice, channel, "draw")
+    offer = await fake.wait_for_message(
+        channel, lambda m: "Accept draw" in str(m.components), after=board
+    )
+    await fake.wait_for_message(
+        channel, lambda m: "ran out of time" in m.content, after=offer, timeout=WAIT
+    )
+    await fake.wait_until(
+        lambda: not fake.message(offer).components, what="the offer's buttons retired"
+    )
+    assert fake.message(offer).content == "This draw offer lapsed: a player resigned."
