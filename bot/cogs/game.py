@@ -141,8 +141,8 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
                         guild.id,
                     )
                     await self._channel_gone(guild.id, channel_id)
-                except discord.HTTPException as error:
-                    log.info("channel %d: not checked for deletion (%s)", channel_id, error)
+                except Exception as error:  # no access, an outage, a network error: not gone
+                    log.info("channel %d: not checked for deletion (%r)", channel_id, error)
 
     async def _channel_gone(self, guild_id: int, channel_id: int) -> None:
         """Discord deleted a channel or thread: its games (and those in its threads) are

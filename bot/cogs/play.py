@@ -245,22 +245,26 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             )
             if posted is None:
                 await interaction.followup.send(
-                    "Draw offered, but I could not post it here; your opponent can see it "
+                    "Draw offered, but I could not post it here; the others can see it "
                     "in `/game info`.",
                     ephemeral=True,
                 )
                 return
             await self.bot.draw_offers.remember(offer.game_id, posted)
             if any(is_bot(user_id) for user_id in offer.opponent_user_ids):
-                await self._bot_answers(offer, posted)
-                await interaction.followup.send("Draw offered to the bot.", ephemeral=True)
+                # Held like a move's posts, so a person's answer lands after the bots'.
+                async with turn_in_order(self.bot, channel_id_of(interaction)):
+                    await self._bot_answers(offer, posted)
+                bots = "the bot" if len(offer.opponent_user_ids) == 1 else "the others"
+                await interaction.followup.send(f"Draw offered to {bots}.", ephemeral=True)
                 return
             await interaction.followup.send("Draw offered.", ephemeral=True)
 
     async def _bot_answers(self, offer: DrawOffer, post: discord.Message) -> None:
-        """A draw offered to the bot is answered at once (:meth:`Bots.answer_draw
-        <bot.service.bots.Bots.answer_draw>`): the offer's post says how, without buttons,
-        and an accepted draw posts the final board."""
+        """The bots among those a draw is offered to answer at once (:meth:`Bots.answer_draw
+        <bot.service.bots.Bots.answer_draw>`). When people are still to answer, the post says
+        who has accepted and keeps its buttons; otherwise it says how the offer ended,
+        without buttons, and an accepted draw posts the final board."""
         answered = await self.bot.service.bots.answer_draw(offer)
         if answered is None:
             return

@@ -39,13 +39,13 @@ from ai.workers import exit_with_parent
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
-from bot.service.endings import Endings
+from bot.service.endings import Endings, agreed_draw
 from bot.service.errors import StaleActionError
 from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, TakebackRequest, TurnResult
 from bot.service.play import Play
 from bot.service.takebacks import Takebacks
 from db.rows import NewTimer, TimerRow
-from engines.base import OptionValue, Outcome
+from engines.base import OptionValue
 
 __all__ = [
     "ACCEPT_DRAW_AT_MOST",
@@ -254,9 +254,10 @@ class Bots:
     async def answer_draw(self, offer: DrawOffer) -> tuple[GameSnapshot, int] | None:
         """Answer a draw offer for every bot among the players it waits for: each bot seat
         still in is assessed first (:func:`ai.levels.assess`), and a bot accepts when each of
-        its seats is worth at most what the draw would give it, less
-        ``½ - ACCEPT_DRAW_AT_MOST`` (so at most 0.45 in a two-player game, where a draw is
-        worth ½; more where resigned seats would rank below the draw). The first bot that
+        its seats is worth at most what the draw would give it
+        (:func:`~bot.service.endings.agreed_draw`), less ``½ - ACCEPT_DRAW_AT_MOST`` (so at
+        most 0.45 in a two-player game, where a draw is worth ½; more where resigned seats
+        would rank below the draw, as whole sides do in an Orbs team game). The first bot that
         would decline declines for all; else each bot accepts in turn, and the last
         acceptance ends the game when no person is left to answer.
 
@@ -271,12 +272,8 @@ class Bots:
             return None
         loaded = await self.core.load_row(row)
         seats_in = await self.endings.seats_in(loaded)
-        players = len(loaded.meta.players)
-        gone = tuple(seat for seat in range(players) if seat not in seats_in)
-        drawn = rewards_from_outcome(
-            Outcome("agreement", (), (tuple(seats_in), gone) if gone else (tuple(seats_in),)),
-            players,
-        )
+        outcome, _ = agreed_draw(loaded, seats_in)
+        drawn = rewards_from_outcome(outcome, len(loaded.meta.players))
         margin = 0.5 - ACCEPT_DRAW_AT_MOST
         decliner: int | None = None
         for bot_id in bots:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
+from bot.service.bot_seats import is_bot
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import (
     AbortNotAllowedError,
@@ -45,7 +47,7 @@ from engines.base import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Endings"]
+__all__ = ["Endings", "agreed_draw"]
 
 
 class Endings:
@@ -127,8 +129,9 @@ class Endings:
         of three or more players); the offerer's seats agree from the start. The offer stands
         until declined, every player has accepted, or the next move. Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (the
-        caller has left the game, or an offer is already pending) and
-        :class:`StaleActionError`.
+        caller has left the game, nobody else is still in, an offer is already pending, or,
+        with three or more players still in, a bot is to move while people would still have
+        to answer: its move would end the offer) and :class:`StaleActionError`.
         """
         row = await self.core.active_row(channel_id)
         async with self.core.game_lock(row.id):
@@ -147,16 +150,28 @@ class Endings:
                 raise DrawOfferError(
                     "A draw has already been offered in this game: answer it with its buttons."
                 )
+            users = [loaded.meta.players[s].user_id for s in seats_in if s not in own]
+            opponents = tuple(dict.fromkeys(u for u in users if u != user_id))
+            if not opponents:
+                raise DrawOfferError("Nobody else is still in this game to agree to a draw.")
+            people = [u for u in opponents if not is_bot(u)]
+            bot_to_move = any(is_bot(loaded.meta.players[s].user_id) for s in loaded.row.to_move)
+            if people and bot_to_move and len(seats_in) > 2:
+                # A bot answers at once but then plays on, and its move would end the offer
+                # before the people have answered (a decision of ours: docs/bots.md).
+                raise DrawOfferError(
+                    "A bot is to move and would play on before everyone has answered: "
+                    "offer the draw on a person's turn."
+                )
             seat = own[0]
             updated = await self._set_draw_offer(loaded, seat, agreed=own)
             log.info("game %d: seat %d offers a draw (seats in: %s)", row.id, seat, seats_in)
-            others = (loaded.meta.players[s].user_id for s in seats_in if s not in own)
             return DrawOffer(
                 game_id=row.id,
                 version=updated.row.version,
                 seat=seat,
                 user_id=user_id,
-                opponent_user_ids=tuple(dict.fromkeys(u for u in others if u != user_id)),
+                opponent_user_ids=opponents,
             )
 
     async def answer_draw(
@@ -195,8 +210,10 @@ class Endings:
             if not accept:
                 log.info("game %d: draw offer declined by %d", game_id, user_id)
                 return self.core.snapshot(await self._set_draw_offer(loaded, None))
+            # The offerer's seat counts too: an offer an older process stored has no agreeing
+            # seats (draw_agreed NULL, migration 0011).
             agreed = await self.core.database.games.agree_to_draw(
-                game_id, version, own, self.core.now()
+                game_id, version, (*own, offered_by), self.core.now()
             )
             if agreed is None:
                 raise StaleActionError("This draw offer is no longer open.")
@@ -208,23 +225,15 @@ class Endings:
             return self.core.snapshot(await self._drawn_by_agreement(loaded, seats_in))
 
     async def _drawn_by_agreement(self, loaded: Loaded, seats_in: Sequence[int]) -> Loaded:
-        """End the game ``agreement``: through the engine where the rules know that ending
-        (Orbs D-ORB-11: log ``draw``, so the stored position and a replay say it too), else
-        with the seats still in sharing first place, ahead of those who left."""
-        row = loaded.row
-        log.info("game %d: drawn by agreement", row.id)
-        engine = loaded.meta.engine
-        if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
-            seat = row.to_move[0]
-            state, text, events = engine.play(loaded.position.state, seat, "draw")
-            move = NewMove(row.ply + 1, seat, text, _codec.dump_events(events))
-            return await self.core.commit(loaded, state, [move])
-        players = len(loaded.meta.players)
-        gone = tuple(seat for seat in range(players) if seat not in seats_in)
-        if not gone:
-            return await self.core.finish(loaded, "finished", Outcome.draw("agreement", players))
-        outcome = Outcome("agreement", (), (tuple(seats_in), gone))
-        return await self.core.finish(loaded, "finished", outcome)
+        """End the game ``agreement`` as :func:`agreed_draw` says: through the engine where
+        the rules know that ending (Orbs D-ORB-11: log ``draw``, so the stored position and a
+        replay say it too), else by the bot's outcome."""
+        log.info("game %d: drawn by agreement", loaded.row.id)
+        outcome, engine_draw = agreed_draw(loaded, seats_in)
+        if engine_draw is None:
+            return await self.core.finish(loaded, "finished", outcome)
+        state, move = engine_draw
+        return await self.core.commit(loaded, state, [move])
 
     async def abort(
         self, channel_id: int, user_id: int, *, moderator: bool = False
@@ -323,3 +332,26 @@ class Endings:
             self.core.forget(loaded.row.id)
             raise StaleActionError() from exc
         return self.core.restamp(loaded, row)
+
+
+def agreed_draw(
+    loaded: Loaded, seats_in: Sequence[int]
+) -> tuple[Outcome, tuple[Any, NewMove] | None]:
+    """How a draw by agreement would end the game of ``loaded``: its outcome, and where the
+    engine plays that ending (``draw`` among its ``bot_decided_moves``, Orbs D-ORB-11: the
+    remaining sides draw, whole teams included) the state after ``draw`` with the move to
+    log; else ``None``, and the seats still in (``seats_in``) share first place, ahead of
+    those who left. Pure: nothing is committed (the bots weigh an offer with it)."""
+    row = loaded.row
+    engine = loaded.meta.engine
+    if "draw" in engine.bot_decided_moves and len(row.to_move) == 1:
+        seat = row.to_move[0]
+        state, text, events = engine.play(loaded.position.state, seat, "draw")
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            return outcome, (state, NewMove(row.ply + 1, seat, text, _codec.dump_events(events)))
+    players = len(loaded.meta.players)
+    gone = tuple(seat for seat in range(players) if seat not in seats_in)
+    if not gone:
+        return Outcome.draw("agreement", players), None
+    return Outcome("agreement", (), (tuple(seats_in), gone)), None

@@ -69,9 +69,10 @@ def animation_frames(
 _FIT_MARGIN = 0.85
 
 
-def _too_big_text(error: ReplayTooLargeError, first: int, last: int) -> str:
-    """One sentence for a GIF of plies ``first``–``last`` over Discord's limit, with the
-    ``from_ply`` whose range to ``last`` should fit when at least two plies would: a range's
+def _too_big_text(error: ReplayTooLargeError, first: int, last: int, plies: int) -> str:
+    """One sentence for a GIF of plies ``first``–``last`` (of a game of ``plies``) over
+    Discord's limit, with the ``from_ply`` whose range to ``last`` should fit when at least
+    two plies would (and ``to_ply``, when ``last`` is not the game's last ply): a range's
     first frame costs a whole picture (``error.first_size``), each later one what this GIF's
     later frames cost on average."""
     mib = error.limit // 2**20
@@ -82,7 +83,8 @@ def _too_big_text(error: ReplayTooLargeError, first: int, last: int) -> str:
     fit = int(room / per_ply) if per_ply > 0 and room > 0 else 0
     if fit < 2 or last - fit <= first:
         return f"{head}: ask for fewer plies with `from_ply` and `to_ply`."
-    return f"{head}: about its last {fit} plies fit, so try `from_ply:{last - fit}`."
+    to = "" if last == plies else f" `to_ply:{last}`"
+    return f"{head}: about its last {fit} plies fit, so try `from_ply:{last - fit}`{to}."
 
 
 class Replays:
@@ -234,7 +236,7 @@ class Replays:
             error.add_note(f"game {row.id}")
             raise
         except ReplayTooLargeError as error:
-            too_big = ServiceError(_too_big_text(error, first, last))
+            too_big = ServiceError(_too_big_text(error, first, last, plies))
             too_big.game_id = row.id
             raise too_big from error
         log.info(

@@ -15,7 +15,7 @@ from bot.service import GameService, GameSnapshot, StaleActionError
 from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.bots import BOT_TURN_TIMER
-from bot.service.errors import LobbyError, NotChallengedError
+from bot.service.errors import DrawOfferError, LobbyError, NotChallengedError
 from db import Database
 from db.rows import TimerRow
 from engines import get_engine
@@ -53,6 +53,16 @@ async def vs_bot(service: GameService, game: str, level: int = 1) -> GameSnapsho
 
 async def due_bot_turns(service: GameService, clock: FakeClock) -> list[TimerRow]:
     return await service.database.timers.claim_due(clock(), "test", kinds=[BOT_TURN_TIMER])
+
+
+async def to_a_persons_turn(service: GameService, clock: FakeClock) -> GameSnapshot:
+    """Let the bots play (:func:`run_bot_turns`) until a person is to move."""
+    for _ in range(50):
+        snapshot = await service.snapshot(GAMES)
+        if not any(is_bot(snapshot.players[s].user_id) for s in snapshot.to_move):
+            return snapshot
+        await run_bot_turns(service, clock)
+    raise AssertionError("the bots kept the move")
 
 
 async def run_bot_turns(service: GameService, clock: FakeClock) -> int:
@@ -235,6 +245,7 @@ async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_
 )
 async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     bot_service: GameService,
+    clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
     values: tuple[float, float | None],
     answer: str,
@@ -264,6 +275,7 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     assert started is not None
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
+    await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
     offer = await bot_service.offer_draw(GAMES, ALICE)
     result = await bot_service.bots.answer_draw(offer)
     assert result is not None, "never silence"
@@ -316,3 +328,62 @@ async def test_an_exhibition_of_bots_plays_itself_to_the_end(
             break
     final = await bot_service.game_snapshot(started.game.game_id)
     assert final.status == "finished"
+
+
+async def test_bots_weigh_an_orbs_team_draw_as_the_engine_ends_it(
+    bot_service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Orbs' draw ranks whole sides (D-ORB-11): after BOB resigns, his side still has orbs,
+    so the draw is worth ½ to every seat, not the ⅔ of a ranking with BOB last. Bots that
+    assess themselves at 0.6 stand better than the draw and decline it."""
+    monkeypatch.setattr(bots_module, "assess", _assessing(0.6))
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="orbs",
+        opponent_ids=[BOB],
+        players=4,
+        options_text="teams=02-13",
+    )
+    await bot_service.accept_challenge(challenge.challenge_id, BOB)
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [2, 4])).game
+    assert started is not None
+    after = await bot_service.resign(GAMES, BOB)
+    assert after.is_active
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    assert all(is_bot(u) for u in offer.opponent_user_ids)
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None
+    answered, _ = result
+    assert answered.is_active
+    assert answered.draw_offer_seat is None  # declined
+
+
+async def test_a_draw_is_not_offered_to_people_while_a_bot_is_to_move(
+    bot_service: GameService,
+) -> None:
+    """With three or more players still in, a bot to move would play on at once and end
+    the offer before the people had answered; a person's turn is the time to offer."""
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generator",
+        opponent_ids=[BOB],
+        players=3,
+    )
+    await bot_service.accept_challenge(challenge.challenge_id, BOB)
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert started is not None
+    (bot_seat,) = [p.seat for p in started.players if is_bot(p.user_id)]
+    snapshot, rng = started, random.Random(5)
+    while bot_seat not in snapshot.to_move:  # people play until the bot is to move
+        offer = await bot_service.offer_draw(GAMES, ALICE)  # a person's turn: allowed
+        assert set(offer.opponent_user_ids) == {BOB, started.players[bot_seat].user_id}
+        await bot_service.answer_draw(offer.game_id, ALICE, accept=False, version=offer.version)
+        mover = snapshot.players[snapshot.to_move[0]].user_id
+        moves = await bot_service.legal_moves(GAMES, mover)
+        snapshot = (await bot_service.play(GAMES, mover, rng.choice(moves))).snapshot
+    with pytest.raises(DrawOfferError, match="bot is to move"):
+        await bot_service.offer_draw(GAMES, ALICE)

@@ -93,3 +93,6 @@ async def test_a_gif_over_the_limit_suggests_a_from_ply_whose_range_fits(
     fitting = await service.animation(GAMES, guild_id=GUILD, from_ply=suggested)
     assert len(fitting.gif) <= animate.MAX_BYTES
     assert (fitting.from_ply, fitting.to_ply) == (suggested, last)
+    # A range that stops short of the end keeps its end in the suggestion.
+    with pytest.raises(ServiceError, match=rf"try `from_ply:\d+` `to_ply:{last - 1}`\."):
+        await service.animation(GAMES, guild_id=GUILD, to_ply=last - 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 
 from bot.service import (
     AbortNotAllowedError,
@@ -13,6 +14,8 @@ from bot.service import (
     NotAPlayerError,
     StaleActionError,
 )
+from db.engine import create_engine
+from db.schema import games
 from engines.base import Outcome
 
 from .conftest import ALICE, BOB, CAROL, GAMES, GUILD, StartGame, to_move_user, waiting_user
@@ -212,3 +215,21 @@ async def test_those_who_resigned_are_neither_asked_nor_ranked_with_the_draw(
     in_play = tuple(sorted((_seat(started, ALICE), _seat(started, BOB))))
     assert ended.outcome.ranking == (in_play, (_seat(started, CAROL),))
     assert ended.outcome.winners == ()
+
+
+async def test_an_offer_stored_without_its_agreeing_seats_still_ends_in_a_draw(
+    service: GameService, start_game: StartGame
+) -> None:
+    """A process on the code before migration 0011 stores the offer's seat alone
+    (``draw_agreed`` NULL); the offerer still counts as agreeing."""
+    snapshot = await start_game()
+    offerer, opponent = to_move_user(snapshot), waiting_user(snapshot)
+    offer = await service.offer_draw(GAMES, offerer)
+    engine = create_engine(service.database.url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(games).values(draw_agreed=None))
+    finally:
+        await engine.dispose()
+    ended = await service.answer_draw(offer.game_id, opponent, accept=True, version=offer.version)
+    assert ended.outcome == Outcome.draw("agreement", 2)
