@@ -55,7 +55,10 @@ def game_info_text(snapshot: GameSnapshot) -> str:
         lines.append("Result: " + outcome_text(snapshot))
     if snapshot.draw_offer_seat is not None:
         offerer = snapshot.players[snapshot.draw_offer_seat]
-        lines.append(f"Draw offered by {_player(offerer)}.")
+        agreed = [snapshot.players[s] for s in snapshot.draw_agreed]
+        others = [p for p in agreed if p.user_id != offerer.user_id]
+        accepted = f"; accepted by {_join([_player(p) for p in others])}" if others else ""
+        lines.append(f"Draw offered by {_player(offerer)}{accepted}.")
     if snapshot.last_moves:
         recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
         lines.append(f"Last moves: {recent}")

@@ -306,6 +306,11 @@ def test_game_started_and_info() -> None:
     assert "Draw offered by <@11> (South)." in info
     assert "Last moves: 1.\u00a0`a1-a3`" in info
     assert "Position: `S:a1 N:h8" in info
+    three = (Player(0, SOUTH, "Green"), Player(1, NORTH, "Red"), Player(2, 33, "Yellow"))
+    pending = snapshot(players=three, draw_offer_seat=2, draw_agreed=(0, 2))
+    assert "Draw offered by <@33> (🟡 Yellow); accepted by <@11> (🟢 Green)." in (
+        presenters.game_info_text(pending)
+    )
 
 
 def test_move_list_in_rounds_or_by_ply() -> None:
