@@ -87,10 +87,10 @@ def make_bot(name: str) -> Bot:
 
 @dataclass(slots=True)
 class MatchResult:
-    """A's total score over ``games``; wins / draws / losses of A (two players: reward 1 / ½
-    / 0; more players: first alone / shared or middle / last; a team's win, worth 5/6 to
-    each of two teammates against two, counts as shared, while the score counts it right);
-    mean plies per game, wall seconds, A's mean and maximum seconds per decision."""
+    """A's total score over ``games``; wins / draws / losses of A (a win: A among the
+    outcome's winners, alone or with its team; a loss: A in the last place; else a draw:
+    shared or middle places); mean plies per game, wall seconds, A's mean and maximum
+    seconds per decision."""
 
     score: float = 0.0
     games: int = 0
@@ -120,13 +120,15 @@ class GameTask:
 @dataclass(frozen=True, slots=True)
 class GamePlayed:
     """What a match keeps of one game: A's seat and reward, how it ended (a termination, or
-    ``capped``), its plies and A's seconds per decision."""
+    ``capped``), its plies and A's seconds per decision; ``place`` ``"won"`` (A among the
+    winners), ``"last"`` (A in the last of several places) or ``"shared"``."""
 
     seat: int
     reward: float
     end: str
     plies: int
     think: tuple[float, ...]
+    place: str = "shared"
 
 
 def play_task(task: GameTask) -> GamePlayed:
@@ -139,7 +141,14 @@ def play_task(task: GameTask) -> GamePlayed:
     )
     end = record.outcome.termination if record.outcome else "capped"
     think = tuple(t for s, t in record.think if s == seat)
-    return GamePlayed(seat, record.rewards[seat], end, len(record.moves), think)
+    place = "shared"
+    if record.outcome is not None:
+        ranking = record.outcome.ranking
+        if seat in record.outcome.winners:
+            place = "won"
+        elif len(ranking) > 1 and seat in ranking[-1]:
+            place = "last"
+    return GamePlayed(seat, record.rewards[seat], end, len(record.moves), think, place)
 
 
 def _played(tasks: list[GameTask], jobs: int) -> Iterator[GamePlayed]:
@@ -175,9 +184,9 @@ def run_match(
         seat, reward = played.seat, played.reward
         result.score += reward
         result.games += 1
-        if reward >= 1.0:
+        if played.place == "won":
             result.wins += 1
-        elif reward <= 0.0:
+        elif played.place == "last":
             result.losses += 1
         else:
             result.draws += 1
