@@ -124,6 +124,19 @@ class Guild:
         return await self.fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
 
 
+async def direct_messages_to(fake: FakeDiscord, *users: Any) -> list[str]:
+    """The first direct message each of ``users`` got, once all have one."""
+    await fake.wait_until(
+        lambda: None not in [fake.dm_channel(user) for user in users], what="the DMs"
+    )
+    texts = []
+    for user in users:
+        dm_channel = fake.dm_channel(user)
+        assert dm_channel is not None
+        texts.append((await fake.wait_for_message(dm_channel)).content)
+    return texts
+
+
 @pytest.fixture
 async def always(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Guild]:
     world = Guild(fake_discord, tmp_path, "Threads Always")
@@ -366,17 +379,14 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
     await fake.wait_for_message(channel, lambda m: f"<@{dan.id}>" in m.content)
 
     fake.delete_channel(channel)
-    await fake.wait_until(
-        lambda: None not in (fake.dm_channel(ann), fake.dm_channel(bob)), what="two DMs"
-    )
-    for user in (ann, bob):
-        dm_channel = fake.dm_channel(user)
-        assert dm_channel is not None
-        dm = await fake.wait_for_message(dm_channel)
-        assert dm.content == (
+    assert (
+        await direct_messages_to(fake, ann, bob)
+        == [
             "**Generatorb** (game 1) was aborted: its channel was deleted. It has no result "
             "and is not rated."
-        )
+        ]
+        * 2
+    )
     elsewhere = fake.add_text_channel(default.guild, "elsewhere")
     listed = await fake.slash(ann, elsewhere, "games", options={"scope": "mine"})
     assert "Generatorb" not in listed.content, listed.content
@@ -479,14 +489,8 @@ async def test_a_channel_deleted_while_no_bot_ran_is_caught_up_on_connecting(
     await fake.wait_until(lambda: rows()[1][0][1] == "aborted", timeout=20, what="the abort")
     await fake.wait_until(lambda: rows()[0][-1] == ("orbs", "cancelled"), what="cancelled")
     assert rows()[1] == [(doomed.id, "aborted"), (kept.id, "active")]
-    await fake.wait_until(
-        lambda: None not in (fake.dm_channel(ann), fake.dm_channel(bob)), what="two DMs"
-    )
-    for user in (ann, bob):
-        dm_channel = fake.dm_channel(user)
-        assert dm_channel is not None
-        dm = await fake.wait_for_message(dm_channel)
-        assert dm.content.startswith("**Generatorb** (game 1) was aborted: its channel was")
+    for text in await direct_messages_to(fake, ann, bob):
+        assert text.startswith("**Generatorb** (game 1) was aborted: its channel was deleted.")
     assert fake.dm_channel(cat) is None
     assert fake.dm_channel(dan) is None
     assert "was deleted while no bot process heard of it" in always.bot.log()

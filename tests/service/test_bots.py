@@ -51,6 +51,30 @@ async def vs_bot(service: GameService, game: str, level: int = 1) -> GameSnapsho
     return update.game
 
 
+async def people_and_bots(
+    service: GameService,
+    game: str,
+    players: int,
+    levels: list[int],
+    options_text: str | None = None,
+) -> GameSnapshot:
+    """ALICE challenges BOB to ``game`` for ``players`` seats, BOB accepts and ALICE fills
+    the other seats with bots at ``levels``; returns the started game."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game=game,
+        opponent_ids=[BOB],
+        players=players,
+        options_text=options_text,
+    )
+    await service.accept_challenge(challenge.challenge_id, BOB)
+    started = (await service.add_bots(challenge.challenge_id, ALICE, levels)).game
+    assert started is not None
+    return started
+
+
 async def due_bot_turns(service: GameService, clock: FakeClock) -> list[TimerRow]:
     return await service.database.timers.claim_due(clock(), "test", kinds=[BOT_TURN_TIMER])
 
@@ -262,17 +286,7 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
         return value
 
     monkeypatch.setattr(bots_module, "assess", assess)
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="orbs",
-        opponent_ids=[BOB],
-        players=4,
-    )
-    await bot_service.accept_challenge(challenge.challenge_id, BOB)
-    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [2, 4])).game
-    assert started is not None
+    started = await people_and_bots(bot_service, "orbs", 4, [2, 4])
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
     await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
@@ -337,18 +351,7 @@ async def test_bots_weigh_an_orbs_team_draw_as_the_engine_ends_it(
     so the draw is worth ½ to every seat, not the ⅔ of a ranking with BOB last. Bots that
     assess themselves at 0.6 stand better than the draw and decline it."""
     monkeypatch.setattr(bots_module, "assess", _assessing(0.6))
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="orbs",
-        opponent_ids=[BOB],
-        players=4,
-        options_text="teams=02-13",
-    )
-    await bot_service.accept_challenge(challenge.challenge_id, BOB)
-    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [2, 4])).game
-    assert started is not None
+    await people_and_bots(bot_service, "orbs", 4, [2, 4], options_text="teams=02-13")
     after = await bot_service.resign(GAMES, BOB)
     assert after.is_active
     offer = await bot_service.offer_draw(GAMES, ALICE)
@@ -365,17 +368,7 @@ async def test_a_draw_is_not_offered_to_people_while_a_bot_is_to_move(
 ) -> None:
     """With three or more players still in, a bot to move would play on at once and end
     the offer before the people had answered; a person's turn is the time to offer."""
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="generator",
-        opponent_ids=[BOB],
-        players=3,
-    )
-    await bot_service.accept_challenge(challenge.challenge_id, BOB)
-    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [1])).game
-    assert started is not None
+    started = await people_and_bots(bot_service, "generator", 3, [1])
     (bot_seat,) = [p.seat for p in started.players if is_bot(p.user_id)]
     snapshot, rng = started, random.Random(5)
     while bot_seat not in snapshot.to_move:  # people play until the bot is to move
