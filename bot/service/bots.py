@@ -271,21 +271,7 @@ class Bots:
         if row is None or not row.is_active or row.version != offer.version:
             return None
         loaded = await self.core.load_row(row)
-        seats_in = await self.endings.seats_in(loaded)
-        outcome, _ = agreed_draw(loaded, seats_in)
-        drawn = rewards_from_outcome(outcome, len(loaded.meta.players))
-        margin = 0.5 - ACCEPT_DRAW_AT_MOST
-        decliner: int | None = None
-        for bot_id in bots:
-            for seat in (s for s in loaded.meta.seats_of(bot_id) if s in seats_in):
-                value = await self._assess_for_draw(loaded, seat)
-                accept = value <= drawn[seat] - margin
-                log.info(
-                    "game %d: bot seat %d assesses itself at %.2f (a draw: %.2f) and %s it",
-                    row.id, seat, value, drawn[seat], "accepts" if accept else "declines",
-                )  # fmt: skip
-                if not accept and decliner is None:
-                    decliner = bot_id
+        decliner = await self._first_to_decline(loaded, bots)
         try:
             if decliner is not None:
                 declined = await self.endings.answer_draw(
@@ -303,6 +289,26 @@ class Bots:
             return answered, bot_id
         except StaleActionError:
             return None
+
+    async def _first_to_decline(self, loaded: Loaded, bots: list[int]) -> int | None:
+        """The first of ``bots`` with a seat still in that stands better than the draw would
+        leave it (see :meth:`answer_draw`), or ``None`` when every one would accept; the
+        assessments stop at the first decline."""
+        seats_in = await self.endings.seats_in(loaded)
+        outcome, _ = agreed_draw(loaded, seats_in)
+        drawn = rewards_from_outcome(outcome, len(loaded.meta.players))
+        margin = 0.5 - ACCEPT_DRAW_AT_MOST
+        for bot_id in bots:
+            for seat in (s for s in loaded.meta.seats_of(bot_id) if s in seats_in):
+                value = await self._assess_for_draw(loaded, seat)
+                accept = value <= drawn[seat] - margin
+                log.info(
+                    "game %d: bot seat %d assesses itself at %.2f (a draw: %.2f) and %s it",
+                    loaded.row.id, seat, value, drawn[seat], "accepts" if accept else "declines",
+                )  # fmt: skip
+                if not accept:
+                    return bot_id
+        return None
 
     async def _assess_for_draw(self, loaded: Loaded, seat: int) -> float:
         """Bot seat ``seat``'s expected reward (0–1) for a draw answer; 1.0 (so a decline)

@@ -227,7 +227,7 @@ class Endings:
     async def _drawn_by_agreement(self, loaded: Loaded, seats_in: Sequence[int]) -> Loaded:
         """End the game ``agreement`` as :func:`agreed_draw` says: through the engine where
         the rules know that ending (Orbs D-ORB-11: log ``draw``, so the stored position and a
-        replay say it too), else by the bot's outcome."""
+        replay say it too), else by the outcome it builds."""
         log.info("game %d: drawn by agreement", loaded.row.id)
         outcome, engine_draw = agreed_draw(loaded, seats_in)
         if engine_draw is None:
