@@ -697,6 +697,14 @@ def position_text(state: GeneratorbState) -> str:
     )
 
 
+def _decimal(text: str) -> bool:
+    """A number as section 7 prints it: ASCII digits without leading zeros (``0``, ``17``;
+    not ``017``). The section lets parsing ignore case and the order of a player's pieces;
+    "everything else must follow the grammar", so a supply or ply printed otherwise is
+    malformed."""
+    return ascii_digits(text, MAX_DIGITS) and (text == "0" or not text.startswith("0"))
+
+
 def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, int, int]:
     """Parse section 7 notation into (board, supply, turn, ply, passes); UsageError if bad:
     fields separated by single spaces (the line's ends may carry whitespace), an orb written
@@ -730,16 +738,17 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
                 raise UsageError(f"malformed position: {name} is listed twice")
             board[cell] = height * SIGN[seat]
     south, slash, north = values[2].partition("/")
-    if (
-        not (slash and ascii_digits(south) and ascii_digits(north))
-        or int(south) > 99
-        or int(north) > 99
-    ):
-        raise UsageError(f"malformed position: supply must be <0-99>/<0-99>, got {values[2]!r}")
+    if not (slash and _decimal(south) and _decimal(north)) or int(south) > 99 or int(north) > 99:
+        raise UsageError(
+            f"malformed position: supply must be <0-99>/<0-99> without leading zeros, "
+            f"got {values[2]!r}"
+        )
     if values[3] not in ("s", "n"):
         raise UsageError(f"malformed position: turn must be S or N, got {values[3]!r}")
-    if not ascii_digits(values[4]):
-        raise UsageError(f"malformed position: ply must be a number, got {values[4]!r}")
+    if not _decimal(values[4]):
+        raise UsageError(
+            f"malformed position: ply must be a number without leading zeros, got {values[4]!r}"
+        )
     if values[5] not in ("0", "1", "2"):
         raise UsageError(f"malformed position: passes must be 0, 1 or 2, got {values[5]!r}")
     turn = SOUTH if values[3] == "s" else NORTH

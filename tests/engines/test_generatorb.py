@@ -267,10 +267,14 @@ def test_random_playouts_keep_invariants(options: dict[str, str]) -> None:
         "S:a1=4 N:h8 supply:0/0 turn:S ply:0 passes:0",
         "S:a1  N:h8 supply:0/0 turn:S ply:0 passes:0",  # two spaces
         "S:a1\tN:h8 supply:0/0 turn:S ply:0 passes:0",  # a tab
+        "S:a1 N:h8 supply:017/17 turn:S ply:0 passes:0",  # numbers without leading zeros
+        "S:a1 N:h8 supply:0/00 turn:S ply:0 passes:0",
+        "S:a1 N:h8 supply:0/0 turn:S ply:007 passes:0",
     ],
 )
 def test_a_position_off_the_grammar_is_malformed(text: str) -> None:
-    """Spec generatorb section 7: single spaces between fields; `cell=2` and `cell=3` only."""
+    """Spec generatorb section 7: single spaces between fields; `cell=2` and `cell=3` only;
+    numbers as printed (only case and the order of a player's pieces may differ)."""
     with pytest.raises(UsageError, match="malformed position"):
         ENGINE.from_position(text, ENGINE.resolve_options({}))
 
