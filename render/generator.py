@@ -389,12 +389,18 @@ class _Pen:
         return self.image.reduce(SUPERSAMPLE), self.half_x, self.half_y
 
 
-def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> Box:
-    """Paste ``sprite`` with its anchor at (``x``, ``y``); return the box it covers."""
+def _sprite_box(sprite: Sprite, x: float, y: float) -> Box:
+    """The box :func:`_paste` would cover with ``sprite`` anchored at (``x``, ``y``)."""
     image, ax, ay = sprite
     left, top = round(x) - ax, round(y) - ay
-    canvas.paste(image, (left, top), image)
     return (left, top, left + image.width, top + image.height)
+
+
+def _paste(canvas: Image.Image, sprite: Sprite, x: float, y: float) -> Box:
+    """Paste ``sprite`` with its anchor at (``x``, ``y``); return the box it covers."""
+    box = _sprite_box(sprite, x, y)
+    canvas.paste(sprite[0], box[:2], sprite[0])
+    return box
 
 
 def _put(picture: Composer, sprite: Sprite, x: float, y: float) -> None:
@@ -631,7 +637,9 @@ def render(
     # palette, over the board mapped once per process (render.kit.Composer).
     picture = Composer(_layer(turns))
     stacks = {node: sizes for node, _, sizes in view.stacks}
-    _draw_start_labels(picture, view, xy)
+    tags = _tags(view, stacks, xy)
+    for label in _start_labels(view, xy, [_sprite_box(*tag) for tag in tags]):
+        _put(picture, *label)
     if view.last is not None:
         _draw_last_action_under(picture, view.last, stacks, xy)
     for node in view.reachable:
@@ -639,7 +647,8 @@ def render(
     for node, owner, sizes in view.stacks:
         _put(picture, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
         _put(picture, _stack_sprite(view.colours[owner], sizes), *xy[node])
-    _draw_tags(picture, view, stacks, xy)
+    for tag in tags:
+        _put(picture, *tag)
     if view.last is not None:
         _draw_last_action_over(picture, view, view.last, stacks, turns)
     image = picture.rgb
@@ -731,36 +740,51 @@ def _check_last(last: LastAction, players: int) -> None:
 # ---- the board's marks -------------------------------------------------------------------------
 
 
-def _draw_start_labels(
-    picture: Composer, view: GeneratorView, xy: Sequence[Point] = NODE_XY
-) -> None:
-    """Under each start node in play, its seat's name (``G  GREEN``); greyed once resigned."""
+def _overlaps(box: Box, others: Sequence[Box]) -> int:
+    """How many of ``others`` share pixels with ``box``."""
+    return sum(
+        1 for o in others if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
+    )
+
+
+def _start_labels(
+    view: GeneratorView, xy: Sequence[Point] = NODE_XY, tags: Sequence[Box] = ()
+) -> list[tuple[Sprite, float, float]]:
+    """Under each start node in play, its seat's name (``G  GREEN``; greyed once resigned),
+    with where it goes. Where it would cover more of the node tags (``tags``: their boxes)
+    than the same distance above the node would, it goes above instead."""
+    placed = []
     for seat, colour in enumerate(view.colours):
         x, y = xy[LEVEL_START[1] + colour]
         ink = MUTED if view.stashes[seat] is None else DARK[colour]
         text = f"{COLOURS[colour]}  {COLOUR_NAMES[colour].upper()}"
-        _put(picture, _tag_sprite(text, ink, ink), x, y + START_LABEL_DROP)
+        sprite = _tag_sprite(text, ink, ink)
+        below, above = y + START_LABEL_DROP, y - START_LABEL_DROP
+        covered = _overlaps(_sprite_box(sprite, x, below), tags)
+        if covered and _overlaps(_sprite_box(sprite, x, above), tags) < covered:
+            below = above
+        placed.append((sprite, x, below))
+    return placed
 
 
-def _draw_tags(
-    picture: Composer,
-    view: GeneratorView,
-    stacks: dict[int, str],
-    xy: Sequence[Point] = NODE_XY,
-) -> None:
-    """Full-name tags under the nodes a player has to type: occupied or reachable nodes whose
-    disc does not show the full name (levels 3–4) or whose name a stack hides (level 2; start
-    nodes have their label), and the last action's origin."""
+def _tags(
+    view: GeneratorView, stacks: dict[int, str], xy: Sequence[Point] = NODE_XY
+) -> list[tuple[Sprite, float, float]]:
+    """Full-name tags under the nodes a player has to type, with where they go: occupied or
+    reachable nodes whose disc does not show the full name (levels 3–4) or whose name a stack
+    hides (level 2; start nodes have their label), and the last action's origin."""
     named = set(view.reachable) | set(stacks)
     if view.last is not None and view.last.origin is not None:
         named.add(view.last.origin)
+    placed = []
     for node in sorted(named):
         level = LEVEL[node]
         if level == 1 or (level == 2 and node not in stacks):
             continue
         x, y = xy[node]
         drop = _reach(node, stacks.get(node, "")) + TAG_HEIGHT / 2 + 1
-        _put(picture, _tag_sprite(NAMES[node]), x, y + drop)
+        placed.append((_tag_sprite(NAMES[node]), x, y + drop))
+    return placed
 
 
 def _draw_last_action_under(

@@ -27,7 +27,7 @@ from PIL import Image
 import render
 from engines.base import Outcome
 from engines.generator import GeneratorView, LastAction
-from engines.geometry.gryb import LEVEL, NAMES, NODE_COUNT, colour_of_letter, index
+from engines.geometry.gryb import LEVEL, LEVEL_START, NAMES, NODE_COUNT, colour_of_letter, index
 from render import generator as gen
 from render import kit
 from tests.render.golden import GOLDEN_ROOT, check_golden, decode, rgb
@@ -457,3 +457,21 @@ def test_render_png_dispatches_to_the_generator_renderer() -> None:
     """``render/__init__.py`` must list this renderer under the engine's id."""
     assert render.RENDERERS["generator"] is gen.render
     assert render.render_png("generator", START) == gen.render(START)
+
+
+@pytest.mark.parametrize("turns", range(4))
+def test_a_start_label_moves_above_its_node_rather_than_cover_a_node_tag(turns: int) -> None:
+    """The seat names under the start nodes and the full-name tags of crowded quadrants met
+    (Red's "R RED" over the tag of RGYY, seen from Green's side): where a label below would
+    cover a tag it goes above the node, so no label covers a tag in the busy position on any
+    turn of the board, and the rest stay below."""
+    xy = gen.node_points(turns)
+    stacks = {node: sizes for node, _, sizes in BUSY.stacks}
+    tags = [gen._sprite_box(*tag) for tag in gen._tags(BUSY, stacks, xy)]
+    labels = gen._start_labels(BUSY, xy, tags)
+    above = 0
+    for (sprite, x, y), colour in zip(labels, BUSY.colours, strict=True):
+        assert gen._overlaps(gen._sprite_box(sprite, x, y), tags) == 0
+        above += y < xy[LEVEL_START[1] + colour][1]
+    assert above < len(labels)  # below stays the rule
+    assert above == (1 if turns in (2, 3) else 0)  # from Red's and Green's sides: R RED
