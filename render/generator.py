@@ -11,7 +11,7 @@ The board is the spec's fractal layout, :data:`engines.geometry.gryb.POSITION` o
 * a disc per node, shrinking with depth, tinted and rimmed in the node's colour and carrying
   its name: the full name on levels 1–2, the last letter on levels 3–4 (the rest of the name is
   the path to the centre). The four start nodes are the largest discs; each one in play has its
-  seat's name underneath (``G  GREEN``);
+  seat's name underneath (``G  GREEN``), or above it where a node's full-name tag sits below;
 * every stack as a small column of pyramids: each a triangle in its owner's hue with a dark
   outline, S < M < L in size, each smaller one standing on the one below, and the top one
   carrying the owner's letter, so ownership never depends on colour alone;
