@@ -88,9 +88,9 @@ def make_bot(name: str) -> Bot:
 @dataclass(slots=True)
 class MatchResult:
     """A's total score over ``games``; wins / draws / losses of A (a win: A among the
-    outcome's winners, alone or with its team; a loss: A in the last place; else a draw:
-    shared or middle places); mean plies per game, wall seconds, A's mean and maximum
-    seconds per decision."""
+    outcome's winners with a reward above ½, so first alone or with its team, not in a first
+    place everybody shares; a loss: A in the last place; else a draw: shared or middle
+    places); mean plies per game, wall seconds, A's mean and maximum seconds per decision."""
 
     score: float = 0.0
     games: int = 0
@@ -121,7 +121,8 @@ class GameTask:
 class GamePlayed:
     """What a match keeps of one game: A's seat and reward, how it ended (a termination, or
     ``capped``), its plies and A's seconds per decision; ``place`` ``"won"`` (A among the
-    winners), ``"last"`` (A in the last of several places) or ``"shared"``."""
+    winners, with a reward above ½), ``"last"`` (A in the last of several places) or
+    ``"shared"``."""
 
     seat: int
     reward: float
@@ -144,8 +145,8 @@ def play_task(task: GameTask) -> GamePlayed:
     place = "shared"
     if record.outcome is not None:
         ranking = record.outcome.ranking
-        if seat in record.outcome.winners:
-            place = "won"
+        if seat in record.outcome.winners and record.rewards[seat] > 0.5:
+            place = "won"  # first, alone or with teammates (not a tie with everybody)
         elif len(ranking) > 1 and seat in ranking[-1]:
             place = "last"
     return GamePlayed(seat, record.rewards[seat], end, len(record.moves), think, place)
