@@ -341,19 +341,30 @@ async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(roo
     assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"
 
 
+#: Three seats of Orbs on the hexagon, North (seat 0) down to its last orb, seat 1 to move.
+LOST_NORTH = "G6:F/J7:F,J8:E,K8:W,K9:A/J3:W,J4:F,K3:A,K4:E 1 0"
+
+
 async def test_a_bot_answers_a_three_player_draw_and_the_post_waits_for_the_person(
     room: Room,
 ) -> None:
-    """alice, bob and a level-1 bot play Orbs; alice offers a draw on a person's turn. The
-    bot answers at once: a decline ends the offer, an acceptance leaves the post with its
-    buttons, naming bob as the one still to answer, and bob's acceptance draws the game."""
+    """alice, bob and a level-1 bot play Orbs from a position where North (the bot's seat,
+    as the seeded seating deals it) has one orb left; alice offers a draw. The bot, lost,
+    accepts at once; the post keeps its buttons and names bob as the one still to answer,
+    and bob's acceptance draws the game."""
     fake = room.fake
     await room.start()
     channel = room.channel("orbs-draw")
     bob = fake.add_user("bob")
     fake.add_member(room.guild, bob)
     mark = fake.checkpoint()
-    options = {"game": "orbs", "players": 3, "opponent": bob, "options": SHORT["orbs"]}
+    options = {
+        "game": "orbs",
+        "players": 3,
+        "opponent": bob,
+        "options": SHORT["orbs"],
+        "position": LOST_NORTH,
+    }
     await fake.slash(room.alice, channel, "challenge", options=options)
     lobby = await fake.wait_for_message(channel, lambda m: "bots" in str(m.components), after=mark)
     await fake.press(bob, lobby, label="Accept")
@@ -365,37 +376,24 @@ async def test_a_bot_answers_a_three_player_draw_and_the_post_waits_for_the_pers
     )
     start = fake.checkpoint()
     await fake.select(room.alice, fake.message(lobby), menu, ["1"])
-    await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=start)
-    for _ in range(100):  # until a person is to move: a bot to move would end the offer
-        moves = [
-            await fake.autocomplete(user, channel, "move", focused="text", text="")
-            for user in (room.alice, bob)
-        ]
-        if any(moves):
-            break
-        await asyncio.sleep(0.2)
+    begins = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=start)
+    assert "**Gameroom (level 1)** plays North" in begins.content, begins.content
     mark = fake.checkpoint()
     offered = await fake.slash(room.alice, channel, "draw")
     assert offered.content == "Draw offered to the others."
     offer = await fake.wait_for_message(  # the bot's answer may have edited it already
         channel, lambda m: "draw" in m.content.lower(), after=mark, timeout=30
     )
-    await fake.wait_until(
-        lambda: "Every player still in" not in fake.message(offer).content,
-        what="the bot's answer",
-        timeout=30,
-    )
-    answered = fake.message(offer)
-    if "declined by **Gameroom (level 1)**" in answered.content:
-        assert not answered.components
-        return
-    assert answered.content == (
+    waiting = (
         f"<@{room.alice.id}> offers a draw. Accepted by **Gameroom (level 1)**; still to "
         f"answer: <@{bob.id}>. (A move declines it.)"
     )
-    assert answered.components  # the buttons stay for bob
+    await fake.wait_until(
+        lambda: fake.message(offer).content == waiting, what="the bot's answer", timeout=30
+    )
+    assert fake.message(offer).components  # the buttons stay for bob
     mark = fake.checkpoint()
-    await fake.press(bob, answered, label="Accept draw")
+    await fake.press(bob, fake.message(offer), label="Accept draw")
     assert fake.message(offer).content == f"<@{bob.id}> accepted the draw offer: the game is drawn."
     final = await fake.wait_for_message(channel, is_final, after=mark, timeout=30)
     assert "drawn" in final.content
