@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from engines.base import (
     CHANCE,
     ENDED_EVENT,
+    MAX_DIGITS,
     SEAT_DIGITS,
     ChanceOutcome,
     Engine,
@@ -36,6 +37,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    quoted,
 )
 from engines.rng import Rng
 
@@ -638,7 +640,7 @@ def format_move(move: ArbosMove) -> str:
 _LETTERS = {EMPTY: "", WHITE: "w", BLACK: "b", SEED: "g"}
 _CODES = {"w": WHITE, "b": BLACK, "g": SEED}
 _FIELDS = ("phase", "turn", "setup", "hands", "supply", "passes", "prune")
-_NUMBER = re.compile(r"0|[1-9][0-9]*")
+_NUMBER = re.compile(rf"0|[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
 
 
 def position_text(state: ArbosState) -> str:
@@ -684,7 +686,7 @@ def _parse_board(text: str) -> tuple[int, ...]:
             elif token.isdigit() and _NUMBER.fullmatch(token) and 1 <= int(token) <= SIZE:
                 cells.extend([EMPTY] * int(token))
             else:
-                raise _malformed(f"row {ROWS[r]} has a bad character or run {token!r}")
+                raise _malformed(f"row {ROWS[r]} has a bad character or run {quoted(token)}")
         if len(cells) != SIZE:
             raise _malformed(f"row {ROWS[r]} has {len(cells)} cells, not 20")
         board.extend(cells)
@@ -694,7 +696,7 @@ def _parse_board(text: str) -> tuple[int, ...]:
 def _pair(field: str, value: str) -> tuple[int, int]:
     parts = value.split("/")
     if len(parts) != 2 or not all(_NUMBER.fullmatch(p) for p in parts):
-        raise _malformed(f"{field} must be two counts like 3/4, not {value!r}")
+        raise _malformed(f"{field} must be two counts like 3/4, not {quoted(value)}")
     return int(parts[0]), int(parts[1])
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engines.base import SEAT_DIGITS, NotationError, UsageError, quoted
+from engines.base import MAX_DIGITS, SEAT_DIGITS, NotationError, UsageError, ascii_digits, quoted
 from engines.generator_board import (
     BASE,
     LARGE,
@@ -198,8 +198,8 @@ def read_position(text: str, colours_option: str) -> PositionFields:
                     f"{who} has {on_board} {SIZE_NAMES[size]} on the board and "
                     f"{stash[SLOT[size]]} in the stash, not {PER_SIZE} (check 4)"
                 )
-    if not (count_text.isascii() and count_text.isdigit()):
-        raise malformed(f"COUNT must be a number, got {count_text!r}")
+    if not ascii_digits(count_text, MAX_DIGITS):
+        raise malformed(f"COUNT must be a number, got {quoted(count_text)}")
     if turn_text not in TERMINATIONS:
         match = _TURN.fullmatch(turn_text)
         if not match:

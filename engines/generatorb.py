@@ -701,8 +701,8 @@ def _decimal(text: str) -> bool:
     """A number as section 7 prints it: ASCII digits without leading zeros (``0``, ``17``;
     not ``017``). The section lets parsing ignore case and the order of a player's pieces;
     "everything else must follow the grammar", so a supply or ply printed otherwise is
-    malformed."""
-    return ascii_digits(text, MAX_DIGITS) and (text == "0" or not text.startswith("0"))
+    malformed. (Length is checked apart: see :data:`MAX_DIGITS`.)"""
+    return ascii_digits(text) and (text == "0" or not text.startswith("0"))
 
 
 def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, int, int]:
@@ -738,13 +738,15 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
                 raise UsageError(f"malformed position: {name} is listed twice")
             board[cell] = height * SIGN[seat]
     south, slash, north = values[2].partition("/")
-    if not (slash and _decimal(south) and _decimal(north)) or int(south) > 99 or int(north) > 99:
+    if not (slash and _decimal(south) and _decimal(north) and len(south) <= 2 >= len(north)):
         raise UsageError(
             f"malformed position: supply must be <0-99>/<0-99> without leading zeros, "
-            f"got {values[2]!r}"
+            f"got {quoted(values[2])}"
         )
     if values[3] not in ("s", "n"):
         raise UsageError(f"malformed position: turn must be S or N, got {values[3]!r}")
+    if len(values[4]) > MAX_DIGITS:
+        raise UsageError(f"malformed position: ply has more than {MAX_DIGITS} digits")
     if not _decimal(values[4]):
         raise UsageError(
             f"malformed position: ply must be a number without leading zeros, got {values[4]!r}"

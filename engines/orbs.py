@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from engines.base import (
     ENDED_EVENT,
+    MAX_DIGITS,
     SEAT_DIGITS,
     Engine,
     Event,
@@ -36,6 +37,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    ascii_digits,
     quoted,
 )
 from engines.geometry.hexstar import (
@@ -597,15 +599,15 @@ def read_position(text: str, rules: Rules) -> OrbsState:
             if board[cell] != EMPTY:
                 raise UsageError(f"two orbs on {NAMES[cell]}")
             board[cell] = seat * 5 + ELEMENTS.index(match.group(3))
-    if not (quiet_text.isascii() and quiet_text.isdigit()):
-        raise UsageError(f"the quiet counter {quiet_text!r} is not a number")
+    if not ascii_digits(quiet_text, MAX_DIGITS):
+        raise UsageError(f"the quiet counter {quoted(quiet_text)} is not a number")
     quiet = int(quiet_text)
     frozen = tuple(board)
     present = _seats_in(frozen, rules.players)
     found = _ending(frozen, rules, quiet, present)
     end, turn = "", 0
     drawn: tuple[int, ...] = ()
-    if turn_text.isascii() and turn_text.isdigit():
+    if ascii_digits(turn_text, MAX_DIGITS):
         turn = int(turn_text)
         if turn >= rules.players or not present[turn]:
             raise UsageError(f"seat {turn_text} cannot be to move: it has no orbs")
@@ -626,10 +628,10 @@ def read_position(text: str, rules: Rules) -> OrbsState:
     elif turn_text in TERMINATIONS[1:]:
         expected = "" if turn_text == "agreement" else turn_text
         if found != expected:
-            raise UsageError(f"the position is not over by {turn_text} (ORB-8)")
+            raise UsageError(f"the position is not over by {quoted(turn_text)} (ORB-8)")
         end = turn_text
     else:
-        raise UsageError(f"{turn_text!r} is neither a seat number nor a termination")
+        raise UsageError(f"{quoted(turn_text)} is neither a seat number nor a termination")
     state = OrbsState(frozen, turn, quiet, end, drawn, None, rules)
     if position_text(state) != text:
         raise UsageError(

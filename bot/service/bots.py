@@ -252,9 +252,9 @@ class Bots:
     # ---- answers ----------------------------------------------------------------------------
 
     async def answer_draw(self, offer: DrawOffer) -> tuple[GameSnapshot, int] | None:
-        """Answer a draw offer for every bot among the players it waits for: each bot seat
-        still in is assessed first (:func:`ai.levels.assess`), and a bot accepts when each of
-        its seats is worth at most what the draw would give it
+        """Answer a draw offer for every bot among the players it waits for: the bot seats
+        still in are assessed in turn (:func:`ai.levels.assess`) until one would decline, and
+        a bot accepts when each of its seats is worth at most what the draw would give it
         (:func:`~bot.service.endings.agreed_draw`), less ``½ - ACCEPT_DRAW_AT_MOST`` (so at
         most 0.45 in a two-player game, where a draw is worth ½; more where resigned seats
         would rank below the draw, as whole sides do in an Orbs team game). The first bot that

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from engines.base import SEAT_DIGITS, IllegalMoveError, NotationError
+from engines.base import MAX_DIGITS, SEAT_DIGITS, IllegalMoveError, NotationError, quoted
 from engines.generation_zero.content import STATS
 from engines.generation_zero.rules import UPGRADE_STATS, Game
 
@@ -64,6 +64,8 @@ def _char(word: str, text: str) -> str:
 def _slot(game: Game, word: str, text: str) -> str:
     """A slot label or location id -> canonical slot label (``L7``)."""
     if SLOT.match(word):
+        if len(word) > MAX_DIGITS:
+            raise _fail(text, f"there is no slot {quoted(word.upper())} on this board")
         n = int(word[1:])
         if n > len(game.d["map"]):
             raise _fail(text, f"there is no slot {word.upper()} on this board")
