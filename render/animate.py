@@ -156,8 +156,8 @@ def render_gif(
 
     Raises ``ValueError`` for no frames, a non-public view or a bad move time,
     :class:`ReplayTooLargeError` (a ``ValueError``) for a result over :data:`MAX_BYTES`; and
-    whatever :func:`render.render_png` raises for a
-    bad game id, view or labels (``KeyError``, ``TypeError``, ``ValueError``).
+    whatever :func:`render.render_png` raises for a bad game id, view or labels
+    (``KeyError``, ``TypeError``, ``ValueError``).
     """
     from render import render_png  # render/__init__ imports this module
 
