@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 from engines.base import (
     CHANCE,
     ENDED_EVENT,
-    MAX_DIGITS,
     SEAT_DIGITS,
     ChanceOutcome,
     Engine,
@@ -37,6 +36,7 @@ from engines.base import (
     Preset,
     Transition,
     UsageError,
+    plain_decimal,
     quoted,
 )
 from engines.rng import Rng
@@ -640,7 +640,6 @@ def format_move(move: ArbosMove) -> str:
 _LETTERS = {EMPTY: "", WHITE: "w", BLACK: "b", SEED: "g"}
 _CODES = {"w": WHITE, "b": BLACK, "g": SEED}
 _FIELDS = ("phase", "turn", "setup", "hands", "supply", "passes", "prune")
-_NUMBER = re.compile(rf"0|[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
 
 
 def position_text(state: ArbosState) -> str:
@@ -683,7 +682,7 @@ def _parse_board(text: str) -> tuple[int, ...]:
         for token in re.findall(r"\d+|.", row):
             if token in _CODES:
                 cells.append(_CODES[token])
-            elif token.isdigit() and _NUMBER.fullmatch(token) and 1 <= int(token) <= SIZE:
+            elif plain_decimal(token) and 1 <= int(token) <= SIZE:
                 cells.extend([EMPTY] * int(token))
             else:
                 raise _malformed(f"row {ROWS[r]} has a bad character or run {quoted(token)}")
@@ -695,7 +694,7 @@ def _parse_board(text: str) -> tuple[int, ...]:
 
 def _pair(field: str, value: str) -> tuple[int, int]:
     parts = value.split("/")
-    if len(parts) != 2 or not all(_NUMBER.fullmatch(p) for p in parts):
+    if len(parts) != 2 or not all(plain_decimal(p) for p in parts):
         raise _malformed(f"{field} must be two counts like 3/4, not {quoted(value)}")
     return int(parts[0]), int(parts[1])
 
@@ -725,7 +724,7 @@ def parse_position(text: str, mode: str) -> ArbosState:
     hands = _pair("hands", values["hands"])
     supply = _pair("supply", values["supply"])
     for name in ("passes", "prune"):
-        if not _NUMBER.fullmatch(values[name]):
+        if not plain_decimal(values[name]):
             raise _malformed(f"{name} must be a number")
     passes, prune = int(values["passes"]), int(values["prune"])
     spores = (board.count(WHITE), board.count(BLACK))

@@ -51,6 +51,7 @@ __all__ = [
     "Transition",
     "UsageError",
     "ascii_digits",
+    "plain_decimal",
     "quoted",
 ]
 
@@ -91,6 +92,12 @@ def ascii_digits(text: str, most: int | None = None) -> bool:
     if not text or (most is not None and len(text) > most):
         return False
     return text.isascii() and text.isdigit()
+
+
+def plain_decimal(text: str, most: int | None = MAX_DIGITS) -> bool:
+    """Whether ``text`` is a number as notation prints it: :func:`ascii_digits` (at most
+    ``most`` of them) without leading zeros (``0``, ``17``; not ``017``)."""
+    return ascii_digits(text, most) and (text == "0" or not text.startswith("0"))
 
 
 #: How much of a caller's text an error message quotes (:func:`quoted`).

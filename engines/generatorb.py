@@ -31,6 +31,7 @@ from engines.base import (
     Transition,
     UsageError,
     ascii_digits,
+    plain_decimal,
     quoted,
 )
 from engines.geometry.square import SquareGrid
@@ -697,14 +698,6 @@ def position_text(state: GeneratorbState) -> str:
     )
 
 
-def _decimal(text: str) -> bool:
-    """A number as section 7 prints it: ASCII digits without leading zeros (``0``, ``17``;
-    not ``017``). The section lets parsing ignore case and the order of a player's pieces;
-    "everything else must follow the grammar", so a supply or ply printed otherwise is
-    malformed. (Length is checked apart: see :data:`MAX_DIGITS`.)"""
-    return ascii_digits(text) and (text == "0" or not text.startswith("0"))
-
-
 def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, int, int]:
     """Parse section 7 notation into (board, supply, turn, ply, passes); UsageError if bad:
     fields separated by single spaces (the line's ends may carry whitespace), an orb written
@@ -738,18 +731,19 @@ def _parse_position(text: str) -> tuple[tuple[int, ...], tuple[int, int], int, i
                 raise UsageError(f"malformed position: {name} is listed twice")
             board[cell] = height * SIGN[seat]
     south, slash, north = values[2].partition("/")
-    if not (slash and _decimal(south) and _decimal(north) and len(south) <= 2 >= len(north)):
+    if not (slash and plain_decimal(south, 2) and plain_decimal(north, 2)):
         raise UsageError(
-            f"malformed position: supply must be <0-99>/<0-99> without leading zeros, "
+            "malformed position: supply must be <0-99>/<0-99> without leading zeros, "
             f"got {quoted(values[2])}"
         )
     if values[3] not in ("s", "n"):
         raise UsageError(f"malformed position: turn must be S or N, got {values[3]!r}")
     if len(values[4]) > MAX_DIGITS:
         raise UsageError(f"malformed position: ply has more than {MAX_DIGITS} digits")
-    if not _decimal(values[4]):
+    if not plain_decimal(values[4]):
         raise UsageError(
-            f"malformed position: ply must be a number without leading zeros, got {values[4]!r}"
+            "malformed position: ply must be a number without leading zeros, "
+            f"got {quoted(values[4])}"
         )
     if values[5] not in ("0", "1", "2"):
         raise UsageError(f"malformed position: passes must be 0, 1 or 2, got {values[5]!r}")
