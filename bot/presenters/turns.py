@@ -33,7 +33,9 @@ __all__ = [
     "channel_deleted_text",
     "decision_text",
     "draw_answer_text",
+    "draw_offer_settled_text",
     "draw_offer_text",
+    "draw_progress_text",
     "game_started_text",
     "outcome_text",
     "rating_change_text",
@@ -322,6 +324,17 @@ def draw_progress_text(snapshot: GameSnapshot) -> str:
         f"{head} Accepted by {_mentions(agreed)}; still to answer: {_mentions(waiting)}. "
         "(A move declines it.)"
     )
+
+
+def draw_offer_settled_text(snapshot: GameSnapshot) -> str:
+    """The draw offer post, put right when it still shows a stale "still to answer" after the
+    offer closed elsewhere (another process's answer edited it first): the game is drawn,
+    ended, or goes on without the offer. Nobody is named: who answered last is not stored."""
+    if not snapshot.is_active:
+        if snapshot.outcome is not None and snapshot.outcome.termination == "agreement":
+            return "Every player still in accepted the draw offer: the game is drawn."
+        return DRAW_OFFER_ENDED
+    return DRAW_OFFER_CLOSED
 
 
 def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int) -> str:

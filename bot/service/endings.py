@@ -224,6 +224,26 @@ class Endings:
                 return replace(self.core.snapshot(loaded), draw_waiting=waiting)
             return self.core.snapshot(await self._drawn_by_agreement(loaded, seats_in))
 
+    async def draw_offer_now(self, game_id: int, version: int) -> GameSnapshot:
+        """Game ``game_id`` as the post of its draw offer made at ``version`` should show it
+        now: with :attr:`~bot.service.models.GameSnapshot.draw_waiting` set while that offer
+        is still open and waits for someone, else with it empty (the offer was declined, a
+        move or an end came first, or the last acceptance drew the game). A plain read,
+        without the game's lock: it only decides a post's text (see
+        ``bot.cogs.play.PlayCog._keep_progress_true``). Raises :class:`StaleActionError` when
+        the game no longer exists."""
+        row = await self.core.database.games.get(game_id)
+        if row is None:
+            raise StaleActionError("This game no longer exists.")
+        loaded = await self.core.load_row(row)
+        snapshot = self.core.snapshot(loaded)
+        offered_by = row.draw_offer_seat
+        if not row.is_active or row.version != version or offered_by is None:
+            return snapshot
+        agreed = {offered_by, *row.draw_agreed}
+        waiting = tuple(seat for seat in await self.seats_in(loaded) if seat not in agreed)
+        return replace(snapshot, draw_waiting=waiting)
+
     async def _drawn_by_agreement(self, loaded: Loaded, seats_in: Sequence[int]) -> Loaded:
         """End the game ``agreement`` as :func:`agreed_draw` says: through the engine where
         the rules know that ending (Orbs D-ORB-11: log ``draw``, so the stored position and a

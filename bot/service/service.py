@@ -292,6 +292,10 @@ class GameService:
         """See :meth:`~bot.service.endings.Endings.offer_draw`."""
         return await self.endings.offer_draw(channel_id, user_id)
 
+    async def draw_offer_now(self, game_id: int, version: int) -> GameSnapshot:
+        """See :meth:`~bot.service.endings.Endings.draw_offer_now`."""
+        return await self.endings.draw_offer_now(game_id, version)
+
     async def answer_draw(
         self, game_id: int, user_id: int, *, accept: bool, version: int
     ) -> GameSnapshot:

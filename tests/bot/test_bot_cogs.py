@@ -23,10 +23,11 @@ from bot.service import (
     ChannelBusyError,
     LobbyUpdate,
     Player,
+    StaleActionError,
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
-from bot.service.models import TakebackAnswer, TakebackRequest
+from bot.service.models import DrawOffer, TakebackAnswer, TakebackRequest
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow
 from engines.base import Outcome
@@ -101,6 +102,141 @@ async def test_an_accepted_draw_posts_the_final_board_and_pings_both_players(
     args, kwargs = posted_boards.await_args
     assert args[2] == "The game between <@11> and <@22> is drawn by agreement."
     assert kwargs["mention_ids"] == (SOUTH, NORTH)
+
+
+THREE = (Player(0, SOUTH, "Green"), Player(1, NORTH, "Red"), Player(2, 33, "Yellow"))
+
+
+def accepted_by_red(**changes: object) -> Any:
+    """Green (11) offered a draw in a three-player game; Red (22) has just accepted it and
+    Yellow (33) is still to answer."""
+    base = snapshot(players=THREE, draw_offer_seat=0, draw_agreed=(0, 1), draw_waiting=(2,))
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+async def press_accept_in_three(now: Any, *, buttons_left: bool) -> tuple[Any, list[Any]]:
+    """Red presses Accept; the service then reads the offer as ``now`` (what another
+    process may have done meanwhile). Returns the interaction and each edit of the post as
+    ``(content, buttons kept)``."""
+    bot = stand_in_bot()
+    bot.service.answer_draw = AsyncMock(return_value=accepted_by_red())
+    bot.service.draw_offer_now = AsyncMock(return_value=now)
+    interaction = fake_interaction(done=True)
+    interaction.user.id = NORTH
+    interaction.response.defer = AsyncMock()
+    edits: list[Any] = []
+
+    async def edit_original_response(**kwargs: Any) -> None:
+        edits.append((kwargs["content"], "view" not in kwargs))
+
+    interaction.edit_original_response = edit_original_response
+    interaction.original_response = AsyncMock(
+        return_value=MagicMock(components=[MagicMock()] if buttons_left else [])
+    )
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.DRAW_ACCEPT, 3))
+    bot.service.draw_offer_now.assert_awaited_with(5, 3)
+    return interaction, edits
+
+
+async def test_an_acceptance_shown_while_nothing_changed_is_edited_once() -> None:
+    _, edits = await press_accept_in_three(accepted_by_red(), buttons_left=True)
+    assert edits == [(presenters.draw_progress_text(accepted_by_red()), True)]
+
+
+async def test_a_progress_edit_landing_after_the_final_answer_is_put_right(
+    posted_boards: AsyncMock,
+) -> None:
+    """Yellow accepted in another process, whose edit ("… the game is drawn") landed before
+    this one's "still to answer: Yellow": the post still has buttons, so it is settled."""
+    drawn = accepted_by_red(
+        status="finished", to_move=(), outcome=Outcome.draw("agreement", 3), draw_waiting=()
+    )
+    _, edits = await press_accept_in_three(drawn, buttons_left=True)
+    assert edits == [
+        (presenters.draw_progress_text(accepted_by_red()), True),
+        ("Every player still in accepted the draw offer: the game is drawn.", False),
+    ]
+    posted_boards.assert_not_awaited()  # the process that drew the game posts the board
+
+
+async def test_a_final_answer_landing_after_the_progress_edit_is_left_alone() -> None:
+    drawn = accepted_by_red(
+        status="finished", to_move=(), outcome=Outcome.draw("agreement", 3), draw_waiting=()
+    )
+    _, edits = await press_accept_in_three(drawn, buttons_left=False)
+    assert edits == [(presenters.draw_progress_text(accepted_by_red()), True)]
+
+
+async def test_a_decline_or_a_move_elsewhere_settles_a_stale_progress_post() -> None:
+    goes_on = accepted_by_red(version=4, draw_offer_seat=None, draw_agreed=(), draw_waiting=())
+    _, edits = await press_accept_in_three(goes_on, buttons_left=True)
+    assert edits[-1] == (presenters.DRAW_OFFER_CLOSED, False)
+    assert len(edits) == 2
+
+
+async def test_a_later_acceptance_elsewhere_is_shown_instead_of_an_older_one() -> None:
+    """Four players: Red's edit landed after Yellow's (made in another process), so the post
+    shows Yellow's acceptance again."""
+    four = (*THREE, Player(3, 44, "Blue"))
+    shown = accepted_by_red(players=four, draw_waiting=(2, 3))
+    later = accepted_by_red(players=four, draw_agreed=(0, 1, 2), draw_waiting=(3,))
+    bot = stand_in_bot()
+    bot.service.answer_draw = AsyncMock(return_value=shown)
+    bot.service.draw_offer_now = AsyncMock(return_value=later)
+    interaction = fake_interaction(done=True)
+    interaction.user.id = NORTH
+    interaction.response.defer = AsyncMock()
+    interaction.edit_original_response = AsyncMock()
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.DRAW_ACCEPT, 3))
+    contents = [c.kwargs["content"] for c in interaction.edit_original_response.await_args_list]
+    assert contents == [
+        presenters.draw_progress_text(shown),
+        presenters.draw_progress_text(later),
+    ]
+    assert "Accepted by <@22> and <@33>; still to answer: <@44>" in contents[-1]
+    assert bot.service.draw_offer_now.await_count == 2  # and the second read agreed
+
+
+async def test_the_bots_progress_edit_is_checked_the_same_way(posted_boards: AsyncMock) -> None:
+    """/draw in a three-player game with a bot: the bot accepts, Yellow is to answer; Yellow
+    answered in another process before the bot's edit landed, so the post is settled."""
+    bot = stand_in_bot()
+    three = (THREE[0], Player(1, bot_user_id(2), "Red"), THREE[2])
+    shown = accepted_by_red(players=three)
+    drawn = replace(
+        shown, status="finished", to_move=(), outcome=Outcome.draw("agreement", 3), draw_waiting=()
+    )
+    bot.service.bots.answer_draw = AsyncMock(return_value=(shown, bot_user_id(2)))
+    bot.service.draw_offer_now = AsyncMock(return_value=drawn)
+    post = MagicMock()
+    post.edit = AsyncMock()
+    post.fetch = AsyncMock(return_value=MagicMock(components=[MagicMock()]))
+    offer = DrawOffer(5, 3, 0, SOUTH, (bot_user_id(2), 33))
+    await PlayCog(bot)._bot_answers(offer, post)
+    assert [c.kwargs for c in post.edit.await_args_list] == [
+        {"content": presenters.draw_progress_text(shown)},
+        {
+            "content": "Every player still in accepted the draw offer: the game is drawn.",
+            "view": None,
+        },
+    ]
+    posted_boards.assert_not_awaited()
+
+
+async def test_a_failed_check_leaves_the_progress_edit_and_the_answer_alone(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bot = stand_in_bot()
+    bot.service.answer_draw = AsyncMock(return_value=accepted_by_red())
+    bot.service.draw_offer_now = AsyncMock(side_effect=StaleActionError("gone"))
+    interaction = fake_interaction(done=True)
+    interaction.user.id = NORTH
+    interaction.response.defer = AsyncMock()
+    interaction.edit_original_response = AsyncMock()
+    await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.DRAW_ACCEPT, 3))
+    interaction.edit_original_response.assert_awaited_once()
+    interaction.followup.send.assert_not_awaited()  # no apology: the acceptance stands
+    assert "could not check the draw offer's post" in caplog.text
 
 
 def lobby_info(**changes: object) -> ChallengeInfo:

@@ -182,6 +182,25 @@ async def test_a_draw_with_three_players_needs_everyone_still_in(
         assert ended.position.endswith(" agreement 0")  # the engine's `draw` (D-ORB-11)
 
 
+async def test_the_offer_as_its_post_should_show_it_now(service: GameService) -> None:
+    """``draw_offer_now`` (what a post that showed an acceptance checks afterwards): who is
+    still to answer while the offer is open, nobody once it closed, whoever closed it."""
+    started = await _three_player(service, "generator")
+    offer = await service.offer_draw(GAMES, ALICE)
+    opened = await service.draw_offer_now(offer.game_id, offer.version)
+    assert opened.draw_waiting == tuple(sorted((_seat(started, BOB), _seat(started, CAROL))))
+    await service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
+    partial = await service.draw_offer_now(offer.game_id, offer.version)
+    assert partial.draw_waiting == (_seat(started, CAROL),)
+    assert partial.draw_agreed == tuple(sorted((_seat(started, ALICE), _seat(started, BOB))))
+    assert (await service.draw_offer_now(offer.game_id, offer.version - 1)).draw_waiting == ()
+    ended = await service.answer_draw(offer.game_id, CAROL, accept=True, version=offer.version)
+    after = await service.draw_offer_now(offer.game_id, offer.version)
+    assert (after.is_active, after.draw_waiting, after.outcome) == (False, (), ended.outcome)
+    with pytest.raises(StaleActionError):
+        await service.draw_offer_now(offer.game_id + 100, offer.version)
+
+
 async def test_one_decline_ends_a_three_player_offer_and_a_move_does_too(
     service: GameService,
 ) -> None:
