@@ -22,10 +22,11 @@ import logging
 from datetime import timedelta
 from typing import Final
 
+import discord
 from discord.ext import commands
 
 from bot.service import StaleActionError
-from bot.service.bots import BOT_TURN_TIMER
+from bot.service.bots import BOT_TURN_TIMER, BotTurn
 from bot.service.clocks import OutOfTimeError
 from bot.service.timers import TimerRunner, default_worker_name
 from bot.ui.board import post_turn, turn_in_order
@@ -124,7 +125,14 @@ class BotsCog(commands.Cog, name=BOTS_COG):
         turn = await service.bots.turn_due(timer)
         if turn is None:
             return None
-        text = await service.bots.think(turn)
+        # "Gameroom is typing…" while it searches, for the people of the game (Discord shows
+        # it for up to 10 s or until the bot posts); not in a game of bots only.
+        typing = asyncio.create_task(self._show_thinking(turn)) if turn.people else None
+        try:
+            text = await service.bots.think(turn)
+        finally:
+            if typing is not None and not typing.done():
+                typing.cancel()
         # The commit and the post keep the channel's order (a person's move in between waits).
         async with turn_in_order(self.bot, turn.channel_id):
             try:
@@ -140,6 +148,14 @@ class BotsCog(commands.Cog, name=BOTS_COG):
                 return None  # the time-out was applied and announced by the clock listeners
             await post_turn(self.bot, result)
         return None
+
+    async def _show_thinking(self, turn: BotTurn) -> None:
+        """Start the typing indicator in the game's channel or thread; best effort (a
+        channel deleted or without the permission only costs the indicator)."""
+        try:
+            await self.bot.get_partial_messageable(turn.channel_id).typing()
+        except discord.HTTPException as error:
+            log.debug("game %d: no typing indicator (%s)", turn.game_id, error)
 
 
 async def setup(bot: BotHost) -> None:

@@ -77,7 +77,9 @@ class BotTurn:
     ``subject`` is the state's JSON text (perfect information) or the seat's view (hidden
     information); ``version`` is the game version the search starts from, which the commit
     requires; ``seed`` is derived from the game's seed and ply so a replay is exact;
-    ``channel_id`` is where the game is played (its posts keep the order of its moves).
+    ``channel_id`` is where the game is played (its posts keep the order of its moves);
+    ``people`` is true when a person holds a seat of the game (someone may be waiting for the
+    bot's move, so the channel shows that it is thinking).
     """
 
     game_id: int
@@ -90,6 +92,7 @@ class BotTurn:
     options: dict[str, OptionValue]
     subject: Any
     seed: int
+    people: bool = False
 
 
 class Bots:
@@ -201,6 +204,7 @@ class Bots:
             options=dict(loaded.meta.options),
             subject=subject,
             seed=search_seed(loaded.meta.seed, "turn", row.ply, timer.seat),
+            people=any(not is_bot(p.user_id) for p in loaded.meta.players),
         )
 
     async def think(self, turn: BotTurn) -> str:

@@ -95,6 +95,11 @@ def bot_moved(message: Any) -> bool:
     return bool(message.attachments) and message.content.startswith("**Gameroom (level")
 
 
+def typing_in(fake: FakeDiscord, channel: Any) -> int:
+    """How many typing indicators the bot started in ``channel``."""
+    return sum(1 for line in fake.requests if f"/channels/{channel.id}/typing " in line)
+
+
 def is_final(message: Any) -> bool:
     return bool(message.attachments) and ENDED.search(message.content) is not None
 
@@ -150,6 +155,8 @@ async def test_a_person_plays_a_level_1_bot_to_the_end_in_every_game(room: Room)
         assert [u.id for u in final.mentions] in ([room.alice.id], [])
         bot_posts = [m for m in fake.messages(channel) if bot_moved(m)]
         assert bot_posts, f"{game}: the bot never moved"
+        # "Gameroom is typing…" while it searched, for the person waiting.
+        assert typing_in(fake, channel), f"{game}: no typing indicator"
 
 
 async def test_a_lobby_filled_with_bots_starts_and_the_bots_play(room: Room) -> None:
@@ -338,6 +345,8 @@ async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(roo
     )
     plies = [board_ply(m) for m in fake.messages(channel) if m.attachments]
     assert plies[0] == 0, f"the first board is not the start: plies {plies}"
+    assert typing_in(fake, warm_up)
+    assert not typing_in(fake, channel)  # bots only: nobody waits for the indicator
     assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"
 
 
