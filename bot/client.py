@@ -150,6 +150,7 @@ class GameroomBot(commands.AutoShardedBot):
             reminder_quiet=self.settings.reminder_quiet,
             vacation_allowance=self.settings.vacation_allowance,
             ai_workers=self.settings.ai_workers,
+            exhibition_pace=self.settings.exhibition_pace,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

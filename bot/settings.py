@@ -34,6 +34,9 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
                                      finished it (it died) is run again; default 5m
 ``GAMEROOM_AI_WORKERS``              processes the bot searches its own moves in (1 … 64);
                                      default 1
+``GAMEROOM_EXHIBITION_PACE``         the least time between moves in a game of bots only
+                                     without a clock (an exhibition), so spectators can
+                                     follow it; default 5s, 0 for as fast as the bots play
 ``GAMEROOM_SHARD_COUNT``             how many Discord shards the bot has in all, when it runs as
                                      several processes (default: what Discord recommends)
 ``GAMEROOM_SHARD_IDS``               the shards this process runs, e.g. ``0,1`` (needs
@@ -64,6 +67,7 @@ __all__ = [
     "DEFAULT_AI_WORKERS",
     "DEFAULT_CHALLENGE_TTL",
     "DEFAULT_DB_URL",
+    "DEFAULT_EXHIBITION_PACE",
     "DEFAULT_REMINDER_INTERVAL",
     "DEFAULT_REMINDER_QUIET",
     "DEFAULT_THREAD_ARCHIVE_AFTER",
@@ -85,6 +89,10 @@ DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
 #: Search processes for the bot's own moves (GAMEROOM_AI_WORKERS).
 DEFAULT_AI_WORKERS: Final = 1
 MAX_AI_WORKERS: Final = 64
+#: The least time between moves of an exhibition (GAMEROOM_EXHIBITION_PACE): a board every 5 s
+#: is as fast as a spectator reads a move and the channel's rate limit (5 posts in 5 s) stays
+#: free for other games; a 120-ply Generator game then takes ten minutes.
+DEFAULT_EXHIBITION_PACE: Final = timedelta(seconds=5)
 #: The most shards the settings accept (Discord's large bots use thousands; this is a sanity bound).
 MAX_SHARDS: Final = 4096
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -120,6 +128,7 @@ class Settings:
     timer_interval: timedelta = DEFAULT_TIMER_INTERVAL
     timer_stale_after: timedelta = DEFAULT_TIMER_STALE_AFTER
     ai_workers: int = DEFAULT_AI_WORKERS
+    exhibition_pace: timedelta = DEFAULT_EXHIBITION_PACE
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 
@@ -202,6 +211,12 @@ class Settings:
                 minimum=timedelta(seconds=2),
             ),
             ai_workers=_parse_ai_workers(get("GAMEROOM_AI_WORKERS")),
+            exhibition_pace=_parse_duration(
+                "GAMEROOM_EXHIBITION_PACE",
+                get("GAMEROOM_EXHIBITION_PACE"),
+                DEFAULT_EXHIBITION_PACE,
+                minimum=timedelta(0),
+            ),
             **_parse_shards(get("GAMEROOM_SHARD_COUNT"), get("GAMEROOM_SHARD_IDS")),
         )
 
@@ -303,8 +318,9 @@ def _parse_duration(
     except (ValueError, OverflowError):
         duration = None
     if duration is None or duration < minimum:
+        kind = "a duration" if minimum <= timedelta(0) else "a positive duration"
         raise SettingsError(
-            f"{name} must be a positive duration like 3600, 90s, 30m, 24h, 7d or 3d 12h, "
+            f"{name} must be {kind} like 3600, 90s, 30m, 24h, 7d or 3d 12h, "
             f"not {text!r}"
             + (f" (at least {int(minimum.total_seconds())}s)" if duration is not None else "")
         )

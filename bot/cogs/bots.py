@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 BOTS_COG: Final = "Bots"
 #: How often the loop looks for bot turns when nothing woke it.
 POLL_SECONDS: Final = 5.0
+#: Seconds after an exhibition's pace that the loop looks again for the turn then due (the
+#: database's clock and this process's may differ by a little).
+PACE_SLACK_S: Final = 0.05
 #: A search's handler gives up after this (the search's own limit is at most a few seconds).
 HANDLER_TIMEOUT: Final = timedelta(seconds=60)
 #: Attempts of one bot turn before the timer is marked failed (at most a minute apart: about
@@ -91,8 +94,13 @@ class BotsCog(commands.Cog, name=BOTS_COG):
                 await self._task
 
     def wake(self, game_id: int | None = None) -> None:
-        """Look for bot turns now (called when this process hands a bot the move)."""
+        """Look for bot turns now (called when this process hands a bot the move), and again
+        once an exhibition's pace has passed (its turn is due then, not now:
+        :meth:`~bot.service.core.GameCore.bot_turn_delay`), rather than at the next poll."""
         self._wake.set()
+        pace = self.bot.service.core.exhibition_pace.total_seconds()
+        if pace > 0:
+            asyncio.get_running_loop().call_later(pace + PACE_SLACK_S, self._wake.set)
 
     async def _loop(self) -> None:
         await self.bot.wait_until_ready()

@@ -249,7 +249,9 @@ BOT_TURN_TIMER: Final = "bot_turn"
 def plan_bot_turns(
     game_id: int, users: Mapping[int, int], now: datetime, ply: int | None
 ) -> ClockChanges | None:
-    """A ``"bot_turn"`` timer due at ``now`` for every seat in ``users`` (seat → user id)
+    """A ``"bot_turn"`` timer due at ``now`` (the change's time, plus the exhibition pace
+    where :meth:`~bot.service.core.GameCore.bot_turn_delay` gives one) for every seat in
+    ``users`` (seat → user id)
     that the bot plays (:func:`~bot.service.bot_seats.is_bot`), with payload
     ``{"ply": ply}`` (the game's ply once the change is written, so a stale turn is told
     apart; ``{}`` when not known). ``None`` when no seat to move is the bot's."""

@@ -21,7 +21,7 @@ each hold one :class:`GameCore`; nothing here knows about any of them.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -112,7 +112,9 @@ class GameCore:
 
     ``clock`` returns aware UTC datetimes (inject a fake in tests); ``reminder_quiet`` is how
     long a turn stays quiet before its player is reminded when neither the user nor the
-    guild chose. One core per process; several processes may share the database.
+    guild chose; ``exhibition_pace`` the least time between moves of a game of bots only
+    without a clock (:meth:`bot_turn_delay`). One core per process; several processes may
+    share the database.
     """
 
     def __init__(
@@ -122,10 +124,12 @@ class GameCore:
         clock: Clock = utc_now,
         cache_size: int = 512,
         reminder_quiet: timedelta = DEFAULT_REMINDER_QUIET,
+        exhibition_pace: timedelta = timedelta(0),
     ) -> None:
         self.database = database
         self._clock = clock
         self.reminder_quiet = reminder_quiet
+        self.exhibition_pace = exhibition_pace
         self._locks: KeyedLock[int] = KeyedLock()
         self._meta: Lru[int, GameMeta] = Lru(cache_size)
         self._positions: Lru[int, PositionEntry] = Lru(cache_size)
@@ -160,6 +164,16 @@ class GameCore:
             except Exception as error:
                 error.add_note(f"game {game_id}")
                 raise
+
+    def bot_turn_delay(self, user_ids: Iterable[int], *, clocked: bool) -> timedelta:
+        """How long after the change that gives it the move a bot seat's turn is due: the
+        :attr:`exhibition_pace` in a game whose players (``user_ids``) are all bots and that
+        has no clock (``clocked``), so spectators can follow its boards; else at once. A
+        game with a clock keeps its bots' time for their moves (a pace would spend it), and
+        with a person playing nobody should wait longer than the search."""
+        if clocked or not all(is_bot(user_id) for user_id in user_ids):
+            return timedelta(0)
+        return self.exhibition_pace
 
     def tell_bot_turn(self, loaded: Loaded) -> None:
         """Call the :attr:`bot_turn_listeners` if a seat to move in ``loaded`` is the bot's."""
@@ -518,7 +532,8 @@ class GameCore:
         )
         # Clocks start (or not) by the vacations read: the write checks they did not change.
         checks = ClockChanges(vacations_seen=seen) if rows and seen else None
-        bot_turns = plan_bot_turns(row.id, users, now, ply_after)
+        delay = self.bot_turn_delay((p.user_id for p in meta.players), clocked=bool(rows))
+        bot_turns = plan_bot_turns(row.id, users, now + delay, ply_after)
         return merge_changes(checks, turn, reminders, bot_turns)
 
     async def turn_start(

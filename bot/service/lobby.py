@@ -514,7 +514,8 @@ class Lobby:
 
         def first_timers(game_id: int) -> ClockChanges | None:
             reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
-            bot_turns = plan_bot_turns(game_id, first, now, 0)
+            delay = self.core.bot_turn_delay(user_ids, clocked=bool(new_clocks))
+            bot_turns = plan_bot_turns(game_id, first, now + delay, 0)
             starts = start_timers(game_id, new_clocks)
             return merge_changes(checks, starts, reminders, bot_turns)
 

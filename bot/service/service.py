@@ -73,11 +73,13 @@ class GameService:
     neither the user nor the guild chose; ``vacation_allowance`` the vacation each user may
     take per calendar year. ``cache_size`` is how many games' metadata and positions stay
     cached. ``ai_workers`` is the number of processes the bot searches its moves in
-    (``ai_executor`` replaces that pool, for tests). One service per process; several
-    processes may share the database.
+    (``ai_executor`` replaces that pool, for tests). ``exhibition_pace`` is the least time
+    between moves of a game of bots only without a clock (:meth:`GameCore.bot_turn_delay
+    <bot.service.core.GameCore.bot_turn_delay>`; 0: as fast as they play). One service per
+    process; several processes may share the database.
 
-    Raises :class:`ValueError` for a ``default_clock`` that is not a clock, or a quiet time
-    or allowance that is negative.
+    Raises :class:`ValueError` for a ``default_clock`` that is not a clock, or a quiet time,
+    allowance or pace that is negative.
     """
 
     def __init__(
@@ -93,12 +95,19 @@ class GameService:
         vacation_allowance: timedelta = DEFAULT_VACATION_ALLOWANCE,
         ai_workers: int = 1,
         ai_executor: Executor | None = None,
+        exhibition_pace: timedelta = timedelta(0),
     ) -> None:
-        if min(reminder_quiet, vacation_allowance) < timedelta(0):
-            raise ValueError("the reminder quiet time and vacation allowance cannot be negative")
+        if min(reminder_quiet, vacation_allowance, exhibition_pace) < timedelta(0):
+            raise ValueError(
+                "the reminder quiet time, vacation allowance and exhibition pace cannot be negative"
+            )
         self.database = database
         self.core = GameCore(
-            database, clock=clock, cache_size=cache_size, reminder_quiet=reminder_quiet
+            database,
+            clock=clock,
+            cache_size=cache_size,
+            reminder_quiet=reminder_quiet,
+            exhibition_pace=exhibition_pace,
         )
         core = self.core
         self.lobby = Lobby(

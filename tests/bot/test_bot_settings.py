@@ -54,6 +54,27 @@ def test_challenge_ttl_units(text: str, expected: timedelta) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (None, timedelta(seconds=5)),
+        ("0", timedelta(0)),
+        ("2", timedelta(seconds=2)),
+        ("1m", timedelta(minutes=1)),
+    ],
+)
+def test_exhibition_pace(text: str | None, expected: timedelta) -> None:
+    given = {} if text is None else {"GAMEROOM_EXHIBITION_PACE": text}
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "t", **given})
+    assert settings.exhibition_pace == expected
+
+
+@pytest.mark.parametrize("text", ["-5", "soon", "400d"])
+def test_a_bad_exhibition_pace_names_the_setting(text: str) -> None:
+    with pytest.raises(SettingsError, match="GAMEROOM_EXHIBITION_PACE must be"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_EXHIBITION_PACE": text})
+
+
+@pytest.mark.parametrize(
     ("name", "value", "message"),
     [
         ("DISCORD_TOKEN", "  ", "DISCORD_TOKEN is not set"),

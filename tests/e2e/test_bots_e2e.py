@@ -12,7 +12,9 @@ import asyncio
 import random
 import re
 import sqlite3
+import time
 from contextlib import closing
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -321,9 +323,10 @@ async def test_boards_come_in_the_order_of_the_moves_when_discord_is_slow(room: 
 
 async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(room: Room) -> None:
     """An exhibition: a bot moves first, woken by the commit that starts the game, while the
-    start's own board is still on its way through a slow Discord; it must still come first."""
+    start's own board is still on its way through a slow Discord; it must still come first.
+    (Without an exhibition pace: with one, the first move would wait for the start anyway.)"""
     fake = room.fake
-    await room.start()
+    await room.start(GAMEROOM_EXHIBITION_PACE="0")
 
     # Warm up: the bot moves once against alice, so its search worker is running (a first
     # search starts it, which takes longer than the post), and then waits for her.
@@ -348,6 +351,34 @@ async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(roo
     assert typing_in(fake, warm_up)
     assert not typing_in(fake, channel)  # bots only: nobody waits for the indicator
     assert plies == sorted(plies), f"boards out of the order of the moves: plies {plies}"
+
+
+async def test_an_exhibition_keeps_its_pace(room: Room) -> None:
+    """GAMEROOM_EXHIBITION_PACE: a game of bots only posts a board at most every pace, so
+    spectators can follow it (the level-1 bots themselves move within milliseconds)."""
+    fake = room.fake
+    await room.start(GAMEROOM_EXHIBITION_PACE="1")
+    channel = room.channel("paced")
+    posted: list[float] = []
+    fake.on_message(
+        lambda m: (
+            posted.append(time.monotonic())
+            if m.channel_id == channel.id and m.attachments
+            else None
+        )
+    )
+    options = {"game": "generatorb", "exhibition": True, "bot_level": 1}
+    answer = await fake.slash(room.alice, channel, "challenge", options=options)
+    assert answer.ephemeral, answer.content
+    await fake.wait_until(
+        lambda: len([m for m in fake.messages(channel) if m.attachments]) >= 4,
+        timeout=30,
+        what="the start and three bot moves",
+    )
+    boards = [m for m in fake.messages(channel) if m.attachments]
+    assert [board_ply(m) for m in boards[:4]] == [0, 1, 2, 3]
+    gaps = [later - earlier for earlier, later in pairwise(posted[:4])]
+    assert min(gaps) >= 0.9, gaps
 
 
 #: Three seats of Orbs on the hexagon, North (seat 0) down to its last orb, seat 1 to move.

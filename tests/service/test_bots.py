@@ -8,6 +8,7 @@ import json
 import random
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 
@@ -342,6 +343,50 @@ async def test_an_exhibition_of_bots_plays_itself_to_the_end(
             break
     final = await bot_service.game_snapshot(started.game.game_id)
     assert final.status == "finished"
+
+
+@pytest.mark.parametrize("clock_text", [None, "hard:1h"])
+async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
+    database: Database, clock: FakeClock, clock_text: str | None
+) -> None:
+    """Each bot turn of a game of bots only is due the exhibition pace after the change
+    that gave it the move, so spectators can follow; with a clock the bots keep their time
+    and move at once, as they do against a person."""
+    pace = timedelta(seconds=5)
+    delay = pace if clock_text is None else timedelta(0)
+    with ThreadPoolExecutor(1) as pool:
+        service = GameService(
+            database, clock=clock, rng_seed_source=seeds(7), ai_executor=pool, exhibition_pace=pace
+        )
+        info = await service.open_exhibition(
+            guild_id=GUILD,
+            channel_id=GAMES,
+            user_id=ALICE,
+            game="generatorb",
+            players=2,
+            clock=clock_text,
+        )
+        await service.add_bots(info.challenge_id, ALICE, [1, 1])
+        for _ in range(3):  # the first turn, then two more after the bots' moves
+            (timer,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+            assert timer.due_at == clock() + delay
+            if delay:
+                assert await due_bot_turns(service, clock) == []  # not yet
+                clock.advance(delay)
+            assert await run_bot_turns(service, clock) == 1
+        # Against a person the bot moves at once, whatever the pace.
+        challenge = await service.create_challenge(
+            guild_id=GUILD, channel_id=GAMES + 1, challenger_id=ALICE, game="orbs", players=2
+        )
+        await service.add_bots(challenge.challenge_id, ALICE, [1])
+        with_alice = await service.snapshot(GAMES + 1)
+        if not is_bot(with_alice.players[with_alice.to_move[0]].user_id):  # alice first
+            move = (await service.legal_moves(GAMES + 1, ALICE))[0]
+            await service.play(GAMES + 1, ALICE, move)
+        (turn,) = await service.database.timers.pending(
+            game_id=with_alice.game_id, kinds=[BOT_TURN_TIMER]
+        )
+        assert turn.due_at == clock()
 
 
 async def test_bots_weigh_an_orbs_team_draw_as_the_engine_ends_it(
