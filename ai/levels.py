@@ -39,6 +39,7 @@ __all__ = [
     "GAME_LEVELS",
     "LEVELS",
     "Level",
+    "Suggestion",
     "assess",
     "choose_move",
     "decide",
@@ -46,6 +47,7 @@ __all__ = [
     "levels_for",
     "pick_move",
     "search",
+    "suggest",
 ]
 
 
@@ -280,6 +282,75 @@ def decide(
         result = mcts.search(subject, seat, budget, seed)
     index = pick_move(result, lvl, seed)
     return engine.format_move(result.state, result.moves[index])
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One move a search recommends (:func:`suggest`): ``move`` its canonical text, ``value``
+    the searching seat's expected reward after it (0–1: 1 a sure win, ½ even; the proven
+    reward where the solver settled it, with ``proven`` true), ``share`` its part of the
+    root's visits (0–1)."""
+
+    move: str
+    value: float
+    share: float
+    proven: bool = False
+
+
+def suggest(
+    engine_id: str,
+    seat: int,
+    state_or_view: Any,
+    seed: int,
+    budget: Budget,
+    count: int = 3,
+) -> tuple[Suggestion, ...]:
+    """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
+    move the strongest level would play (:func:`pick_move` without mistakes), then the others
+    by visits. A move proven to lose, or proven worse than another, is left out unless no
+    other move is left. For ``/hint`` (bot/service/bots.py), so a player practising against
+    the bot can ask what it would do in their place. The inputs are :func:`choose_move`'s
+    (the seat's view only for a game with hidden information), without options; raises what
+    it raises, and :class:`ValueError` for ``count`` < 1.
+    """
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    engine = get_engine(engine_id)
+    subject, is_view = _state_for(engine, seat, state_or_view)
+    if not is_view and seat not in engine.to_move(subject):
+        raise ValueError(f"seat {seat} is not to move")
+    mcts = Mcts(engine)
+    if is_view:
+        result = mcts.search_view(subject, seat, budget, seed)
+    else:
+        result = mcts.search(subject, seat, budget, seed)
+    if not result.moves:
+        raise ValueError("the search expanded no move")
+    strongest = replace(LEVELS[-1], budget=budget)
+    best = pick_move(result, strongest, seed)
+    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    ceiling = max((v for v in exact if v is not None), default=0.0)
+    others = sorted(
+        (
+            i
+            for i in range(len(result.moves))
+            if i != best and _playable(exact[i], ceiling, result.loss)
+        ),
+        key=lambda i: (-result.visits[i], -result.values[i], i),
+    )
+    total = max(sum(result.visits), 1)
+    picked = [best, *others][:count]
+
+    def suggestion(i: int) -> Suggestion:
+        solved = exact[i]
+        return Suggestion(
+            move=engine.format_move(result.state, result.moves[i]),
+            value=result.values[i] if solved is None else solved,
+            share=result.visits[i] / total,
+            proven=solved is not None,
+        )
+
+    return tuple(suggestion(i) for i in picked)
 
 
 def assess(

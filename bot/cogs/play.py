@@ -1,5 +1,5 @@
-"""Playing: ``/move``, ``/board``, ``/hand``, ``/resign``, ``/draw``, the draw-offer buttons
-and the "My view" button.
+"""Playing: ``/move``, ``/board``, ``/hand``, ``/hint``, ``/resign``, ``/draw``, the draw-offer
+buttons and the "My view" button.
 
 Each handler is defer → service → present, but ``/move``: it plays first and answers with the
 board itself (see :meth:`PlayCog.move`). Commands defer ephemerally (errors go to the caller
@@ -264,6 +264,18 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 await interaction.followup.send(f"Draw offered to {bots}.", ephemeral=True)
                 return
             await interaction.followup.send("Draw offered.", ephemeral=True)
+
+    @app_commands.command(
+        name="hint", description="What the strongest bot would play in your place (practice games)"
+    )
+    async def hint(self, interaction: Interaction) -> None:
+        """Only for the caller: the moves the strongest level would consider for their move,
+        in a casual game against bots only (:meth:`~bot.service.bots.Bots.hint`). The search
+        takes up to two seconds in a worker, so the answer is deferred."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with answer_errors(interaction):
+            hint = await self.bot.service.hint(channel_id_of(interaction), interaction.user.id)
+            await interaction.followup.send(presenters.hint_text(hint), ephemeral=True)
 
     async def _bot_answers(self, offer: DrawOffer, post: discord.Message) -> None:
         """The bots among those a draw is offered to answer at once (:meth:`Bots.answer_draw

@@ -17,7 +17,7 @@ from bot.presenters.common import (
     mention,
     seat_label,
 )
-from bot.service import DrawOffer, GameSnapshot, TurnResult
+from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot
 from bot.service.logbook import resign_move_text
 from bot.service.models import RatingChange
@@ -37,6 +37,7 @@ __all__ = [
     "draw_offer_text",
     "draw_progress_text",
     "game_started_text",
+    "hint_text",
     "outcome_text",
     "rating_change_text",
     "rating_changes_text",
@@ -324,6 +325,39 @@ def draw_progress_text(snapshot: GameSnapshot) -> str:
         f"{head} Accepted by {_mentions(agreed)}; still to answer: {_mentions(waiting)}. "
         "(A move declines it.)"
     )
+
+
+def hint_text(hint: Hint) -> str:
+    """``/hint``'s private answer: the moves the strongest level would consider in the
+    caller's place, best first, each with how it expects the move to go for them.
+
+    ``Hint for your move in **Generatorb** (the strongest level's search, 1.9 s):``
+    ``1. `g7-h8`: wins by force`` / ``2. `a2-a4`: 58% for you`` …"""
+    head = (
+        f"Hint for your move in **{hint.game_name}** "
+        f"(the {hint.level_name} level's search, {hint.seconds:g} s):"
+    )
+    lines = [head]
+    lines.extend(
+        f"{number}. {_code(move.move)}: {_hint_value(move)}"
+        for number, move in enumerate(hint.moves, 1)
+    )
+    lines.append(
+        "A percentage is how well the bot expects the move to turn out for you "
+        "(100% a sure win, 50% even). Only you see this."
+    )
+    return "\n".join(lines)
+
+
+def _hint_value(move: HintMove) -> str:
+    percent = f"{round(move.value * 100)}%"
+    if not move.proven:
+        return f"{percent} for you"
+    if move.value >= 1.0:
+        return "wins by force"
+    if move.value <= 0.0:
+        return "loses by force"
+    return f"a forced result, {percent} for you"
 
 
 def draw_offer_settled_text(snapshot: GameSnapshot) -> str:

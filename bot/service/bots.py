@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ai.levels import LEVELS, assess, choose_move, levels_for
+from ai.levels import LEVELS, assess, choose_move, levels_for, suggest
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget
 from ai.workers import exit_with_parent
@@ -40,8 +40,16 @@ from bot.service.bot_seats import bot_level, is_bot
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
 from bot.service.endings import Endings, agreed_draw
-from bot.service.errors import StaleActionError
-from bot.service.models import DrawOffer, GameSnapshot, TakebackAnswer, TakebackRequest, TurnResult
+from bot.service.errors import HintError, NotAPlayerError, NotYourTurnError, StaleActionError
+from bot.service.models import (
+    DrawOffer,
+    GameSnapshot,
+    Hint,
+    HintMove,
+    TakebackAnswer,
+    TakebackRequest,
+    TurnResult,
+)
 from bot.service.play import Play
 from bot.service.takebacks import Takebacks
 from db.rows import NewTimer, TimerRow
@@ -51,6 +59,7 @@ __all__ = [
     "ACCEPT_DRAW_AT_MOST",
     "ALLOW_TAKEBACKS_UP_TO",
     "BOT_TURN_TIMER",
+    "HINT_MOVES",
     "BotTurn",
     "Bots",
     "search_seed",
@@ -68,6 +77,8 @@ ASSESS_BUDGET: Final = Budget(800, 0.5)
 #: Seconds beyond a level's own time limit before a search is given up (the worker is busy
 #: or stuck); the turn then fails and its timer retries.
 THINK_GRACE_S: Final = 20.0
+#: How many moves ``/hint`` shows at most (the best and two others).
+HINT_MOVES: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +263,63 @@ class Bots:
         the bot tries again)."""
         row = await self.core.database.games.get(turn.game_id)
         return row is not None and row.is_active and turn.seat in row.to_move
+
+    # ---- hints ------------------------------------------------------------------------------
+
+    async def hint(self, channel_id: int, user_id: int) -> Hint:
+        """``/hint``: the moves the strongest level would consider in the caller's place, best
+        first (:func:`ai.levels.suggest`, up to :data:`HINT_MOVES`), searched in a worker
+        with that level's budget, from the caller's own view in a game with hidden cards (so
+        a hint never tells what the caller could not know).
+
+        Only for practice: the game must be casual and every other player a bot (a decision
+        of ours, docs/bots.md: in a rated game, or against a person, a hint would be help
+        from outside the game). Raises :class:`NoGameHereError`, :class:`NotAPlayerError`,
+        :class:`HintError` (rated, or another person plays) and :class:`NotYourTurnError`;
+        :class:`TimeoutError` when no worker answers within the budget plus
+        :data:`THINK_GRACE_S`.
+        """
+        row = await self.core.active_row(channel_id)
+        loaded = await self.core.load_row(row)
+        players = loaded.meta.players
+        own = loaded.meta.seats_of(user_id)
+        if not own:
+            raise NotAPlayerError()
+        if row.rated:
+            raise HintError(
+                "Hints are for casual games, and this one is rated: challenge the bot with "
+                "`rated:false` to practise with hints."
+            )
+        if any(p.user_id != user_id and not is_bot(p.user_id) for p in players):
+            raise HintError(
+                "Hints are for practice against the bot: every other player in this game "
+                "must be a bot."
+            )
+        seats = [seat for seat in own if seat in row.to_move]
+        if not seats:
+            waiting = [players[s].user_id for s in row.to_move if 0 <= s < len(players)]
+            raise NotYourTurnError(waiting)
+        seat = seats[0]
+        strongest = levels_for(row.game)[-1]
+        suggestions = await self._run(
+            strongest.budget.seconds + THINK_GRACE_S,
+            suggest,
+            row.game,
+            seat,
+            search_subject(loaded, seat),
+            search_seed(loaded.meta.seed, "hint", row.ply, seat),
+            strongest.budget,
+            HINT_MOVES,
+        )
+        log.info("game %d: a hint for seat %d (%d moves)", row.id, seat, len(suggestions))
+        return Hint(
+            game_id=row.id,
+            game_name=loaded.meta.engine.info.name,
+            seat=seat,
+            moves=tuple(HintMove(s.move, s.value, s.proven) for s in suggestions),
+            seconds=strongest.budget.seconds,
+            level_name=strongest.name,
+        )
 
     # ---- answers ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ __all__ = [
     "ChallengeSetupError",
     "ChannelBusyError",
     "DrawOfferError",
+    "HintError",
     "InvalidMoveError",
     "LobbyError",
     "NoGameHereError",
@@ -129,6 +130,10 @@ class LobbyError(ServiceError):
 
 class DrawOfferError(ServiceError):
     """A draw offer cannot be made or answered now."""
+
+
+class HintError(ServiceError):
+    """A hint is not given in this game (rated, or another person plays)."""
 
 
 class AbortNotAllowedError(ServiceError):

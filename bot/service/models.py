@@ -415,6 +415,34 @@ class ReplayReport:
 
 # ---- takebacks and rematches (bot/service/social.py) ----------------------------------------
 
+__all__ += ["Hint", "HintMove"]
+
+
+@dataclass(frozen=True, slots=True)
+class HintMove:
+    """One move of a :class:`Hint`: ``move`` in canonical notation, ``value`` the player's
+    expected result after it (0–1: 1 a sure win, ½ even), ``proven`` when the search's
+    solver settled that value (a forced win, draw or loss)."""
+
+    move: str
+    value: float
+    proven: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """``/hint``: what the strongest bot level would play in the caller's place, from the
+    caller's own view (:meth:`bot.service.bots.Bots.hint`). ``moves`` best first (1–3);
+    ``seconds`` the search's time budget; ``level_name`` the level whose budget it had."""
+
+    game_id: int
+    game_name: str
+    seat: int
+    moves: tuple[HintMove, ...]
+    seconds: float
+    level_name: str
+
+
 __all__ += ["TakebackAnswer", "TakebackRequest"]
 
 

@@ -35,6 +35,7 @@ from bot.service.models import (
     DrawOffer,
     FinalWarning,
     GameSnapshot,
+    Hint,
     LobbyUpdate,
     MoveRecord,
     Player,
@@ -300,6 +301,10 @@ class GameService:
     async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
         """See :meth:`~bot.service.endings.Endings.offer_draw`."""
         return await self.endings.offer_draw(channel_id, user_id)
+
+    async def hint(self, channel_id: int, user_id: int) -> Hint:
+        """See :meth:`~bot.service.bots.Bots.hint`."""
+        return await self.bots.hint(channel_id, user_id)
 
     async def draw_offer_now(self, game_id: int, version: int) -> GameSnapshot:
         """See :meth:`~bot.service.endings.Endings.draw_offer_now`."""

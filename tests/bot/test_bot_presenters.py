@@ -21,7 +21,7 @@ from bot.service import (
     TurnResult,
 )
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import TakebackAnswer
+from bot.service.models import Hint, HintMove, TakebackAnswer
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -610,3 +610,28 @@ def test_a_list_of_seats_with_commas_in_their_names_is_set_apart_by_semicolons()
     )
     plain = presenters.game_started_text(snapshot())
     assert plain.startswith("**Generatorb** begins: <@11> plays South and <@22> plays North.")
+
+
+def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
+    hint = Hint(
+        game_id=5,
+        game_name="Generatorb",
+        seat=0,
+        moves=(
+            HintMove("g7-h8", 1.0, proven=True),
+            HintMove("a2-a4", 0.583),
+            HintMove("b1-b3", 0.5, proven=True),
+        ),
+        seconds=1.9,
+        level_name="strongest",
+    )
+    assert presenters.hint_text(hint) == (
+        "Hint for your move in **Generatorb** (the strongest level's search, 1.9 s):\n"
+        "1. `g7-h8`: wins by force\n"
+        "2. `a2-a4`: 58% for you\n"
+        "3. `b1-b3`: a forced result, 50% for you\n"
+        "A percentage is how well the bot expects the move to turn out for you "
+        "(100% a sure win, 50% even). Only you see this."
+    )
+    lost = replace(hint, moves=(HintMove("a1-a3", 0.0, proven=True),))
+    assert "1. `a1-a3`: loses by force" in presenters.hint_text(lost)

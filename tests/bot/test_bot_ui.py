@@ -207,6 +207,7 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
                 "game",
                 "games",
                 "hand",
+                "hint",
                 "leaderboard",
                 "move",
                 "rating",

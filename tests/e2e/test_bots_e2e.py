@@ -25,7 +25,7 @@ from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
-COMMANDS = ["challenge", "move", "board", "draw", "takeback", "game"]
+COMMANDS = ["challenge", "move", "board", "draw", "takeback", "game", "hint"]
 #: Options that keep each game short enough for the suite (the rules are unchanged).
 SHORT = {
     "generatorb": "move_limit=40",
@@ -159,6 +159,35 @@ async def test_a_person_plays_a_level_1_bot_to_the_end_in_every_game(room: Room)
         assert bot_posts, f"{game}: the bot never moved"
         # "Gameroom is typing…" while it searched, for the person waiting.
         assert typing_in(fake, channel), f"{game}: no typing indicator"
+
+
+async def test_a_hint_in_a_practice_game_is_private_and_playable(room: Room) -> None:
+    """/hint against the bot in a casual game: only alice sees it, and its first move is
+    one she can play. In a rated game it says how to practise with hints instead."""
+    fake = room.fake
+    await room.start()
+    channel = room.channel("practice")
+    options = {"game": "generatorb", "opponent": fake.bot_user, "bot_level": 1, "rated": False}
+    mark = fake.checkpoint()
+    await fake.slash(room.alice, channel, "challenge", options=options)
+    await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    for _ in range(100):  # until it is her turn (the bot may move first)
+        if await fake.autocomplete(room.alice, channel, "move", focused="text", text=""):
+            break
+        await asyncio.sleep(0.1)
+    hint = await fake.slash(room.alice, channel, "hint")
+    assert hint.ephemeral, hint.content
+    assert hint.content.startswith("Hint for your move in **Generatorb**"), hint.content
+    best = re.search(r"1\. `([^`]+)`", hint.content)
+    assert best is not None, hint.content
+    played = await fake.slash(room.alice, channel, "move", text=best.group(1))
+    assert "played" in played.content or not played.ephemeral, played.content
+    rated = room.channel("rated")
+    await fake.slash(room.alice, rated, "challenge", options={**options, "rated": True})
+    await fake.wait_for_message(rated, lambda m: bool(m.attachments))
+    refused = await fake.slash(room.alice, rated, "hint")
+    assert refused.ephemeral
+    assert "rated:false" in refused.content, refused.content
 
 
 async def test_a_lobby_filled_with_bots_starts_and_the_bots_play(room: Room) -> None:

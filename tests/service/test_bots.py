@@ -16,7 +16,14 @@ from bot.service import GameService, GameSnapshot, StaleActionError
 from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.bots import BOT_TURN_TIMER
-from bot.service.errors import DrawOfferError, LobbyError, NotChallengedError
+from bot.service.errors import (
+    DrawOfferError,
+    HintError,
+    LobbyError,
+    NotAPlayerError,
+    NotChallengedError,
+    NotYourTurnError,
+)
 from db import Database
 from db.rows import TimerRow
 from engines import get_engine
@@ -387,6 +394,48 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
             game_id=with_alice.game_id, kinds=[BOT_TURN_TIMER]
         )
         assert turn.due_at == clock()
+
+
+async def test_a_hint_is_the_strongest_levels_choice_in_a_practice_game(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    """/hint: legal moves for the caller's seat, best first, in a casual game against the
+    bot; refused in a rated game, against a person, to a non-player and out of turn."""
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
+    )
+    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
+    snapshot = await to_a_persons_turn(bot_service, clock)
+    (seat,) = [p.seat for p in snapshot.players if p.user_id == ALICE]
+    with pytest.raises(NotAPlayerError):
+        await bot_service.hint(GAMES, BOB)
+    hint = await bot_service.hint(GAMES, ALICE)
+    assert (hint.game_id, hint.seat, hint.level_name) == (snapshot.game_id, seat, "strongest")
+    assert 1 <= len(hint.moves) <= bots_module.HINT_MOVES
+    legal = set(await bot_service.legal_moves(GAMES, ALICE))
+    assert {m.move for m in hint.moves} <= legal
+    assert all(0.0 <= m.value <= 1.0 for m in hint.moves)
+    played = await bot_service.play(GAMES, ALICE, hint.moves[0].move)
+    if any(is_bot(played.snapshot.players[s].user_id) for s in played.snapshot.to_move):
+        with pytest.raises(NotYourTurnError):
+            await bot_service.hint(GAMES, ALICE)
+
+
+async def test_no_hint_in_a_rated_game_or_against_a_person(bot_service: GameService) -> None:
+    await vs_bot(bot_service, "generatorb")  # rated, the default
+    with pytest.raises(HintError, match="rated:false"):
+        await bot_service.hint(GAMES, ALICE)
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES + 1,
+        challenger_id=ALICE,
+        game="generatorb",
+        opponent_ids=[BOB],
+        rated=False,
+    )
+    await bot_service.accept_challenge(challenge.challenge_id, BOB)
+    with pytest.raises(HintError, match="every other player"):
+        await bot_service.hint(GAMES + 1, ALICE)
 
 
 async def test_bots_weigh_an_orbs_team_draw_as_the_engine_ends_it(
