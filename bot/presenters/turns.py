@@ -280,7 +280,9 @@ def decision_text(result: TurnResult) -> str:
 
 
 def game_started_text(snapshot: GameSnapshot) -> str:
-    """The first post of a game: players and seats, options, who moves first."""
+    """The first post of a game: players and seats, options, who moves first; in a casual
+    game of one person against bots, that ``/hint`` is there (:meth:`bot.service.bots.Bots.hint`
+    gives hints in such games only)."""
     seats = _join(
         [f"{mention(p.user_id)} plays {seat_label(p.seat_name)}" for p in snapshot.players]
     )
@@ -290,6 +292,9 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     if snapshot.clocks:
         lines.append(f"{clock_line(snapshot.clock_text)}.")
     lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
+    people = {p.user_id for p in snapshot.players if not is_bot(p.user_id)}
+    if snapshot.is_active and not snapshot.rated and len(people) == 1 and len(snapshot.players) > 1:
+        lines.append("A practice game: `/hint` shows what the strongest bot would play for you.")
     return "\n".join(lines)
 
 

@@ -342,6 +342,7 @@ class GameCore:
             takeback_seat=row.takeback_seat,
             clock=row.clock,
             finished_at=row.finished_at,
+            rated=row.rated,
             clock_text=ClockSpec.parse(row.clock).describe(),
             clocks=self.seat_clocks(loaded),
             rating_changes=loaded.ratings,

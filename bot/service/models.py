@@ -156,6 +156,8 @@ class GameSnapshot:
     rating_changes: tuple[RatingChange, ...] = ()
     """What a finished rated game did to each player's rating, in seat order (one per rating
     identity); empty while it goes on and for an unrated game (bot/service/ratings.py)."""
+    rated: bool = False
+    """Whether the game counts for ratings (``/challenge rated:``)."""
     draw_agreed: tuple[int, ...] = ()
     """The seats that have agreed to the open draw offer (the offerer's among them), in seat
     order; empty while none is open."""

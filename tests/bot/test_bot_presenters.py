@@ -635,3 +635,12 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
     )
     lost = replace(hint, moves=(HintMove("a1-a3", 0.0, proven=True),))
     assert "1. `a1-a3`: loses by force" in presenters.hint_text(lost)
+
+
+def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:
+    line = "A practice game: `/hint` shows what the strongest bot would play for you."
+    against_bot = (Player(0, SOUTH, "South"), Player(1, bot_user_id(2), "North"))
+    casual = snapshot(players=against_bot, rated=False)
+    assert presenters.game_started_text(casual).endswith("\n" + line)
+    assert line not in presenters.game_started_text(replace(casual, rated=True))
+    assert line not in presenters.game_started_text(snapshot(rated=False))  # two people
