@@ -287,14 +287,16 @@ def decide(
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """One move a search recommends (:func:`suggest`): ``move`` its canonical text, ``value``
-    the searching seat's expected reward after it (0–1: 1 a sure win, ½ even; the proven
-    reward where the solver settled it, with ``proven`` true), ``share`` its part of the
-    root's visits (0–1)."""
+    how well the searching seat is expected to do after it, from 0 (a loss, or last place)
+    to 1 (a win; with teams the side's win, whatever share of it the seat's reward is),
+    ``share`` its part of the root's visits (0–1), and ``forced`` what the solver proved
+    of it: ``"win"``, ``"loss"``, ``"other"`` (a settled result between them: a draw in a
+    two-player game), or ``None`` while unproven."""
 
     move: str
     value: float
     share: float
-    proven: bool = False
+    forced: str | None = None
 
 
 def suggest(
@@ -308,10 +310,11 @@ def suggest(
     """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
     move the strongest level would play (:func:`pick_move` without mistakes), then the others
     by visits. A move proven to lose, or proven worse than another, is left out unless no
-    other move is left. For ``/hint`` (bot/service/bots.py), so a player practising against
-    the bot can ask what it would do in their place. The inputs are :func:`choose_move`'s
-    (the seat's view only for a game with hidden information), without options; raises what
-    it raises, and :class:`ValueError` for ``count`` < 1.
+    other move is left, and so is a move the search never visited. For ``/hint``
+    (bot/service/bots.py), so a player practising against the bot can ask what it would do
+    in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
+    with hidden information), without options; raises what it raises, and
+    :class:`ValueError` for ``count`` < 1.
     """
     if count < 1:
         raise ValueError("count must be at least 1")
@@ -326,31 +329,34 @@ def suggest(
         result = mcts.search(subject, seat, budget, seed)
     if not result.moves:
         raise ValueError("the search expanded no move")
-    strongest = replace(LEVELS[-1], budget=budget)
-    best = pick_move(result, strongest, seed)
+    best = pick_move(result, replace(LEVELS[-1], budget=budget), seed)
     exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
     ceiling = max((v for v in exact if v is not None), default=0.0)
     others = sorted(
         (
             i
             for i in range(len(result.moves))
-            if i != best and _playable(exact[i], ceiling, result.loss)
+            if i != best and result.visits[i] > 0 and _playable(exact[i], ceiling, result.loss)
         ),
         key=lambda i: (-result.visits[i], -result.values[i], i),
     )
     total = max(sum(result.visits), 1)
-    picked = [best, *others][:count]
+    span = max(result.win - result.loss, 1e-9)
 
     def suggestion(i: int) -> Suggestion:
         solved = exact[i]
+        value = result.values[i] if solved is None else solved
+        forced = None
+        if solved is not None:
+            forced = "win" if solved >= result.win else "loss" if solved <= result.loss else "other"
         return Suggestion(
             move=engine.format_move(result.state, result.moves[i]),
-            value=result.values[i] if solved is None else solved,
+            value=min(1.0, max(0.0, (value - result.loss) / span)),
             share=result.visits[i] / total,
-            proven=solved is not None,
+            forced=forced,
         )
 
-    return tuple(suggestion(i) for i in picked)
+    return tuple(suggestion(i) for i in [best, *others][:count])
 
 
 def assess(

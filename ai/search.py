@@ -106,9 +106,11 @@ class SearchResult:
     proven to win (or ``None``), and ``exact`` per child its proven reward for the searching
     seat, or ``None`` while unproven. ``loss`` is what a loss is worth to the searching seat
     (:func:`ai.rewards.loss_rewards`: 0, or more with teams, 1/6 in Orbs 2 against 2), so a
-    child whose ``exact`` is at most ``loss`` is a proven loss. ``plies`` counts the playout
-    plies of all iterations. ``state`` is a state in which the moves are legal (the root
-    state, or one determinization), for :meth:`engines.base.Engine.format_move`.
+    child whose ``exact`` is at most ``loss`` is a proven loss; ``win`` likewise what a win
+    is worth to it (1, or less with teams: 5/6 for a seat of Orbs 2 against 2). ``plies``
+    counts the playout plies of all iterations. ``state`` is a state in which the moves are
+    legal (the root state, or one determinization), for
+    :meth:`engines.base.Engine.format_move`.
     """
 
     moves: list[Any]
@@ -122,6 +124,7 @@ class SearchResult:
     plies: int = 0
     exact: list[float | None] = field(default_factory=list)
     loss: float = 0.0
+    win: float = 1.0
 
 
 #: The ``mover`` of a root node: nobody's decision led there.
@@ -609,7 +612,18 @@ class Mcts:
         else:
             value = total / iterations if iterations else 0.5
         return SearchResult(
-            moves, visits, values, iterations, seconds, value, proven, state, plies, exact, loss
+            moves,
+            visits,
+            values,
+            iterations,
+            seconds,
+            value,
+            proven,
+            state,
+            plies,
+            exact,
+            loss,
+            self._win[seat],
         )
 
 

@@ -22,7 +22,6 @@ import logging
 from datetime import timedelta
 from typing import Final
 
-import discord
 from discord.ext import commands
 
 from bot.service import StaleActionError
@@ -43,6 +42,8 @@ POLL_SECONDS: Final = 5.0
 #: Seconds after an exhibition's pace that the loop looks again for the turn then due (the
 #: database's clock and this process's may differ by a little).
 PACE_SLACK_S: Final = 0.05
+#: Seconds between typing requests while the bot thinks (Discord shows one for about 10 s).
+TYPING_EVERY_S: Final = 8.0
 #: A search's handler gives up after this (the search's own limit is at most a few seconds).
 HANDLER_TIMEOUT: Final = timedelta(seconds=60)
 #: Attempts of one bot turn before the timer is marked failed (at most a minute apart: about
@@ -139,7 +140,7 @@ class BotsCog(commands.Cog, name=BOTS_COG):
         try:
             text = await service.bots.think(turn)
         finally:
-            if typing is not None and not typing.done():
+            if typing is not None:
                 typing.cancel()
         # The commit and the post keep the channel's order (a person's move in between waits).
         async with turn_in_order(self.bot, turn.channel_id):
@@ -158,12 +159,19 @@ class BotsCog(commands.Cog, name=BOTS_COG):
         return None
 
     async def _show_thinking(self, turn: BotTurn) -> None:
-        """Start the typing indicator in the game's channel or thread; best effort (a
-        channel deleted or without the permission only costs the indicator)."""
+        """Keep the typing indicator on in the game's channel or thread until cancelled (one
+        request shows it for about 10 s, so it is sent again every :data:`TYPING_EVERY_S`
+        while a turn waits for a busy search worker). Best effort: a channel deleted or
+        without the permission, or any other failure, only costs the indicator."""
+        channel = self.bot.get_partial_messageable(turn.channel_id)
         try:
-            await self.bot.get_partial_messageable(turn.channel_id).typing()
-        except discord.HTTPException as error:
-            log.debug("game %d: no typing indicator (%s)", turn.game_id, error)
+            while True:
+                await channel.typing()
+                await asyncio.sleep(TYPING_EVERY_S)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.debug("game %d: no typing indicator (%r)", turn.game_id, error)
 
 
 async def setup(bot: BotHost) -> None:

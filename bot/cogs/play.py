@@ -23,7 +23,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import presenters
-from bot.service import ServiceError, StaleActionError
+from bot.service import StaleActionError
 from bot.service.bot_seats import is_bot
 from bot.service.models import DrawOffer, GameSnapshot, PrivateView, TurnResult
 from bot.service.views import public_perspective
@@ -293,13 +293,14 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 log.warning("game %d: could not show the bots' answers to a draw", offer.game_id)
                 return
 
-            async def has_buttons() -> bool:
-                return bool((await post.fetch()).components)
+            async def read_post() -> tuple[str, bool]:
+                current = await post.fetch()
+                return current.content, bool(current.components)
 
             async def edit(text: str, keep_buttons: bool) -> None:
                 await post.edit(content=text, view=MISSING if keep_buttons else None)
 
-            await self._keep_progress_true(snapshot, offer.version, has_buttons, edit)
+            await self._keep_progress_true(snapshot, offer.version, read_post, edit)
             return
         await self.bot.draw_offers.forget(offer.game_id)
         accepted = not snapshot.is_active
@@ -317,37 +318,42 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         self,
         shown: GameSnapshot,
         version: int,
-        has_buttons: Callable[[], Awaitable[bool]],
+        read_post: Callable[[], Awaitable[tuple[str, bool]]],
         edit: Callable[[str, bool], Awaitable[None]],
     ) -> None:
         """Put a draw offer's post right after this process showed ``shown``'s acceptances
         on it (three or more players, people still to answer).
 
         Another process may have taken a later answer to the same offer meanwhile, and its
-        edit of the post may have landed before ours, which then shows a stale state with
-        live buttons. So the offer made at ``version`` is read again
+        edit of the post may have landed before ours. Ours changes the text only (the
+        buttons are as the other edit left them), so the post then shows a stale "still to
+        answer", under live buttons for a later acceptance or under none for the answer that
+        closed the offer. So the offer made at ``version`` is read again
         (:meth:`~bot.service.service.GameService.draw_offer_now`): still open with other
         acceptances, the post shows them (``edit(text, True)``, buttons kept), and is checked
         again, up to :data:`PROGRESS_CHECKS` times; closed, the post is settled
-        (:func:`~bot.presenters.draw_offer_settled_text`, buttons removed) unless it has no
-        buttons left (``has_buttons()``), which means the closing answer's own words landed
-        after ours. Best effort: a failure is logged, and a press on a stale button is still
-        answered as stale.
+        (:func:`~bot.presenters.draw_offer_settled_text`, buttons removed) when it still
+        shows our text or still has buttons (``read_post()``: its text, and whether it has
+        buttons), and left alone when it shows other words: the closing answer's, which
+        landed after ours. Best effort: any failure is logged, never answered as an error
+        (the acceptance stands), and a press on a stale button is still answered as stale.
         """
+        ours = presenters.draw_progress_text(shown)
         try:
             for _ in range(PROGRESS_CHECKS):
                 now = await self.bot.service.draw_offer_now(shown.game_id, version)
                 if not now.draw_waiting:
-                    if await has_buttons():
+                    text, buttons = await read_post()
+                    if buttons or text == ours:
                         log.info("game %d: the draw offer closed meanwhile", shown.game_id)
                         await edit(presenters.draw_offer_settled_text(now), False)
                     return
                 if (now.draw_agreed, now.draw_waiting) == (shown.draw_agreed, shown.draw_waiting):
                     return
-                await edit(presenters.draw_progress_text(now), True)
-                shown = now
-        except (discord.HTTPException, ServiceError):
-            log.warning("game %d: could not check the draw offer's post", shown.game_id)
+                shown, ours = now, presenters.draw_progress_text(now)
+                await edit(ours, True)
+        except Exception:
+            log.exception("game %d: could not check the draw offer's post", shown.game_id)
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
         """A game button was pressed: "My view", or a draw offer's Accept or Decline."""
@@ -373,13 +379,14 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             if snapshot.is_active and snapshot.draw_waiting:  # others still to answer
                 await edit_post_text(interaction, presenters.draw_progress_text(snapshot))
 
-                async def has_buttons() -> bool:
-                    return bool((await interaction.original_response()).components)
+                async def read_post() -> tuple[str, bool]:
+                    current = await interaction.original_response()
+                    return current.content, bool(current.components)
 
                 async def edit(text: str, keep_buttons: bool) -> None:
                     await (edit_post_text if keep_buttons else edit_post)(interaction, text)
 
-                await self._keep_progress_true(snapshot, button.version, has_buttons, edit)
+                await self._keep_progress_true(snapshot, button.version, read_post, edit)
                 return
             text = presenters.draw_answer_text(
                 snapshot, accepted=accept, by_user_id=interaction.user.id

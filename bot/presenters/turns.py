@@ -344,25 +344,26 @@ def hint_text(hint: Hint) -> str:
     )
     lines = [head]
     lines.extend(
-        f"{number}. {_code(move.move)}: {_hint_value(move)}"
+        f"{number}. {_code(move.move)}: {_hint_value(move, hint.players)}"
         for number, move in enumerate(hint.moves, 1)
     )
+    scale = "100% a sure win, 50% even" if hint.players == 2 else "100% first place, 0% last"
     lines.append(
-        "A percentage is how well the bot expects the move to turn out for you "
-        "(100% a sure win, 50% even). Only you see this."
+        f"A percentage is how well the bot expects the move to turn out for you ({scale}). "
+        "Only you see this."
     )
     return "\n".join(lines)
 
 
-def _hint_value(move: HintMove) -> str:
+def _hint_value(move: HintMove, players: int) -> str:
     percent = f"{round(move.value * 100)}%"
-    if not move.proven:
-        return f"{percent} for you"
-    if move.value >= 1.0:
+    if move.forced == "win":
         return "wins by force"
-    if move.value <= 0.0:
+    if move.forced == "loss":
         return "loses by force"
-    return f"a forced result, {percent} for you"
+    if move.forced is not None:
+        return "draws by force" if players == 2 else f"a forced result, {percent} for you"
+    return f"{percent} for you"
 
 
 def draw_offer_settled_text(snapshot: GameSnapshot) -> str:

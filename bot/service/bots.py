@@ -40,7 +40,7 @@ from bot.service.bot_seats import bot_level, is_bot
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
 from bot.service.endings import Endings, agreed_draw
-from bot.service.errors import HintError, NotAPlayerError, NotYourTurnError, StaleActionError
+from bot.service.errors import HintError, NotAPlayerError, StaleActionError
 from bot.service.models import (
     DrawOffer,
     GameSnapshot,
@@ -58,6 +58,7 @@ from engines.base import OptionValue
 __all__ = [
     "ACCEPT_DRAW_AT_MOST",
     "ALLOW_TAKEBACKS_UP_TO",
+    "BOT_BUSY",
     "BOT_TURN_TIMER",
     "HINT_MOVES",
     "BotTurn",
@@ -79,6 +80,11 @@ ASSESS_BUDGET: Final = Budget(800, 0.5)
 THINK_GRACE_S: Final = 20.0
 #: How many moves ``/hint`` shows at most (the best and two others).
 HINT_MOVES: Final = 3
+#: Seconds beyond its search budget that a hint may wait for a search worker busy with a
+#: bot's turn (one turn's budget and a little), before it is refused as "busy".
+HINT_GRACE_S: Final = 3.0
+#: The one sentence of a hint refused while the bot is busy.
+BOT_BUSY: Final = "The bot is busy thinking right now; ask for a hint again in a moment."
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +139,8 @@ class Bots:
         self.workers = workers
         self._executor = executor
         self._owns_executor = executor is None
+        #: Users whose ``/hint`` is being searched now (:meth:`hint`).
+        self._hinting: set[int] = set()
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -167,17 +175,23 @@ class Bots:
         for process in list(getattr(executor, "_processes", {}).values()):
             process.terminate()
 
-    async def _run(self, limit: float, function: Any, *args: Any) -> Any:
-        """``function(*args)`` in a search process, given up after ``limit`` seconds (and the
-        pool replaced when it broke or got stuck). Raises :class:`TimeoutError`,
-        :class:`~concurrent.futures.process.BrokenProcessPool` and what ``function`` raises."""
+    async def _run(self, limit: float, function: Any, *args: Any, restart: bool = True) -> Any:
+        """``function(*args)`` in a search process, given up after ``limit`` seconds. The pool
+        is replaced when it broke, and when it got stuck unless ``restart`` is false (a hint
+        that waited behind the bots' turns is not a sign of a stuck worker). Raises
+        :class:`TimeoutError`, :class:`~concurrent.futures.process.BrokenProcessPool` and
+        what ``function`` raises."""
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(
                 loop.run_in_executor(self._pool(), function, *args), limit
             )
-        except (TimeoutError, BrokenProcessPool) as exc:
+        except BrokenProcessPool as exc:
             self._replace_pool(exc)
+            raise
+        except TimeoutError as exc:
+            if restart:
+                self._replace_pool(exc)
             raise
 
     # ---- turns ------------------------------------------------------------------------------
@@ -274,16 +288,17 @@ class Bots:
 
         Only for practice: the game must be casual and every other player a bot (a decision
         of ours, docs/bots.md: in a rated game, or against a person, a hint would be help
-        from outside the game). Raises :class:`NoGameHereError`, :class:`NotAPlayerError`,
-        :class:`HintError` (rated, or another person plays) and :class:`NotYourTurnError`;
-        :class:`TimeoutError` when no worker answers within the budget plus
-        :data:`THINK_GRACE_S`.
+        from outside the game). Hints share the search workers with the bots' turns, so at
+        most one runs per user and at most ``workers`` per process; a hint over those limits,
+        or one whose search finds no worker in time, is refused rather than queued (the
+        workers are not restarted for it, as they are for a bot turn that hangs). Raises
+        :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError` and
+        :class:`HintError` (rated, another person plays, or the bot is busy).
         """
         row = await self.core.active_row(channel_id)
         loaded = await self.core.load_row(row)
         players = loaded.meta.players
-        own = loaded.meta.seats_of(user_id)
-        if not own:
+        if not loaded.meta.seats_of(user_id):
             raise NotAPlayerError()
         if row.rated:
             raise HintError(
@@ -295,30 +310,37 @@ class Bots:
                 "Hints are for practice against the bot: every other player in this game "
                 "must be a bot."
             )
-        seats = [seat for seat in own if seat in row.to_move]
-        if not seats:
-            waiting = [players[s].user_id for s in row.to_move if 0 <= s < len(players)]
-            raise NotYourTurnError(waiting)
-        seat = seats[0]
+        seat = self.core.acting_seat(loaded, user_id)
+        if user_id in self._hinting or len(self._hinting) >= self.workers:
+            raise HintError(BOT_BUSY)
         strongest = levels_for(row.game)[-1]
-        suggestions = await self._run(
-            strongest.budget.seconds + THINK_GRACE_S,
-            suggest,
-            row.game,
-            seat,
-            search_subject(loaded, seat),
-            search_seed(loaded.meta.seed, "hint", row.ply, seat),
-            strongest.budget,
-            HINT_MOVES,
-        )
+        self._hinting.add(user_id)
+        try:
+            suggestions = await self._run(
+                strongest.budget.seconds + HINT_GRACE_S,
+                suggest,
+                row.game,
+                seat,
+                search_subject(loaded, seat),
+                search_seed(loaded.meta.seed, "hint", row.ply, seat),
+                strongest.budget,
+                HINT_MOVES,
+                restart=False,
+            )
+        except TimeoutError:
+            log.warning("game %d: a hint found no free search worker in time", row.id)
+            raise HintError(BOT_BUSY) from None
+        finally:
+            self._hinting.discard(user_id)
         log.info("game %d: a hint for seat %d (%d moves)", row.id, seat, len(suggestions))
         return Hint(
             game_id=row.id,
             game_name=loaded.meta.engine.info.name,
             seat=seat,
-            moves=tuple(HintMove(s.move, s.value, s.proven) for s in suggestions),
+            moves=tuple(HintMove(s.move, s.value, s.forced) for s in suggestions),
             seconds=strongest.budget.seconds,
             level_name=strongest.name,
+            players=len(players),
         )
 
     # ---- answers ----------------------------------------------------------------------------

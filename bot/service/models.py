@@ -422,20 +422,23 @@ __all__ += ["Hint", "HintMove"]
 
 @dataclass(frozen=True, slots=True)
 class HintMove:
-    """One move of a :class:`Hint`: ``move`` in canonical notation, ``value`` the player's
-    expected result after it (0–1: 1 a sure win, ½ even), ``proven`` when the search's
-    solver settled that value (a forced win, draw or loss)."""
+    """One move of a :class:`Hint`: ``move`` in canonical notation, ``value`` how well the
+    player is expected to do after it (0–1: 1 a sure win, or first place; 0 a loss, or
+    last), ``forced`` what the search proved of it: ``"win"``, ``"loss"``, ``"other"`` (a
+    settled result between them, a draw with two players) or ``None``
+    (:class:`ai.levels.Suggestion`)."""
 
     move: str
     value: float
-    proven: bool = False
+    forced: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
     """``/hint``: what the strongest bot level would play in the caller's place, from the
     caller's own view (:meth:`bot.service.bots.Bots.hint`). ``moves`` best first (1–3);
-    ``seconds`` the search's time budget; ``level_name`` the level whose budget it had."""
+    ``seconds`` the search's time budget; ``level_name`` the level whose budget it had;
+    ``players`` the game's seats (what a value means depends on it)."""
 
     game_id: int
     game_name: str
@@ -443,6 +446,7 @@ class Hint:
     moves: tuple[HintMove, ...]
     seconds: float
     level_name: str
+    players: int = 2
 
 
 __all__ += ["TakebackAnswer", "TakebackRequest"]

@@ -1,6 +1,6 @@
 """``ai.levels.suggest``: the moves behind ``/hint``. The first is the strongest level's own
-choice from the same search, every move is legal, a forced win comes first, and a game with
-hidden cards is searched from the seat's view only."""
+choice from the same search, every move is legal, a forced win comes first and reads as a
+win also for a team, and a game with hidden cards is searched from the seat's view only."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from engines import get_engine
 
 from .helpers import new_state
 from .test_hidden_information import ENGINE as GZ
-from .test_hidden_information import _swap_hidden
+from .test_teams import ENGINE as ORBS
+from .test_teams import RESOLVED, TEAM_LOSES_WITH_A1_B1, TEAM_WINS_AT_ONCE
 
 #: Iterations bind, not the clock, so the searches repeat exactly.
 BUDGET = Budget(300, 60.0)
@@ -49,20 +50,33 @@ def test_a_forced_win_is_suggested_first_and_said_to_be_proven() -> None:
     )
     (first, *_) = suggest("generatorb", 0, state, 1, BUDGET)
     assert first.move == "g7-h8"
-    assert first.proven
-    assert first.value == 1.0
+    assert (first.forced, first.value) == ("win", 1.0)
 
 
-def test_hidden_cards_do_not_change_the_suggestions() -> None:
+def test_a_teams_forced_win_and_loss_read_as_a_win_and_a_loss() -> None:
+    """Orbs 0-2 against 1-3: a team's win is worth 5/6 to each teammate, but a hint says
+    "wins by force" (value 1), and a move that loses is left out or said to lose."""
+    won = suggest("orbs", 0, ORBS.from_position(TEAM_WINS_AT_ONCE, RESOLVED), 3, BUDGET)
+    assert (won[0].move, won[0].forced, won[0].value) == ("A1-B1", "win", 1.0)
+    lost = suggest("orbs", 0, ORBS.from_position(TEAM_LOSES_WITH_A1_B1, RESOLVED), 3, BUDGET)
+    assert lost[0].move != "A1-B1"
+    assert all(s.forced != "win" and 0.0 <= s.value <= 1.0 for s in lost)
+    assert [s.value for s in lost if s.forced == "loss"] in ([], [0.0])
+
+
+def test_a_game_with_hidden_cards_is_searched_from_the_seats_view_only() -> None:
+    """The view gives legal moves for the seat; the state itself is refused, so no caller
+    can hand the search another seat's cards (``Bots.hint`` passes the view:
+    tests/service/test_bots.py)."""
     state, _ = new_state("generation_zero", 2, 3)
     seat = GZ.to_move(state)[0]
-    view, twin_view = GZ.view(state, seat), GZ.view(_swap_hidden(state, seat), seat)
-    budget = Budget(40, 60.0)
-    assert suggest("generation_zero", seat, view, 9, budget) == suggest(
-        "generation_zero", seat, twin_view, 9, budget
-    )
+    suggestions = suggest("generation_zero", seat, GZ.view(state, seat), 9, Budget(40, 60.0))
+    for suggestion in suggestions:
+        GZ.parse_move(state, seat, suggestion.move)
     with pytest.raises(ValueError, match="pass the seat's view"):
-        suggest("generation_zero", seat, GZ.dumps(state), 9, budget)
+        suggest("generation_zero", seat, GZ.dumps(state), 9, Budget(40, 60.0))
+    with pytest.raises(ValueError, match="view"):
+        suggest("generation_zero", seat, GZ.view(state, 1 - seat), 9, Budget(40, 60.0))
 
 
 def test_count_must_be_positive() -> None:

@@ -23,7 +23,6 @@ from bot.service import (
     ChannelBusyError,
     LobbyUpdate,
     Player,
-    StaleActionError,
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
@@ -114,9 +113,18 @@ def accepted_by_red(**changes: object) -> Any:
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
-async def press_accept_in_three(now: Any, *, buttons_left: bool) -> tuple[Any, list[Any]]:
+#: What Red's acceptance shows on the post (Yellow still to answer).
+SHOWN = presenters.draw_progress_text(accepted_by_red())
+#: The words of Yellow's closing acceptance, taken by another process.
+CLOSED_BY_YELLOW = "<@33> accepted the draw offer: the game is drawn."
+
+
+async def press_accept_in_three(
+    now: Any, *, post_text: str = SHOWN, buttons_left: bool = False
+) -> tuple[Any, list[Any]]:
     """Red presses Accept; the service then reads the offer as ``now`` (what another
-    process may have done meanwhile). Returns the interaction and each edit of the post as
+    process may have done meanwhile), and the post as ``post_text`` with or without buttons
+    (whichever edit landed last). Returns the interaction and each edit of the post as
     ``(content, buttons kept)``."""
     bot = stand_in_bot()
     bot.service.answer_draw = AsyncMock(return_value=accepted_by_red())
@@ -131,7 +139,7 @@ async def press_accept_in_three(now: Any, *, buttons_left: bool) -> tuple[Any, l
 
     interaction.edit_original_response = edit_original_response
     interaction.original_response = AsyncMock(
-        return_value=MagicMock(components=[MagicMock()] if buttons_left else [])
+        return_value=MagicMock(content=post_text, components=[MagicMock()] if buttons_left else [])
     )
     await PlayCog(bot).on_game_button(interaction, GameButtonId(5, GameAction.DRAW_ACCEPT, 3))
     bot.service.draw_offer_now.assert_awaited_with(5, 3)
@@ -140,38 +148,40 @@ async def press_accept_in_three(now: Any, *, buttons_left: bool) -> tuple[Any, l
 
 async def test_an_acceptance_shown_while_nothing_changed_is_edited_once() -> None:
     _, edits = await press_accept_in_three(accepted_by_red(), buttons_left=True)
-    assert edits == [(presenters.draw_progress_text(accepted_by_red()), True)]
+    assert edits == [(SHOWN, True)]
 
 
-async def test_a_progress_edit_landing_after_the_final_answer_is_put_right(
-    posted_boards: AsyncMock,
-) -> None:
-    """Yellow accepted in another process, whose edit ("… the game is drawn") landed before
-    this one's "still to answer: Yellow": the post still has buttons, so it is settled."""
-    drawn = accepted_by_red(
+def drawn_by_yellow() -> Any:
+    return accepted_by_red(
         status="finished", to_move=(), outcome=Outcome.draw("agreement", 3), draw_waiting=()
     )
-    _, edits = await press_accept_in_three(drawn, buttons_left=True)
+
+
+@pytest.mark.parametrize("buttons_left", [False, True])
+async def test_a_progress_edit_landing_after_the_final_answer_is_put_right(
+    posted_boards: AsyncMock, buttons_left: bool
+) -> None:
+    """Yellow accepted in another process, whose edit ("… the game is drawn", no buttons)
+    landed before this one's "still to answer: Yellow", which changed the text only: the
+    post shows our stale text without buttons, so it is settled. (With buttons left: the
+    closing edit has not landed yet, or failed.)"""
+    _, edits = await press_accept_in_three(drawn_by_yellow(), buttons_left=buttons_left)
     assert edits == [
-        (presenters.draw_progress_text(accepted_by_red()), True),
+        (SHOWN, True),
         ("Every player still in accepted the draw offer: the game is drawn.", False),
     ]
     posted_boards.assert_not_awaited()  # the process that drew the game posts the board
 
 
 async def test_a_final_answer_landing_after_the_progress_edit_is_left_alone() -> None:
-    drawn = accepted_by_red(
-        status="finished", to_move=(), outcome=Outcome.draw("agreement", 3), draw_waiting=()
-    )
-    _, edits = await press_accept_in_three(drawn, buttons_left=False)
-    assert edits == [(presenters.draw_progress_text(accepted_by_red()), True)]
+    _, edits = await press_accept_in_three(drawn_by_yellow(), post_text=CLOSED_BY_YELLOW)
+    assert edits == [(SHOWN, True)]
 
 
 async def test_a_decline_or_a_move_elsewhere_settles_a_stale_progress_post() -> None:
     goes_on = accepted_by_red(version=4, draw_offer_seat=None, draw_agreed=(), draw_waiting=())
-    _, edits = await press_accept_in_three(goes_on, buttons_left=True)
-    assert edits[-1] == (presenters.DRAW_OFFER_CLOSED, False)
-    assert len(edits) == 2
+    _, edits = await press_accept_in_three(goes_on)
+    assert edits == [(SHOWN, True), (presenters.DRAW_OFFER_CLOSED, False)]
 
 
 async def test_a_later_acceptance_elsewhere_is_shown_instead_of_an_older_one() -> None:
@@ -210,7 +220,10 @@ async def test_the_bots_progress_edit_is_checked_the_same_way(posted_boards: Asy
     bot.service.draw_offer_now = AsyncMock(return_value=drawn)
     post = MagicMock()
     post.edit = AsyncMock()
-    post.fetch = AsyncMock(return_value=MagicMock(components=[MagicMock()]))
+    # Yellow's answer (another process) removed the buttons; the bot's edit then put its
+    # text back.
+    stale = MagicMock(content=presenters.draw_progress_text(shown), components=[])
+    post.fetch = AsyncMock(return_value=stale)
     offer = DrawOffer(5, 3, 0, SOUTH, (bot_user_id(2), 33))
     await PlayCog(bot)._bot_answers(offer, post)
     assert [c.kwargs for c in post.edit.await_args_list] == [
@@ -228,7 +241,7 @@ async def test_a_failed_check_leaves_the_progress_edit_and_the_answer_alone(
 ) -> None:
     bot = stand_in_bot()
     bot.service.answer_draw = AsyncMock(return_value=accepted_by_red())
-    bot.service.draw_offer_now = AsyncMock(side_effect=StaleActionError("gone"))
+    bot.service.draw_offer_now = AsyncMock(side_effect=RuntimeError("database gone"))
     interaction = fake_interaction(done=True)
     interaction.user.id = NORTH
     interaction.response.defer = AsyncMock()

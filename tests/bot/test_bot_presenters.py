@@ -618,9 +618,9 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
         game_name="Generatorb",
         seat=0,
         moves=(
-            HintMove("g7-h8", 1.0, proven=True),
+            HintMove("g7-h8", 1.0, "win"),
             HintMove("a2-a4", 0.583),
-            HintMove("b1-b3", 0.5, proven=True),
+            HintMove("b1-b3", 0.5, "other"),
         ),
         seconds=1.9,
         level_name="strongest",
@@ -629,12 +629,15 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
         "Hint for your move in **Generatorb** (the strongest level's search, 1.9 s):\n"
         "1. `g7-h8`: wins by force\n"
         "2. `a2-a4`: 58% for you\n"
-        "3. `b1-b3`: a forced result, 50% for you\n"
+        "3. `b1-b3`: draws by force\n"
         "A percentage is how well the bot expects the move to turn out for you "
         "(100% a sure win, 50% even). Only you see this."
     )
-    lost = replace(hint, moves=(HintMove("a1-a3", 0.0, proven=True),))
+    lost = replace(hint, moves=(HintMove("a1-a3", 0.0, "loss"),))
     assert "1. `a1-a3`: loses by force" in presenters.hint_text(lost)
+    three = presenters.hint_text(replace(hint, players=3))
+    assert "3. `b1-b3`: a forced result, 50% for you" in three
+    assert "(100% first place, 0% last)" in three
 
 
 def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:

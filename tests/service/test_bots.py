@@ -4,14 +4,18 @@ takebacks. Searches run in a thread pool here (the bot uses worker processes).""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
+from ai.levels import Suggestion
 from bot.service import GameService, GameSnapshot, StaleActionError
 from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
@@ -396,11 +400,12 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
         assert turn.due_at == clock()
 
 
-async def test_a_hint_is_the_strongest_levels_choice_in_a_practice_game(
+async def test_a_hint_gives_legal_moves_in_a_practice_game_only(
     bot_service: GameService, clock: FakeClock
 ) -> None:
-    """/hint: legal moves for the caller's seat, best first, in a casual game against the
-    bot; refused in a rated game, against a person, to a non-player and out of turn."""
+    """/hint: legal moves for the caller's seat in a casual game against the bot (that the
+    first is the strongest level's choice: tests/ai/test_suggest.py); refused to a
+    non-player and out of turn."""
     challenge = await bot_service.create_challenge(
         guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
     )
@@ -419,6 +424,60 @@ async def test_a_hint_is_the_strongest_levels_choice_in_a_practice_game(
     if any(is_bot(played.snapshot.players[s].user_id) for s in played.snapshot.to_move):
         with pytest.raises(NotYourTurnError):
             await bot_service.hint(GAMES, ALICE)
+
+
+async def test_a_hint_in_generation_zero_searches_the_callers_view_only(
+    bot_service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[Any] = []
+
+    def fake_suggest(game: str, seat: int, subject: Any, *_: Any) -> tuple[Suggestion, ...]:
+        searched.append((game, seat, subject))
+        return (Suggestion("end", 0.5, 1.0),)
+
+    monkeypatch.setattr(bots_module, "suggest", fake_suggest)
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generation_zero",
+        options_text=SHORT["generation_zero"],
+        rated=False,
+    )
+    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
+    snapshot = await to_a_persons_turn(bot_service, clock)
+    hint = await bot_service.hint(GAMES, ALICE)
+    ((game, seat, subject),) = searched
+    assert (game, seat, hint.seat) == ("generation_zero", snapshot.to_move[0], seat)
+    assert not isinstance(subject, str | bytes)  # never the state's text
+    assert subject.viewer == seat  # the caller's own view
+
+
+async def test_a_second_hint_while_one_is_searched_is_refused_not_queued(
+    bot_service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hints share the search workers with the bots' turns: one at a time per user, and at
+    most one per worker, so a burst of /hint cannot hold up the bots' moves."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow_suggest(*_: Any) -> tuple[Suggestion, ...]:
+        started.set()
+        release.wait(10)
+        return (Suggestion("a1-a3", 0.5, 1.0),)
+
+    monkeypatch.setattr(bots_module, "suggest", slow_suggest)
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
+    )
+    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
+    await to_a_persons_turn(bot_service, clock)
+    first = asyncio.create_task(bot_service.hint(GAMES, ALICE))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+    with pytest.raises(HintError, match="busy"):
+        await bot_service.hint(GAMES, ALICE)
+    release.set()
+    assert (await first).moves[0].move == "a1-a3"
+    assert (await bot_service.hint(GAMES, ALICE)).moves  # free again
 
 
 async def test_no_hint_in_a_rated_game_or_against_a_person(bot_service: GameService) -> None:
