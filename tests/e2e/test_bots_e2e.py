@@ -350,6 +350,21 @@ async def test_boards_come_in_the_order_of_the_moves_when_discord_is_slow(room: 
     assert len(set(plies)) == len(plies) >= 9
 
 
+async def watch_exhibition(room: Room, channel: Any, boards: int) -> list[Any]:
+    """Alice opens an exhibition of level-1 bots playing Generatorb in ``channel``; returns
+    its board posts once there are at least ``boards`` (the start's among them)."""
+    fake = room.fake
+    options = {"game": "generatorb", "exhibition": True, "bot_level": 1}
+    answer = await fake.slash(room.alice, channel, "challenge", options=options)
+    assert answer.ephemeral, answer.content
+    await fake.wait_until(
+        lambda: len([m for m in fake.messages(channel) if m.attachments]) >= boards,
+        timeout=30,
+        what=f"the start and {boards - 1} bot moves",
+    )
+    return [m for m in fake.messages(channel) if m.attachments]
+
+
 async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(room: Room) -> None:
     """An exhibition: a bot moves first, woken by the commit that starts the game, while the
     start's own board is still on its way through a slow Discord; it must still come first.
@@ -367,15 +382,7 @@ async def test_the_board_that_starts_a_game_comes_before_the_bots_first_move(roo
     await fake.wait_for_message(warm_up, bot_moved, timeout=30)
     fake.state.send_delay = 0.5
     channel = room.channel("show")
-    options = {"game": "generatorb", "exhibition": True, "bot_level": 1}
-    answer = await fake.slash(room.alice, channel, "challenge", options=options)
-    assert answer.ephemeral, answer.content
-    await fake.wait_until(
-        lambda: len([m for m in fake.messages(channel) if m.attachments]) >= 3,
-        timeout=30,
-        what="the start and two bot moves",
-    )
-    plies = [board_ply(m) for m in fake.messages(channel) if m.attachments]
+    plies = [board_ply(m) for m in await watch_exhibition(room, channel, 3)]
     assert plies[0] == 0, f"the first board is not the start: plies {plies}"
     assert typing_in(fake, warm_up)
     assert not typing_in(fake, channel)  # bots only: nobody waits for the indicator
@@ -396,15 +403,7 @@ async def test_an_exhibition_keeps_its_pace(room: Room) -> None:
             else None
         )
     )
-    options = {"game": "generatorb", "exhibition": True, "bot_level": 1}
-    answer = await fake.slash(room.alice, channel, "challenge", options=options)
-    assert answer.ephemeral, answer.content
-    await fake.wait_until(
-        lambda: len([m for m in fake.messages(channel) if m.attachments]) >= 4,
-        timeout=30,
-        what="the start and three bot moves",
-    )
-    boards = [m for m in fake.messages(channel) if m.attachments]
+    boards = await watch_exhibition(room, channel, 4)
     assert [board_ply(m) for m in boards[:4]] == [0, 1, 2, 3]
     gaps = [later - earlier for earlier, later in pairwise(posted[:4])]
     assert min(gaps) >= 0.9, gaps

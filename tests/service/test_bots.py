@@ -334,19 +334,21 @@ async def test_the_bot_answers_a_takeback(
     assert answer.accepted is allowed
 
 
+async def exhibition(service: GameService, **options: str | None) -> tuple[Any, Any]:
+    """ALICE opens an exhibition of two level-1 bots playing Generatorb in GAMES (with
+    ``options_text`` or ``clock``); returns the challenge and the lobby update that started
+    it."""
+    info = await service.open_exhibition(
+        guild_id=GUILD, channel_id=GAMES, user_id=ALICE, game="generatorb", players=2, **options
+    )
+    return info, await service.add_bots(info.challenge_id, ALICE, [1, 1])
+
+
 async def test_an_exhibition_of_bots_plays_itself_to_the_end(
     bot_service: GameService, clock: FakeClock
 ) -> None:
-    info = await bot_service.open_exhibition(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        user_id=ALICE,
-        game="generatorb",
-        players=2,
-        options_text=SHORT["generatorb"],
-    )
+    info, started = await exhibition(bot_service, options_text=SHORT["generatorb"])
     assert info.seated_ids == ()  # the one who opened it watches
-    started = await bot_service.add_bots(info.challenge_id, ALICE, [1, 1])
     assert started.game is not None
     assert all(is_bot(user_id) for user_id in started.game.user_ids)
     for _ in range(200):
@@ -369,15 +371,7 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
         service = GameService(
             database, clock=clock, rng_seed_source=seeds(7), ai_executor=pool, exhibition_pace=pace
         )
-        info = await service.open_exhibition(
-            guild_id=GUILD,
-            channel_id=GAMES,
-            user_id=ALICE,
-            game="generatorb",
-            players=2,
-            clock=clock_text,
-        )
-        await service.add_bots(info.challenge_id, ALICE, [1, 1])
+        await exhibition(service, clock=clock_text)
         for _ in range(3):  # the first turn, then two more after the bots' moves
             (timer,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
             assert timer.due_at == clock() + delay
