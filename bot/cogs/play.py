@@ -333,8 +333,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         acceptances, the post shows them (``edit(text, True)``, buttons kept), and is checked
         again, up to :data:`PROGRESS_CHECKS` times; closed, the post is settled
         (:func:`~bot.presenters.draw_offer_settled_text`, buttons removed) when it still
-        shows our text or still has buttons (``read_post()``: its text, and whether it has
-        buttons), and left alone when it shows other words: the closing answer's, which
+        shows our text, or any open offer's text (another process's progress whose own
+        check never ran), or still has buttons (``read_post()``: its text, and whether it
+        has buttons), and left alone when it shows other words: the closing answer's, which
         landed after ours. Best effort: any failure is logged, never answered as an error
         (the acceptance stands), and a press on a stale button is still answered as stale.
         """
@@ -344,7 +345,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 now = await self.bot.service.draw_offer_now(shown.game_id, version)
                 if not now.draw_waiting:
                     text, buttons = await read_post()
-                    if buttons or text == ours:
+                    if buttons or text == ours or text.endswith(presenters.OFFER_OPEN_TAIL):
                         log.info("game %d: the draw offer closed meanwhile", shown.game_id)
                         await edit(presenters.draw_offer_settled_text(now), False)
                     return

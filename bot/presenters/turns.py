@@ -28,6 +28,7 @@ __all__ = [
     "DRAW_OFFER_CLOSED",
     "DRAW_OFFER_ENDED",
     "DRAW_OFFER_LAPSED",
+    "OFFER_OPEN_TAIL",
     "abort_text",
     "board_caption",
     "channel_deleted_text",
@@ -48,6 +49,9 @@ __all__ = [
 
 
 #: A draw offer post whose offer was answered, withdrawn or overtaken by a move.
+#: How the post of an open draw offer ends (the offer and its progress): a post that still
+#: ends so after the offer closed shows a stale text (``PlayCog._keep_progress_true``).
+OFFER_OPEN_TAIL = "(A move declines it.)"
 DRAW_OFFER_CLOSED = "This draw offer is no longer open: it was answered, or a move came first."
 #: The offer's post once a move declined it (the buttons are removed).
 DRAW_OFFER_LAPSED = "This draw offer lapsed: a move was played instead."
@@ -313,7 +317,7 @@ def draw_offer_text(offer: DrawOffer) -> str:
     everyone = " Every player still in must accept." if len(offer.opponent_user_ids) > 1 else ""
     return (
         f"{mention(offer.user_id)} offers a draw.{everyone} "
-        f"{_mentions(offer.opponent_user_ids)}, do you accept? (A move declines it.)"
+        f"{_mentions(offer.opponent_user_ids)}, do you accept? {OFFER_OPEN_TAIL}"
     )
 
 
@@ -328,7 +332,7 @@ def draw_progress_text(snapshot: GameSnapshot) -> str:
     head = "A draw is offered." if offerer is None else f"{mention(offerer)} offers a draw."
     return (
         f"{head} Accepted by {_mentions(agreed)}; still to answer: {_mentions(waiting)}. "
-        "(A move declines it.)"
+        f"{OFFER_OPEN_TAIL}"
     )
 
 
@@ -357,6 +361,8 @@ def hint_text(hint: Hint) -> str:
 
 def _hint_value(move: HintMove, players: int) -> str:
     percent = f"{round(move.value * 100)}%"
+    if not move.searched:
+        return "not searched: every move the bot searched loses by force"
     if move.forced == "win":
         return "wins by force"
     if move.forced == "loss":

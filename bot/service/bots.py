@@ -80,9 +80,6 @@ ASSESS_BUDGET: Final = Budget(800, 0.5)
 THINK_GRACE_S: Final = 20.0
 #: How many moves ``/hint`` shows at most (the best and two others).
 HINT_MOVES: Final = 3
-#: Seconds beyond its search budget that a hint may wait for a search worker busy with a
-#: bot's turn (one turn's budget and a little), before it is refused as "busy".
-HINT_GRACE_S: Final = 3.0
 #: The one sentence of a hint refused while the bot is busy.
 BOT_BUSY: Final = "The bot is busy thinking right now; ask for a hint again in a moment."
 
@@ -175,23 +172,17 @@ class Bots:
         for process in list(getattr(executor, "_processes", {}).values()):
             process.terminate()
 
-    async def _run(self, limit: float, function: Any, *args: Any, restart: bool = True) -> Any:
-        """``function(*args)`` in a search process, given up after ``limit`` seconds. The pool
-        is replaced when it broke, and when it got stuck unless ``restart`` is false (a hint
-        that waited behind the bots' turns is not a sign of a stuck worker). Raises
-        :class:`TimeoutError`, :class:`~concurrent.futures.process.BrokenProcessPool` and
-        what ``function`` raises."""
+    async def _run(self, limit: float, function: Any, *args: Any) -> Any:
+        """``function(*args)`` in a search process, given up after ``limit`` seconds (and the
+        pool replaced when it broke or got stuck). Raises :class:`TimeoutError`,
+        :class:`~concurrent.futures.process.BrokenProcessPool` and what ``function`` raises."""
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(
                 loop.run_in_executor(self._pool(), function, *args), limit
             )
-        except BrokenProcessPool as exc:
+        except (TimeoutError, BrokenProcessPool) as exc:
             self._replace_pool(exc)
-            raise
-        except TimeoutError as exc:
-            if restart:
-                self._replace_pool(exc)
             raise
 
     # ---- turns ------------------------------------------------------------------------------
@@ -289,9 +280,11 @@ class Bots:
         Only for practice: the game must be casual and every other player a bot (a decision
         of ours, docs/bots.md: in a rated game, or against a person, a hint would be help
         from outside the game). Hints share the search workers with the bots' turns, so at
-        most one runs per user and at most ``workers`` per process; a hint over those limits,
-        or one whose search finds no worker in time, is refused rather than queued (the
-        workers are not restarted for it, as they are for a bot turn that hangs). Raises
+        most one runs per user and at most ``workers`` per process, and a hint over those
+        limits is refused at once ("busy"), so hints can hold up the bots' turns by one
+        search each at most. A hint waits for a worker like a bot turn, within its budget
+        plus :data:`THINK_GRACE_S`; past that a worker is stuck, the workers are restarted
+        as for a turn, and the hint is refused as "busy". Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError` and
         :class:`HintError` (rated, another person plays, or the bot is busy).
         """
@@ -317,7 +310,7 @@ class Bots:
         self._hinting.add(user_id)
         try:
             suggestions = await self._run(
-                strongest.budget.seconds + HINT_GRACE_S,
+                strongest.budget.seconds + THINK_GRACE_S,
                 suggest,
                 row.game,
                 seat,
@@ -325,10 +318,9 @@ class Bots:
                 search_seed(loaded.meta.seed, "hint", row.ply, seat),
                 strongest.budget,
                 HINT_MOVES,
-                restart=False,
             )
-        except TimeoutError:
-            log.warning("game %d: a hint found no free search worker in time", row.id)
+        except (TimeoutError, BrokenProcessPool) as exc:  # the workers were restarted
+            log.warning("game %d: a hint's search failed: %r", row.id, exc)
             raise HintError(BOT_BUSY) from None
         finally:
             self._hinting.discard(user_id)
@@ -337,7 +329,7 @@ class Bots:
             game_id=row.id,
             game_name=loaded.meta.engine.info.name,
             seat=seat,
-            moves=tuple(HintMove(s.move, s.value, s.forced) for s in suggestions),
+            moves=tuple(HintMove(s.move, s.value, s.forced, s.share > 0) for s in suggestions),
             seconds=strongest.budget.seconds,
             level_name=strongest.name,
             players=len(players),

@@ -133,7 +133,8 @@ class DrawOfferError(ServiceError):
 
 
 class HintError(ServiceError):
-    """A hint is not given in this game (rated, or another person plays)."""
+    """A hint is not given now: the game is rated, another person plays, or the bot's
+    search workers are busy."""
 
 
 class AbortNotAllowedError(ServiceError):

@@ -426,11 +426,13 @@ class HintMove:
     player is expected to do after it (0–1: 1 a sure win, or first place; 0 a loss, or
     last), ``forced`` what the search proved of it: ``"win"``, ``"loss"``, ``"other"`` (a
     settled result between them, a draw with two players) or ``None``
-    (:class:`ai.levels.Suggestion`)."""
+    (:class:`ai.levels.Suggestion`); ``searched`` false for a move the search never tried
+    (offered only when every move it tried loses by force; its value then means nothing)."""
 
     move: str
     value: float
     forced: str | None = None
+    searched: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot import presenters
+from bot.cogs import bots as bots_cog
 from bot.cogs.challenges import ChallengesCog
 from bot.cogs.clocks import ClocksCog
 from bot.cogs.game import GameCog
@@ -173,6 +174,16 @@ async def test_a_progress_edit_landing_after_the_final_answer_is_put_right(
     posted_boards.assert_not_awaited()  # the process that drew the game posts the board
 
 
+async def test_another_processs_stale_progress_is_settled_too() -> None:
+    """A four-player offer: Yellow's acceptance (another process, killed before its own
+    check) left "still to answer" on the post after Blue's closing answer; it is no text of
+    ours, but an open offer's, so it is settled."""
+    theirs = presenters.draw_progress_text(accepted_by_red(draw_agreed=(0, 1, 2)))
+    assert theirs != SHOWN
+    _, edits = await press_accept_in_three(drawn_by_yellow(), post_text=theirs)
+    assert edits[-1] == ("Every player still in accepted the draw offer: the game is drawn.", False)
+
+
 async def test_a_final_answer_landing_after_the_progress_edit_is_left_alone() -> None:
     _, edits = await press_accept_in_three(drawn_by_yellow(), post_text=CLOSED_BY_YELLOW)
     assert edits == [(SHOWN, True)]
@@ -234,6 +245,28 @@ async def test_the_bots_progress_edit_is_checked_the_same_way(posted_boards: Asy
         },
     ]
     posted_boards.assert_not_awaited()
+
+
+async def test_the_typing_indicator_is_sent_again_until_the_bot_has_moved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One typing request shows for about 10 s: a bot turn that waits for a busy search
+    worker sends it again, until the search is done; a failure only ends the indicator."""
+    monkeypatch.setattr(bots_cog, "TYPING_EVERY_S", 0.01)
+    bot = stand_in_bot()
+    channel = MagicMock()
+    channel.typing = AsyncMock()
+    bot.get_partial_messageable = MagicMock(return_value=channel)
+    turn = MagicMock(game_id=5, channel_id=2)
+    showing = asyncio.create_task(bots_cog.BotsCog(bot)._show_thinking(turn))
+    await asyncio.sleep(0.1)
+    assert channel.typing.await_count >= 3
+    showing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await showing
+    channel.typing = AsyncMock(side_effect=OSError("connection reset"))
+    await bots_cog.BotsCog(bot)._show_thinking(turn)  # returns: no task exception left over
+    channel.typing.assert_awaited_once()
 
 
 async def test_a_failed_check_leaves_the_progress_edit_and_the_answer_alone(

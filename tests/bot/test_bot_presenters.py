@@ -635,6 +635,10 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
     )
     lost = replace(hint, moves=(HintMove("a1-a3", 0.0, "loss"),))
     assert "1. `a1-a3`: loses by force" in presenters.hint_text(lost)
+    untried = replace(hint, moves=(HintMove("a1-a3", 0.0, None, searched=False),))
+    assert "1. `a1-a3`: not searched: every move the bot searched loses by force" in (
+        presenters.hint_text(untried)
+    )
     three = presenters.hint_text(replace(hint, players=3))
     assert "3. `b1-b3`: a forced result, 50% for you" in three
     assert "(100% first place, 0% last)" in three

@@ -469,9 +469,40 @@ async def test_a_second_hint_while_one_is_searched_is_refused_not_queued(
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
     with pytest.raises(HintError, match="busy"):
         await bot_service.hint(GAMES, ALICE)
+    # One worker: while alice's hint is searched, bob's (in a game of his own) waits no
+    # turn either.
+    bobs = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES + 1, challenger_id=BOB, game="orbs", rated=False
+    )
+    await bot_service.add_bots(bobs.challenge_id, BOB, [1])
+    with pytest.raises(HintError, match="busy"):
+        await bot_service.hint(GAMES + 1, BOB)
     release.set()
     assert (await first).moves[0].move == "a1-a3"
     assert (await bot_service.hint(GAMES, ALICE)).moves  # free again
+
+
+async def test_a_hint_whose_search_never_answers_is_refused_as_busy(
+    bot_service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+
+    def stuck(*_: Any) -> tuple[Suggestion, ...]:
+        release.wait(10)
+        return (Suggestion("a1-a3", 0.5, 1.0),)
+
+    monkeypatch.setattr(bots_module, "suggest", stuck)
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
+    )
+    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
+    await to_a_persons_turn(bot_service, clock)
+    monkeypatch.setattr(bots_module, "THINK_GRACE_S", -1.8)  # 0.1 s in all
+    try:
+        with pytest.raises(HintError, match="busy"):
+            await bot_service.hint(GAMES, ALICE)
+    finally:
+        release.set()
 
 
 async def test_no_hint_in_a_rated_game_or_against_a_person(bot_service: GameService) -> None:
