@@ -394,17 +394,30 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
         assert turn.due_at == clock()
 
 
+async def practice_game(
+    service: GameService, clock: FakeClock, game: str = "generatorb", options: str | None = None
+) -> GameSnapshot:
+    """ALICE against a level-1 bot in a casual game (where /hint is given) in GAMES, once the
+    bot has played up to her turn."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game=game,
+        options_text=options,
+        rated=False,
+    )
+    await service.add_bots(challenge.challenge_id, ALICE, [1])
+    return await to_a_persons_turn(service, clock)
+
+
 async def test_a_hint_gives_legal_moves_in_a_practice_game_only(
     bot_service: GameService, clock: FakeClock
 ) -> None:
     """/hint: legal moves for the caller's seat in a casual game against the bot (that the
     first is the strongest level's choice: tests/ai/test_suggest.py); refused to a
     non-player and out of turn."""
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
-    )
-    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
-    snapshot = await to_a_persons_turn(bot_service, clock)
+    snapshot = await practice_game(bot_service, clock)
     (seat,) = [p.seat for p in snapshot.players if p.user_id == ALICE]
     with pytest.raises(NotAPlayerError):
         await bot_service.hint(GAMES, BOB)
@@ -430,16 +443,7 @@ async def test_a_hint_in_generation_zero_searches_the_callers_view_only(
         return (Suggestion("end", 0.5, 1.0),)
 
     monkeypatch.setattr(bots_module, "suggest", fake_suggest)
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="generation_zero",
-        options_text=SHORT["generation_zero"],
-        rated=False,
-    )
-    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
-    snapshot = await to_a_persons_turn(bot_service, clock)
+    snapshot = await practice_game(bot_service, clock, "generation_zero", SHORT["generation_zero"])
     hint = await bot_service.hint(GAMES, ALICE)
     ((game, seat, subject),) = searched
     assert (game, seat, hint.seat) == ("generation_zero", snapshot.to_move[0], seat)
@@ -460,17 +464,13 @@ async def test_a_second_hint_while_one_is_searched_is_refused_not_queued(
         return (Suggestion("a1-a3", 0.5, 1.0),)
 
     monkeypatch.setattr(bots_module, "suggest", slow_suggest)
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
-    )
-    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
-    await to_a_persons_turn(bot_service, clock)
+    await practice_game(bot_service, clock)
     first = asyncio.create_task(bot_service.hint(GAMES, ALICE))
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
     with pytest.raises(HintError, match="busy"):
         await bot_service.hint(GAMES, ALICE)
-    # One worker: while alice's hint is searched, bob's (in a game of his own) waits no
-    # turn either.
+    # One worker: while alice's hint is searched, bob's (in a game of his own) is refused
+    # too.
     bobs = await bot_service.create_challenge(
         guild_id=GUILD, channel_id=GAMES + 1, challenger_id=BOB, game="orbs", rated=False
     )
@@ -492,11 +492,7 @@ async def test_a_hint_whose_search_never_answers_is_refused_as_busy(
         return (Suggestion("a1-a3", 0.5, 1.0),)
 
     monkeypatch.setattr(bots_module, "suggest", stuck)
-    challenge = await bot_service.create_challenge(
-        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generatorb", rated=False
-    )
-    await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
-    await to_a_persons_turn(bot_service, clock)
+    await practice_game(bot_service, clock)
     monkeypatch.setattr(bots_module, "THINK_GRACE_S", -1.8)  # 0.1 s in all
     try:
         with pytest.raises(HintError, match="busy"):
