@@ -18,7 +18,7 @@ from bot.presenters.common import (
     seat_label,
 )
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
-from bot.service.bot_seats import is_bot
+from bot.service.bot_seats import is_bot, is_practice
 from bot.service.logbook import resign_move_text
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
@@ -296,8 +296,7 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     if snapshot.clocks:
         lines.append(f"{clock_line(snapshot.clock_text)}.")
     lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
-    people = {p.user_id for p in snapshot.players if not is_bot(p.user_id)}
-    if snapshot.is_active and not snapshot.rated and len(people) == 1 and len(snapshot.players) > 1:
+    if snapshot.is_active and is_practice(snapshot.user_ids, rated=snapshot.rated):
         lines.append("A practice game: `/hint` shows what the strongest bot would play for you.")
     return "\n".join(lines)
 

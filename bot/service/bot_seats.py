@@ -13,6 +13,7 @@ Pure: no database, no Discord, no search (the levels themselves are :mod:`ai.lev
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from ai.levels import LEVELS
@@ -26,6 +27,7 @@ __all__ = [
     "bot_name",
     "bot_user_id",
     "is_bot",
+    "is_practice",
 ]
 
 #: Bot user ids lie strictly between ``-BOT_ID_LIMIT`` and ``-99`` (Discord's are positive).
@@ -52,6 +54,13 @@ def bot_user_id(level: int, instance: int = 0) -> int:
 def is_bot(user_id: int) -> bool:
     """Whether ``user_id`` is one of the bot's seats rather than a person."""
     return -BOT_ID_LIMIT < user_id <= -_PER_LEVEL
+
+
+def is_practice(user_ids: Iterable[int], *, rated: bool) -> bool:
+    """Whether a game of these players (user ids, one per seat) is practice: casual, and one
+    person against bots only. ``/hint`` is given there alone (a decision of ours,
+    docs/bots.md "Hints"; :meth:`bot.service.bots.Bots.hint`), and its first post says so."""
+    return not rated and len({u for u in user_ids if not is_bot(u)}) == 1
 
 
 def bot_level(user_id: int) -> int | None:

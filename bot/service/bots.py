@@ -36,7 +36,7 @@ from ai.levels import LEVELS, assess, choose_move, levels_for, suggest
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget
 from ai.workers import exit_with_parent
-from bot.service.bot_seats import bot_level, is_bot
+from bot.service.bot_seats import bot_level, is_bot, is_practice
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
 from bot.service.endings import Endings, agreed_draw
@@ -298,7 +298,7 @@ class Bots:
                 "Hints are for casual games, and this one is rated: challenge the bot with "
                 "`rated:false` to practise with hints."
             )
-        if any(p.user_id != user_id and not is_bot(p.user_id) for p in players):
+        if not is_practice((p.user_id for p in players), rated=False):  # others are people
             raise HintError(
                 "Hints are for practice against the bot: every other player in this game "
                 "must be a bot."
