@@ -100,9 +100,18 @@ _GB_XY = tuple((cell // 8, cell % 8) for cell in range(64))
 _GB_FRONT = frozenset(generatorb.FRONT_LINE)
 
 
+#: What a piece on the board is worth by its height (G3): an orb 1, a spheroid 2.5, a globe 3.5.
+#: A spheroid or globe is worth more than the orbs it holds, since it takes more pieces and
+#: stands against more captures (G16); an orb in supply is worth 1. Weighed against the plain
+#: orb count (1, 2, 3) at an equal 1,000-iteration search, these values won 142 / 232 games
+#: (61%, 54.8%-67.2%; docs/ai-runs.md, "Generatorb evaluation candidates").
+_GB_HEIGHT_VALUE = (0.0, 1.0, 2.5, 3.5)
+
+
 def _generatorb_values(state: generatorb.GeneratorbState) -> tuple[float, float]:
-    """Per seat: orbs on board and in supply, + 1 per front-line cell held, + up to 2.1 for a
-    piece close to the enemy core (7 − Chebyshev distance, × 0.3)."""
+    """Per seat: orbs in supply (1 each) and pieces on board by :data:`_GB_HEIGHT_VALUE`,
+    + 1 per front-line cell held, + up to 2.1 for a piece close to the enemy core
+    (7 − Chebyshev distance, × 0.3)."""
     board = state.board
     material = [float(state.supply[0]), float(state.supply[1])]
     front = [0, 0]
@@ -112,7 +121,7 @@ def _generatorb_values(state: generatorb.GeneratorbState) -> tuple[float, float]
         if not value:
             continue
         seat = 0 if value > 0 else 1
-        material[seat] += abs(value)
+        material[seat] += _GB_HEIGHT_VALUE[abs(value)]
         if cell in _GB_FRONT:
             front[seat] += 1
         x, y = _GB_XY[cell]
