@@ -25,13 +25,14 @@ What the service passes (all picklable, so a worker process can receive them):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.evaluation import profile_for
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget, Mcts, SearchResult, determinize_supported
+from ai.tactics import applies, loses_in_three, safe_choice
 from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
@@ -46,6 +47,7 @@ __all__ = [
     "level",
     "levels_for",
     "pick_move",
+    "play_index",
     "search",
     "suggest",
 ]
@@ -57,7 +59,9 @@ class Level:
 
     ``number`` 1–5 and ``name`` (what a player reads); ``budget`` the search budget;
     ``temperature`` 0 plays the most visited move, > 0 draws among the ``candidates`` most
-    visited moves with weight ``(visits / best visits) ** (1 / temperature)``.
+    visited moves with weight ``(visits / best visits) ** (1 / temperature)``;
+    ``blunder_check`` checks the move picked against a loss forced within three plies and
+    plays the next best one if so, where the game allows the check (:mod:`ai.tactics`).
     """
 
     number: int
@@ -65,6 +69,7 @@ class Level:
     budget: Budget
     temperature: float
     candidates: int
+    blunder_check: bool = False
 
 
 #: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core.
@@ -73,7 +78,7 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "casual", Budget(600, 0.4), temperature=0.3, candidates=2),
     Level(3, "club", Budget(1500, 0.8), temperature=0.15, candidates=2),
     Level(4, "strong", Budget(4000, 1.4), temperature=0.0, candidates=1),
-    Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1),
+    Level(5, "strongest", Budget(20000, 1.9), temperature=0.0, candidates=1, blunder_check=True),
 )
 
 
@@ -201,9 +206,7 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
             (i for i in indices if exact[i] == solved_best),
             key=lambda i: (-result.visits[i], -result.values[i], i),
         )
-    ceiling = max(known, default=0.0)
-    alive = [i for i in indices if _playable(exact[i], ceiling, result.loss)] or list(indices)
-    order = sorted(alive, key=lambda i: (-result.visits[i], -result.values[i], i))
+    order = _ranked(result)
     if lvl.temperature <= 0 or lvl.candidates <= 1:
         return order[0]
     top = order[: lvl.candidates]
@@ -215,6 +218,47 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
         if point < 0:
             return index
     return top[0]
+
+
+def _ranked(result: SearchResult) -> list[int]:
+    """Indices into ``result.moves`` of the moves :func:`pick_move` may play when not every
+    move is solved, by visits, then mean value, then order: every move but the proven losses
+    and the moves proven worse than another (all of them if nothing else is left)."""
+    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    ceiling = max((value for value in exact if value is not None), default=0.0)
+    indices = range(len(result.moves))
+    alive = [i for i in indices if _playable(exact[i], ceiling, result.loss)] or list(indices)
+    return sorted(alive, key=lambda i: (-result.visits[i], -result.values[i], i))
+
+
+def play_index(
+    engine: Engine[Any, Any],
+    mcts: Mcts,
+    result: SearchResult,
+    seat: int,
+    lvl: Level,
+    seed: int,
+    *,
+    is_view: bool,
+) -> int:
+    """Index into ``result.moves`` of the move ``lvl`` plays after the search ``mcts`` ran
+    for ``seat``: :func:`pick_move`, then, for a level with ``blunder_check`` in a game that
+    allows it (:func:`ai.tactics.applies`; never from a view), the first of the pick and the
+    other playable moves by visits that does not lose within three plies
+    (:func:`ai.tactics.safe_choice`). A proven win, or a root where every move is solved, is
+    played as picked. Raises :class:`ValueError` as :func:`pick_move` does."""
+    index = pick_move(result, lvl, seed)
+    solved = len(result.exact) == len(result.moves) and None not in result.exact
+    if (
+        not lvl.blunder_check
+        or is_view
+        or result.proven is not None
+        or solved
+        or not applies(engine, mcts.profile, result.state)
+    ):
+        return index
+    order = [index, *(i for i in _ranked(result) if i != index)]
+    return safe_choice(engine, mcts.profile, result.state, seat, result.moves, order)
 
 
 def _playable(exact: float | None, best: float, loss: float) -> bool:
@@ -280,7 +324,7 @@ def decide(
         result = mcts.search_view(subject, seat, budget, seed)
     else:
         result = mcts.search(subject, seat, budget, seed)
-    index = pick_move(result, lvl, seed)
+    index = play_index(engine, mcts, result, seat, lvl, seed, is_view=is_view)
     return engine.format_move(result.state, result.moves[index])
 
 
@@ -310,7 +354,9 @@ def suggest(
     """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
     move the strongest level would play (:func:`pick_move` without mistakes), then the others
     by visits. A move proven to lose, or proven worse than another, is left out unless no
-    other move is left, and so is a move the search never visited. For ``/hint``
+    other move is left, and so is a move the search never visited; where the strongest
+    level's blunder check applies (:mod:`ai.tactics`), so is a move that loses within three
+    plies, and the first move is checked as level 5 checks its own. For ``/hint``
     (bot/service/bots.py), so a player practising against the bot can ask what it would do
     in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
     with hidden information), without options; raises what it raises, and
@@ -329,7 +375,9 @@ def suggest(
         result = mcts.search(subject, seat, budget, seed)
     if not result.moves:
         raise ValueError("the search expanded no move")
-    best = pick_move(result, replace(LEVELS[-1], budget=budget), seed)
+    best = play_index(
+        engine, mcts, result, seat, replace(LEVELS[-1], budget=budget), seed, is_view=is_view
+    )
     exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
     ceiling = max((v for v in exact if v is not None), default=0.0)
     others = sorted(
@@ -340,6 +388,8 @@ def suggest(
         ),
         key=lambda i: (-result.visits[i], -result.values[i], i),
     )
+    if not is_view and applies(engine, mcts.profile, result.state):
+        others = list(_unrefuted(engine, mcts, result, seat, others, count - 1))
     total = max(sum(result.visits), 1)
     span = max(result.win - result.loss, 1e-9)
 
@@ -357,6 +407,25 @@ def suggest(
         )
 
     return tuple(suggestion(i) for i in [best, *others][:count])
+
+
+def _unrefuted(
+    engine: Engine[Any, Any],
+    mcts: Mcts,
+    result: SearchResult,
+    seat: int,
+    order: list[int],
+    count: int,
+) -> Iterator[int]:
+    """The first ``count`` indices of ``order`` whose moves do not lose within three plies
+    (:func:`ai.tactics.loses_in_three`), for :func:`suggest`."""
+    found = 0
+    for index in order:
+        if found >= count:
+            return
+        if loses_in_three(engine, mcts.profile, result.state, seat, result.moves[index]) is None:
+            found += 1
+            yield index
 
 
 def assess(
