@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai.evaluation import GameProfile
-from engines.base import Engine
+from engines.base import Engine, Outcome
 
 __all__ = ["CHECK_SECONDS", "applies", "loses_in_three", "safe_choice"]
 
@@ -64,11 +64,15 @@ def _wins_at_once(
     """Whether ``seat``, to move in ``state``, has a move that ends the game with it the only
     winner, among its likely decisive moves."""
     moves = engine.legal_moves(state, seat)
-    for index in decisive(state, seat, moves):
-        outcome = engine.outcome(engine.apply(state, seat, moves[index]).state)
-        if outcome is not None and tuple(outcome.winners) == (seat,):
-            return True
-    return False
+    return any(
+        _won_alone(engine.outcome(engine.apply(state, seat, moves[index]).state), seat)
+        for index in decisive(state, seat, moves)
+    )
+
+
+def _won_alone(outcome: Outcome | None, seat: int) -> bool:
+    """Whether ``outcome`` is a finished game that ``seat`` won alone."""
+    return outcome is not None and tuple(outcome.winners) == (seat,)
 
 
 def loses_in_three(
@@ -96,7 +100,7 @@ def loses_in_three(
         after = engine.apply(child, opponent, reply).state
         outcome = engine.outcome(after)
         if outcome is not None:
-            if tuple(outcome.winners) == (opponent,):
+            if _won_alone(outcome, opponent):
                 return reply
             continue
         if engine.to_move(after) != (seat,):

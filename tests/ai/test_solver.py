@@ -8,18 +8,19 @@ of the solver is checked against a brute-force search of the same depth.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from ai import choose_move
 from ai.bots import RandomBot
 from ai.evaluation import profile_for
 from ai.levels import LEVELS, pick_move
 from ai.search import Budget, Mcts, SearchResult
-from engines import get_engine
-from engines.generatorb import GeneratorbEngine
+from tests.ai.helpers import GENERATORB as ENGINE
+from tests.ai.helpers import GENERATORB_OPTIONS as RESOLVED
+from tests.ai.helpers import SOUTH_IN_TROUBLE
+from tests.ai.helpers import generatorb_state as _state
+from tests.ai.helpers import wins_at_once as _wins_at_once
 
-ENGINE = cast(GeneratorbEngine, get_engine("generatorb"))
-RESOLVED = ENGINE.options_for(ENGINE.resolve_options({}), 2)
 #: North to move; g8-a2=2 makes a spheroid on a2 that takes the core next turn, whatever
 #: South does.
 NORTH_WINS_IN_THREE = (
@@ -27,22 +28,8 @@ NORTH_WINS_IN_THREE = (
 )
 #: After g8-a2=2: every South move lets North land on a1.
 SOUTH_LOST = "S:a1,b1,b2,c3,d4=3,d5=2 N:a2=2,e5=3,f6,g7,g8,h7,h8 supply:14/14 turn:S ply:6 passes:0"
-#: Two plies earlier, just after g8xa2: most South moves lose within four plies.
-SOUTH_IN_TROUBLE = (
-    "S:a1,b1,b2,c3,d4=3,d5 N:a2,e5=3,f6,g7,g8,h7,h8 supply:15/15 turn:S ply:4 passes:0"
-)
-
-
-def _state(position: str) -> Any:
-    return ENGINE.from_position(position, RESOLVED)
-
-
-def _wins_at_once(state: Any, seat: int) -> bool:
-    for move in ENGINE.legal_moves(state, seat):
-        outcome = ENGINE.outcome(ENGINE.child(state, seat, move))
-        if outcome is not None and outcome.winners == (seat,):
-            return True
-    return False
+#: Two plies earlier, just after g8xa2, South is in trouble (``SOUTH_IN_TROUBLE``): most of
+#: its moves lose within four plies.
 
 
 def test_a_lost_position_is_proven_move_by_move_and_the_search_stops() -> None:

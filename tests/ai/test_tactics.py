@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 from ai import choose_move
 from ai.evaluation import profile_for
@@ -16,11 +16,12 @@ from ai.levels import LEVELS, Level, level, play_index, suggest
 from ai.search import Budget, Mcts, SearchResult
 from ai.tactics import applies, loses_in_three, safe_choice
 from engines import get_engine
-from engines.generatorb import GeneratorbEngine
-from tests.ai.helpers import new_state
+from tests.ai.helpers import GENERATORB as ENGINE
+from tests.ai.helpers import GENERATORB_OPTIONS as RESOLVED
+from tests.ai.helpers import SOUTH_IN_TROUBLE, new_state
+from tests.ai.helpers import generatorb_state as _state
+from tests.ai.helpers import wins_at_once as _wins_at_once
 
-ENGINE = cast(GeneratorbEngine, get_engine("generatorb"))
-RESOLVED = ENGINE.options_for(ENGINE.resolve_options({}), 2)
 PROFILE = profile_for("generatorb")
 
 #: South to move, from a game level 5 lost in 10 plies (bench seed 40000): North's spheroid
@@ -29,23 +30,6 @@ PROFILE = profile_for("generatorb")
 SOUTH_TO_GUARD = (
     "S:a1,a2,b1,b2,b3,c3,d4=3,e4 N:d3=2,e5=3,g6,g7,g8,h7,h8 supply:14/14 turn:S ply:6 passes:0"
 )
-#: South to move after g8xa2 (tests/ai/test_solver.py): 21 of its 25 moves lose this way.
-SOUTH_IN_TROUBLE = (
-    "S:a1,b1,b2,c3,d4=3,d5 N:a2,e5=3,f6,g7,g8,h7,h8 supply:15/15 turn:S ply:4 passes:0"
-)
-
-
-def _state(position: str) -> Any:
-    return ENGINE.from_position(position, RESOLVED)
-
-
-def _wins_at_once(state: Any, seat: int) -> bool:
-    """Brute force: any legal move of ``seat`` ends the game with ``seat`` the only winner."""
-    for move in ENGINE.legal_moves(state, seat):
-        outcome = ENGINE.outcome(ENGINE.child(state, seat, move))
-        if outcome is not None and outcome.winners == (seat,):
-            return True
-    return False
 
 
 def _reply_forces_win(state: Any, seat: int, move: Any, reply: Any) -> bool:
