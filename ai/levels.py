@@ -25,14 +25,14 @@ What the service passes (all picklable, so a worker process can receive them):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ai.evaluation import profile_for
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget, Mcts, SearchResult, determinize_supported
-from ai.tactics import applies, loses_in_three, safe_choice
+from ai.tactics import applies, safe_choice, unrefuted
 from engines import get_engine
 from engines.base import Engine, OptionValue, Outcome
 
@@ -72,7 +72,9 @@ class Level:
     blunder_check: bool = False
 
 
-#: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core.
+#: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core
+#: (its search's 1.9 s, and in Generatorb its blunder check: about 15 ms for a safe move, at
+#: most :data:`ai.tactics.CHECK_SECONDS` more when the moves it checks lose).
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", Budget(100, 0.15), temperature=0.5, candidates=3),
     Level(2, "casual", Budget(600, 0.4), temperature=0.3, candidates=2),
@@ -247,6 +249,21 @@ def play_index(
     other playable moves by visits that does not lose within three plies
     (:func:`ai.tactics.safe_choice`). A proven win, or a root where every move is solved, is
     played as picked. Raises :class:`ValueError` as :func:`pick_move` does."""
+    return _checked_pick(engine, mcts, result, seat, lvl, seed, is_view=is_view)[0]
+
+
+def _checked_pick(
+    engine: Engine[Any, Any],
+    mcts: Mcts,
+    result: SearchResult,
+    seat: int,
+    lvl: Level,
+    seed: int,
+    *,
+    is_view: bool,
+) -> tuple[int, bool]:
+    """:func:`play_index`'s index, and whether the blunder check found that move to lose
+    within three plies (every candidate did, or its time ran out)."""
     index = pick_move(result, lvl, seed)
     solved = len(result.exact) == len(result.moves) and None not in result.exact
     if (
@@ -256,9 +273,10 @@ def play_index(
         or solved
         or not applies(engine, mcts.profile, result.state)
     ):
-        return index
+        return index, False
     order = [index, *(i for i in _ranked(result) if i != index)]
-    return safe_choice(engine, mcts.profile, result.state, seat, result.moves, order)
+    chosen, safe = safe_choice(engine, mcts.profile, result.state, seat, result.moves, order)
+    return chosen, not safe
 
 
 def _playable(exact: float | None, best: float, loss: float) -> bool:
@@ -281,7 +299,8 @@ def choose_move(
     The single entry point the service calls (in a worker process); see the module docstring
     for what to pass. ``options`` are accepted for symmetry with the engine contract (the
     state carries its rules); ``level_`` is 1–5, a level name or a :class:`Level`. Deterministic
-    for a given seed when the iteration budget (not the clock) stops the search. A seat with a
+    for a given seed when the iteration budget (not the clock) stops the search and a blunder
+    check (level 5) does not run out of its time (:data:`ai.tactics.CHECK_SECONDS`). A seat with a
     single legal move gets it without a search. Raises :class:`ValueError` (seat not to move,
     state passed for a hidden-information game, unknown level), :class:`NotImplementedError`
     (no ``determinize`` for a hidden-information game), :class:`engines.base.UsageError`
@@ -307,7 +326,8 @@ def decide(
 ) -> str:
     """The move a level plays for ``seat`` from ``subject`` (a state, or with ``is_view`` the
     seat's view), searched within ``budget``: a single legal move without a search, else
-    MCTS (or SO-ISMCTS for a view) and :func:`pick_move`. What :func:`choose_move` and
+    MCTS (or SO-ISMCTS for a view) and :func:`play_index` (the level's pick, and level 5's
+    blunder check). What :func:`choose_move` and
     :class:`ai.bots.MctsBot` both play; the checks of what may be passed are the callers'.
 
     A view's legal moves are read from one determinization: the seat to move decides from
@@ -352,11 +372,12 @@ def suggest(
     count: int = 3,
 ) -> tuple[Suggestion, ...]:
     """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
-    move the strongest level would play (:func:`pick_move` without mistakes), then the others
-    by visits. A move proven to lose, or proven worse than another, is left out unless no
-    other move is left, and so is a move the search never visited; where the strongest
-    level's blunder check applies (:mod:`ai.tactics`), so is a move that loses within three
-    plies, and the first move is checked as level 5 checks its own. For ``/hint``
+    move the strongest level would play (:func:`play_index` at level 5 with ``budget``), then
+    the others by visits. A move proven to lose, or proven worse than another, is left out
+    unless no other move is left, and so is a move the search never visited; where level 5's
+    blunder check applies (:mod:`ai.tactics`), so is a move that loses within three plies
+    (:func:`ai.tactics.unrefuted`), and a first move that the check found to lose so (every
+    candidate did) reads as a loss by force. For ``/hint``
     (bot/service/bots.py), so a player practising against the bot can ask what it would do
     in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
     with hidden information), without options; raises what it raises, and
@@ -375,7 +396,7 @@ def suggest(
         result = mcts.search(subject, seat, budget, seed)
     if not result.moves:
         raise ValueError("the search expanded no move")
-    best = play_index(
+    best, refuted = _checked_pick(
         engine, mcts, result, seat, replace(LEVELS[-1], budget=budget), seed, is_view=is_view
     )
     exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
@@ -389,12 +410,14 @@ def suggest(
         key=lambda i: (-result.visits[i], -result.values[i], i),
     )
     if not is_view and applies(engine, mcts.profile, result.state):
-        others = list(_unrefuted(engine, mcts, result, seat, others, count - 1))
+        others = unrefuted(
+            engine, mcts.profile, result.state, seat, result.moves, others, count - 1
+        )
     total = max(sum(result.visits), 1)
     span = max(result.win - result.loss, 1e-9)
 
     def suggestion(i: int) -> Suggestion:
-        solved = exact[i]
+        solved = result.loss if i == best and refuted else exact[i]
         value = result.values[i] if solved is None else solved
         forced = None
         if solved is not None:
@@ -407,25 +430,6 @@ def suggest(
         )
 
     return tuple(suggestion(i) for i in [best, *others][:count])
-
-
-def _unrefuted(
-    engine: Engine[Any, Any],
-    mcts: Mcts,
-    result: SearchResult,
-    seat: int,
-    order: list[int],
-    count: int,
-) -> Iterator[int]:
-    """The first ``count`` indices of ``order`` whose moves do not lose within three plies
-    (:func:`ai.tactics.loses_in_three`), for :func:`suggest`."""
-    found = 0
-    for index in order:
-        if found >= count:
-            return
-        if loses_in_three(engine, mcts.profile, result.state, seat, result.moves[index]) is None:
-            found += 1
-            yield index
 
 
 def assess(

@@ -57,7 +57,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ai.evaluation import DEFAULT_PROFILE, GameProfile, profile_for
 from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
@@ -69,6 +69,7 @@ __all__ = [
     "Node",
     "SearchResult",
     "determinize_supported",
+    "stepper",
 ]
 
 #: UCB1 exploration constant for rewards in [0, 1] (√2 is the textbook value for [0, 1]
@@ -191,6 +192,16 @@ def determinize_supported(engine: Engine[Any, Any]) -> bool:
     return type(engine).determinize is not Engine.determinize
 
 
+def stepper(engine: Engine[Any, Any]) -> Callable[[Any, int, Any], Any]:
+    """``(state, seat, move) -> state``: the engine's fast ``child`` (``apply`` without
+    events, same positions and outcomes) where it has one, else ``apply(...).state``."""
+    child = getattr(engine, "child", None)
+    if callable(child):
+        return cast(Callable[[Any, int, Any], Any], child)
+    apply = engine.apply
+    return lambda state, seat, move: apply(state, seat, move).state
+
+
 class Mcts:
     """UCT / SO-ISMCTS for one engine (see the module docstring).
 
@@ -225,13 +236,7 @@ class Mcts:
         if exploration is None:
             exploration = EXPLORATION
         self.exploration = exploration
-        child = getattr(engine, "child", None)
-        self._step: Callable[[Any, int, Any], Any]
-        if callable(child):
-            self._step = child
-        else:
-            apply = engine.apply
-            self._step = lambda state, seat, move: apply(state, seat, move).state
+        self._step = stepper(engine)
         self._to_move = engine.to_move
         self._legal = engine.legal_moves
         self._outcome = engine.outcome

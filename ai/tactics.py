@@ -7,40 +7,41 @@ per answer under the one refuting reply, for each move that allows it. At level 
 it often is not, and in one game level 5 lost in 10 plies that way (docs/ai.md, "The
 blunder check"). So, after the search, the move a level picked is checked by a small exact
 search (after the MCTS-minimax hybrids of Baier & Winands 2013, here only at the root and
-only for the move about to be played):
+only for the moves about to be played):
 
 * the move *loses in three plies* when the opponent has a reply after which every answer of
-  ours leaves them a move that wins at once (or the reply wins at once itself);
-* "wins at once" is tried only among the moves the game's profile names as likely decisive
-  (:attr:`ai.evaluation.GameProfile.decisive`) and confirmed by ``engine.outcome``, so every
-  loss claimed is real; a loss through a win the profile does not name is missed;
-* a line through a chance node, another seat's turn or a game end other than the opponent's
-  win proves nothing.
+  ours (at least one) leaves them a move that wins at once, or a reply that wins at once;
+* "wins at once" is looked for only among the moves the game's profile names as likely
+  decisive (:attr:`ai.evaluation.GameProfile.decisive`) and confirmed by ``engine.outcome``,
+  so every loss claimed is real; a loss through a win the profile does not name is missed;
+* a line through a chance node, another seat's turn, or a game end other than the
+  opponent's win alone (a draw by the move limit, say) proves nothing.
 
 If the picked move loses so, the next move by visits is checked, and so on; the first that
-does not is played. If every candidate loses (or the time allowed runs out), the search's
-own pick stands: against best play the game is lost anyway, and the search knows best which
-move makes it hardest.
+does not is played. If every candidate (the moves the search expanded and may play) loses
+so, or :data:`CHECK_SECONDS` run out, the search's own pick stands: it knows best which of
+them makes the loss hardest to find.
 
 It applies to two-player games of perfect information whose profile names decisive moves
-(Generatorb today); :func:`applies` says so. The cost is one move generation per reply of
-the opponent for a move that is safe (about 15 ms in Generatorb on one core), more for a
-refuted one; :data:`CHECK_SECONDS` caps it.
+(Generatorb today); :func:`applies` says so. For a move that is safe it costs, per reply of
+the opponent, two move applications and two move generations (about 15 ms a move in
+Generatorb on one core); more for a refuted one.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ai.evaluation import GameProfile
+from ai.search import stepper
 from engines.base import Engine, Outcome
 
-__all__ = ["CHECK_SECONDS", "applies", "loses_in_three", "safe_choice"]
+__all__ = ["CHECK_SECONDS", "applies", "loses_in_three", "safe_choice", "unrefuted"]
 
-#: The most a blunder check may take after the search, in seconds: the candidates still
-#: unchecked then are taken as they are.
+#: The most the checks of one decision may take after the search, in seconds: the candidates
+#: still unchecked then are taken as they are. Read at each call, so a test may change it.
 CHECK_SECONDS = 0.5
 
 
@@ -52,21 +53,6 @@ def applies(engine: Engine[Any, Any], profile: GameProfile, state: Any) -> bool:
         not engine.info.has_hidden_information
         and profile.decisive is not None
         and profile.players(state) == 2
-    )
-
-
-def _wins_at_once(
-    engine: Engine[Any, Any],
-    decisive: Callable[[Any, int, Sequence[Any]], list[int]],
-    state: Any,
-    seat: int,
-) -> bool:
-    """Whether ``seat``, to move in ``state``, has a move that ends the game with it the only
-    winner, among its likely decisive moves."""
-    moves = engine.legal_moves(state, seat)
-    return any(
-        _won_alone(engine.outcome(engine.apply(state, seat, moves[index]).state), seat)
-        for index in decisive(state, seat, moves)
     )
 
 
@@ -92,27 +78,33 @@ def loses_in_three(
     decisive = profile.decisive
     if decisive is None:
         return None
-    child = engine.apply(state, seat, move).state
+    step = stepper(engine)
     opponent = 1 - seat
+
+    def wins_at_once(position: Any) -> bool:
+        """The opponent, to move in ``position``, wins at once with a likely decisive move."""
+        moves = engine.legal_moves(position, opponent)
+        return any(
+            _won_alone(engine.outcome(step(position, opponent, moves[index])), opponent)
+            for index in decisive(position, opponent, moves)
+        )
+
+    child = step(state, seat, move)
     if engine.outcome(child) is not None or engine.to_move(child) != (opponent,):
         return None
     for reply in engine.legal_moves(child, opponent):
-        after = engine.apply(child, opponent, reply).state
+        after = step(child, opponent, reply)
         outcome = engine.outcome(after)
         if outcome is not None:
             if _won_alone(outcome, opponent):
                 return reply
             continue
-        if engine.to_move(after) != (seat,):
-            continue
-        if all(
+        answers = engine.legal_moves(after, seat) if engine.to_move(after) == (seat,) else ()
+        if answers and all(
             engine.outcome(answered) is None
             and engine.to_move(answered) == (opponent,)
-            and _wins_at_once(engine, decisive, answered, opponent)
-            for answered in (
-                engine.apply(after, seat, answer).state
-                for answer in engine.legal_moves(after, seat)
-            )
+            and wins_at_once(answered)
+            for answered in (step(after, seat, answer) for answer in answers)
         ):
             return reply
     return None
@@ -125,20 +117,42 @@ def safe_choice(
     seat: int,
     moves: Sequence[Any],
     order: Sequence[int],
-    *,
-    seconds: float = CHECK_SECONDS,
-) -> int:
-    """The first index of ``order`` (indices into ``moves``, best first; the first is the
-    search's pick) whose move does not lose in three plies (:func:`loses_in_three`); the
-    first of ``order`` when each one checked does, or when ``seconds`` pass before one is
-    found. Raises :class:`ValueError` for an empty ``order``.
+) -> tuple[int, bool]:
+    """``(index, safe)``: the first index of ``order`` (indices into ``moves``, best first;
+    the first is the search's pick) whose move does not lose in three plies
+    (:func:`loses_in_three`) and ``True``; or the first of ``order`` and ``False``, when
+    every one checked loses so or :data:`CHECK_SECONDS` pass before a safe one is found
+    (the first is always checked, so ``False`` means that it loses so). Raises
+    :class:`ValueError` for an empty ``order``.
     """
     if not order:
         raise ValueError("no move to check")
-    deadline = time.perf_counter() + seconds
+    deadline = time.perf_counter() + CHECK_SECONDS
     for index in order:
         if loses_in_three(engine, profile, state, seat, moves[index]) is None:
-            return index
+            return index, True
         if time.perf_counter() >= deadline:
             break
-    return order[0]
+    return order[0], False
+
+
+def unrefuted(
+    engine: Engine[Any, Any],
+    profile: GameProfile,
+    state: Any,
+    seat: int,
+    moves: Sequence[Any],
+    order: Sequence[int],
+    count: int,
+) -> list[int]:
+    """The first ``count`` indices of ``order`` whose moves do not lose in three plies, in
+    their order, checked until :data:`CHECK_SECONDS` pass (the moves after that are left
+    out). For ``/hint``'s other moves (:func:`ai.levels.suggest`)."""
+    deadline = time.perf_counter() + CHECK_SECONDS
+    kept: list[int] = []
+    for index in order:
+        if len(kept) >= count or time.perf_counter() >= deadline:
+            break
+        if loses_in_three(engine, profile, state, seat, moves[index]) is None:
+            kept.append(index)
+    return kept

@@ -4,10 +4,12 @@ win also for a team, and a game with hidden cards is searched from the seat's vi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ai import LEVELS
-from ai.levels import Level, choose_move, suggest
+from ai.levels import choose_move, suggest
 from ai.search import Budget
 from engines import get_engine
 
@@ -27,7 +29,7 @@ def test_the_first_suggestion_is_the_strongest_levels_move(game: str) -> None:
     seat = engine.to_move(state)[0]
     suggestions = suggest(game, seat, engine.dumps(state), 5, BUDGET)
     assert 1 <= len(suggestions) <= 3
-    strongest = Level(5, "strongest", BUDGET, 0.0, 1)
+    strongest = replace(LEVELS[-1], budget=BUDGET)
     assert suggestions[0].move == choose_move(
         game, resolved, seat, engine.dumps(state), strongest, 5
     )

@@ -10,11 +10,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ai import choose_move
+import pytest
+
+from ai import choose_move, tactics
 from ai.evaluation import profile_for
-from ai.levels import LEVELS, Level, level, play_index, suggest
+from ai.levels import LEVELS, Level, _checked_pick, level, play_index, suggest
 from ai.search import Budget, Mcts, SearchResult
-from ai.tactics import applies, loses_in_three, safe_choice
+from ai.tactics import applies, loses_in_three, safe_choice, unrefuted
 from engines import get_engine
 from tests.ai.helpers import GENERATORB as ENGINE
 from tests.ai.helpers import GENERATORB_OPTIONS as RESOLVED
@@ -30,6 +32,8 @@ PROFILE = profile_for("generatorb")
 SOUTH_TO_GUARD = (
     "S:a1,a2,b1,b2,b3,c3,d4=3,e4 N:d3=2,e5=3,g6,g7,g8,h7,h8 supply:14/14 turn:S ply:6 passes:0"
 )
+#: South's two moves there that do not lose within three plies.
+GUARDS = {"b1-b3=2", "c3-a1=2"}
 
 
 def _reply_forces_win(state: Any, seat: int, move: Any, reply: Any) -> bool:
@@ -67,7 +71,7 @@ def test_it_finds_exactly_the_moves_brute_force_finds() -> None:
     reply = loses_in_three(ENGINE, PROFILE, guard, 0, ENGINE.parse_move(guard, 0, "d4-g1"))
     assert reply is not None
     assert ENGINE.format_move(ENGINE.play(guard, 0, "d4-g1")[0], reply) == "d3xc3"
-    for safe in ("b1-b3=2", "c3-a1=2"):
+    for safe in GUARDS:
         assert loses_in_three(ENGINE, PROFILE, guard, 0, ENGINE.parse_move(guard, 0, safe)) is None
 
 
@@ -94,13 +98,21 @@ def test_every_claim_along_random_games_is_a_real_loss() -> None:
     assert claims  # the games did reach positions with such a loss
 
 
+@pytest.fixture
+def patient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that never runs out of time, so the move does not depend on the machine."""
+    monkeypatch.setattr(tactics, "CHECK_SECONDS", 60.0)
+
+
 def _root(moves: list[Any], visits: list[int], state: Any) -> SearchResult:
     return SearchResult(
         moves, visits, [0.5] * len(moves), sum(visits), 0.1, 0.5, None, state, exact=[]
     )
 
 
-def test_the_check_replaces_a_refuted_pick_with_the_next_safe_move() -> None:
+def test_the_check_replaces_a_refuted_pick_with_the_next_safe_move(
+    patient: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = _state(SOUTH_TO_GUARD)
     moves = [ENGINE.parse_move(state, 0, t) for t in ("d4-g1", "a2-c2", "c3-a1=2", "b1-b3=2")]
     result = _root(moves, [500, 300, 100, 90], state)
@@ -110,42 +122,65 @@ def test_the_check_replaces_a_refuted_pick_with_the_next_safe_move() -> None:
     assert play_index(ENGINE, mcts, result, 0, strongest, 1, is_view=False) == 2
     unchecked = replace(strongest, blunder_check=False)
     assert play_index(ENGINE, mcts, result, 0, unchecked, 1, is_view=False) == 0
-    # Every candidate lost: the search's own pick stands.
+    # Every candidate lost: the search's own pick stands, known to lose.
     doomed = _root(moves[:2], [500, 300], state)
     assert play_index(ENGINE, mcts, doomed, 0, strongest, 1, is_view=False) == 0
-    assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 1, 3]) == 3
+    assert _checked_pick(ENGINE, mcts, doomed, 0, strongest, 1, is_view=False) == (0, True)
+    assert _checked_pick(ENGINE, mcts, result, 0, strongest, 1, is_view=False) == (2, False)
+    assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 1, 3]) == (3, True)
+    assert unrefuted(ENGINE, PROFILE, state, 0, moves, [0, 1, 2, 3], 1) == [2]
+    assert unrefuted(ENGINE, PROFILE, state, 0, moves, [0, 1, 2, 3], 5) == [2, 3]
     # Out of time after the first candidate: the pick stands.
-    assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 3], seconds=0.0) == 0
+    monkeypatch.setattr(tactics, "CHECK_SECONDS", 0.0)
+    assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 3]) == (0, False)
+    assert unrefuted(ENGINE, PROFILE, state, 0, moves, [2, 3], 2) == []
 
 
-def test_level_5_no_longer_plays_into_the_loss_at_a_small_budget() -> None:
+def test_a_draw_by_the_move_limit_is_no_loss() -> None:
+    """The same position near the move limit (400 plies): at ply 396 North's combination
+    lands on the core at ply 399; at ply 397 South's answer reaches ply 400 and draws first."""
+    for ply, lost in ((396, True), (397, False)):
+        state = _state(SOUTH_TO_GUARD.replace("ply:6", f"ply:{ply}"))
+        move = ENGINE.parse_move(state, 0, "d4-g1")
+        assert (loses_in_three(ENGINE, PROFILE, state, 0, move) is not None) is lost, ply
+        assert _lost_in_three(state, 0, move) is lost, ply
+
+
+def test_level_5_no_longer_plays_into_the_loss_at_a_small_budget(patient: None) -> None:
     """With its check, level 5 at 200 iterations (the clock out of the way) avoids the loss
     in every seed; without it, the same searches walk into it at least once."""
     state = _state(SOUTH_TO_GUARD)
     small: Level = replace(LEVELS[4], budget=Budget(200, 60.0))
     played = {s: choose_move("generatorb", RESOLVED, 0, state, small, s) for s in range(6)}
-    assert set(played.values()) <= {"b1-b3=2", "c3-a1=2"}, played
+    assert set(played.values()) <= GUARDS, played
     careless = replace(small, blunder_check=False)
     unchecked = [choose_move("generatorb", RESOLVED, 0, state, careless, s) for s in range(6)]
-    assert any(move not in ("b1-b3=2", "c3-a1=2") for move in unchecked), unchecked
+    assert any(move not in GUARDS for move in unchecked), unchecked
 
 
 def test_it_applies_only_where_it_can_prove_something() -> None:
-    assert applies(ENGINE, PROFILE, _state(SOUTH_TO_GUARD))
+    position = _state(SOUTH_TO_GUARD)
+    assert applies(ENGINE, PROFILE, position)
+    assert not applies(ENGINE, replace(PROFILE, players=lambda _: 3), position)
     for game, players in (("orbs", 2), ("arbos", 2), ("generator", 2)):
         state, _ = new_state(game, players, 1)
         assert not applies(get_engine(game), profile_for(game), state), game
     gz = get_engine("generation_zero")
     state, _ = new_state("generation_zero", 2, 1)
-    assert not applies(gz, profile_for("generation_zero"), state)
+    with_decisive = replace(profile_for("generation_zero"), decisive=lambda *_: [])
+    assert with_decisive.players(state) == 2
+    assert not applies(gz, with_decisive, state)  # hidden cards: a view proves nothing
     assert [lv.blunder_check for lv in LEVELS] == [False, False, False, False, True]
 
 
-def test_a_hint_never_offers_a_move_that_loses_in_three() -> None:
+def test_a_hint_never_offers_a_move_that_loses_in_three(patient: None) -> None:
     """/hint's moves (``ai.levels.suggest``) at a budget too small to see the loss: only the
-    two moves that guard the core are offered."""
+    two moves that guard the core are offered, and the first is level 5's move."""
     state = _state(SOUTH_TO_GUARD)
+    budget = Budget(200, 60.0)
+    strongest = replace(LEVELS[-1], budget=budget)
     for seed in range(3):
-        hints = suggest("generatorb", 0, state, seed, Budget(200, 60.0))
+        hints = suggest("generatorb", 0, state, seed, budget)
         assert hints
-        assert {hint.move for hint in hints} <= {"b1-b3=2", "c3-a1=2"}, hints
+        assert {hint.move for hint in hints} <= GUARDS, hints
+        assert hints[0].move == choose_move("generatorb", RESOLVED, 0, state, strongest, seed)
