@@ -242,28 +242,16 @@ def play_index(
     seed: int,
     *,
     is_view: bool,
-) -> int:
-    """Index into ``result.moves`` of the move ``lvl`` plays after the search ``mcts`` ran
-    for ``seat``: :func:`pick_move`, then, for a level with ``blunder_check`` in a game that
+) -> tuple[int, bool]:
+    """``(index, lost)``: the index into ``result.moves`` of the move ``lvl`` plays after the
+    search ``mcts`` ran for ``seat``, and whether the blunder check found it to lose within
+    three plies (every candidate did, or its time ran out).
+
+    The move is :func:`pick_move`'s, then, for a level with ``blunder_check`` in a game that
     allows it (:func:`ai.tactics.applies`; never from a view), the first of the pick and the
     other playable moves by visits that does not lose within three plies
     (:func:`ai.tactics.safe_choice`). A proven win, or a root where every move is solved, is
     played as picked. Raises :class:`ValueError` as :func:`pick_move` does."""
-    return _checked_pick(engine, mcts, result, seat, lvl, seed, is_view=is_view)[0]
-
-
-def _checked_pick(
-    engine: Engine[Any, Any],
-    mcts: Mcts,
-    result: SearchResult,
-    seat: int,
-    lvl: Level,
-    seed: int,
-    *,
-    is_view: bool,
-) -> tuple[int, bool]:
-    """:func:`play_index`'s index, and whether the blunder check found that move to lose
-    within three plies (every candidate did, or its time ran out)."""
     index = pick_move(result, lvl, seed)
     solved = len(result.exact) == len(result.moves) and None not in result.exact
     if (
@@ -344,7 +332,7 @@ def decide(
         result = mcts.search_view(subject, seat, budget, seed)
     else:
         result = mcts.search(subject, seat, budget, seed)
-    index = play_index(engine, mcts, result, seat, lvl, seed, is_view=is_view)
+    index, _ = play_index(engine, mcts, result, seat, lvl, seed, is_view=is_view)
     return engine.format_move(result.state, result.moves[index])
 
 
@@ -396,7 +384,7 @@ def suggest(
         result = mcts.search(subject, seat, budget, seed)
     if not result.moves:
         raise ValueError("the search expanded no move")
-    best, refuted = _checked_pick(
+    best, refuted = play_index(
         engine, mcts, result, seat, replace(LEVELS[-1], budget=budget), seed, is_view=is_view
     )
     exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))

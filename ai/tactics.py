@@ -127,13 +127,8 @@ def safe_choice(
     """
     if not order:
         raise ValueError("no move to check")
-    deadline = time.perf_counter() + CHECK_SECONDS
-    for index in order:
-        if loses_in_three(engine, profile, state, seat, moves[index]) is None:
-            return index, True
-        if time.perf_counter() >= deadline:
-            break
-    return order[0], False
+    safe = unrefuted(engine, profile, state, seat, moves, order, 1)
+    return (safe[0], True) if safe else (order[0], False)
 
 
 def unrefuted(
@@ -146,13 +141,16 @@ def unrefuted(
     count: int,
 ) -> list[int]:
     """The first ``count`` indices of ``order`` whose moves do not lose in three plies, in
-    their order, checked until :data:`CHECK_SECONDS` pass (the moves after that are left
-    out). For ``/hint``'s other moves (:func:`ai.levels.suggest`)."""
+    their order. The first is always checked; the checks stop once :data:`CHECK_SECONDS`
+    have passed, and the moves not checked by then are left out. For level 5's pick
+    (:func:`safe_choice`) and ``/hint``'s other moves (:func:`ai.levels.suggest`)."""
     deadline = time.perf_counter() + CHECK_SECONDS
     kept: list[int] = []
     for index in order:
-        if len(kept) >= count or time.perf_counter() >= deadline:
+        if len(kept) >= count:
             break
         if loses_in_three(engine, profile, state, seat, moves[index]) is None:
             kept.append(index)
+        if time.perf_counter() >= deadline:
+            break
     return kept

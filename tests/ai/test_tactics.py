@@ -14,7 +14,7 @@ import pytest
 
 from ai import choose_move, tactics
 from ai.evaluation import profile_for
-from ai.levels import LEVELS, Level, _checked_pick, level, play_index, suggest
+from ai.levels import LEVELS, Level, level, play_index, suggest
 from ai.search import Budget, Mcts, SearchResult
 from ai.tactics import applies, loses_in_three, safe_choice, unrefuted
 from engines import get_engine
@@ -119,21 +119,19 @@ def test_the_check_replaces_a_refuted_pick_with_the_next_safe_move(
     mcts = Mcts(ENGINE)
     strongest = level(5, "generatorb")
     assert strongest.blunder_check
-    assert play_index(ENGINE, mcts, result, 0, strongest, 1, is_view=False) == 2
+    assert play_index(ENGINE, mcts, result, 0, strongest, 1, is_view=False) == (2, False)
     unchecked = replace(strongest, blunder_check=False)
-    assert play_index(ENGINE, mcts, result, 0, unchecked, 1, is_view=False) == 0
+    assert play_index(ENGINE, mcts, result, 0, unchecked, 1, is_view=False) == (0, False)
     # Every candidate lost: the search's own pick stands, known to lose.
     doomed = _root(moves[:2], [500, 300], state)
-    assert play_index(ENGINE, mcts, doomed, 0, strongest, 1, is_view=False) == 0
-    assert _checked_pick(ENGINE, mcts, doomed, 0, strongest, 1, is_view=False) == (0, True)
-    assert _checked_pick(ENGINE, mcts, result, 0, strongest, 1, is_view=False) == (2, False)
+    assert play_index(ENGINE, mcts, doomed, 0, strongest, 1, is_view=False) == (0, True)
     assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 1, 3]) == (3, True)
     assert unrefuted(ENGINE, PROFILE, state, 0, moves, [0, 1, 2, 3], 1) == [2]
     assert unrefuted(ENGINE, PROFILE, state, 0, moves, [0, 1, 2, 3], 5) == [2, 3]
     # Out of time after the first candidate: the pick stands.
     monkeypatch.setattr(tactics, "CHECK_SECONDS", 0.0)
     assert safe_choice(ENGINE, PROFILE, state, 0, moves, [0, 3]) == (0, False)
-    assert unrefuted(ENGINE, PROFILE, state, 0, moves, [2, 3], 2) == []
+    assert unrefuted(ENGINE, PROFILE, state, 0, moves, [2, 3], 2) == [2]  # the first only
 
 
 def test_a_draw_by_the_move_limit_is_no_loss() -> None:
