@@ -104,7 +104,7 @@ _GB_FRONT = frozenset(generatorb.FRONT_LINE)
 #: A spheroid or globe is worth more than the orbs it holds, since it takes more pieces and
 #: stands against more captures (G16); an orb in supply is worth 1. Weighed against the plain
 #: orb count (1, 2, 3) at an equal 1,000-iteration search, these values won 142 / 232 games
-#: (61%, 54.8%-67.2%; docs/ai-runs.md, "Generatorb evaluation candidates").
+#: (61%, 54.8%-67.2%; docs/ai-runs.md, Generatorb, "Two candidate evaluations").
 _GB_HEIGHT_VALUE = (0.0, 1.0, 2.5, 3.5)
 
 
