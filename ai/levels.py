@@ -200,7 +200,7 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     if result.proven is not None:
         return result.proven
     indices = range(len(result.moves))
-    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    exact = _exact(result)
     known = [value for value in exact if value is not None]
     if known and len(known) == len(exact):
         solved_best = max(known)
@@ -222,11 +222,16 @@ def pick_move(result: SearchResult, lvl: Level, seed: int) -> int:
     return top[0]
 
 
+def _exact(result: SearchResult) -> list[float | None]:
+    """``result.exact`` padded with ``None`` (unproven) to one value per move."""
+    return list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+
+
 def _ranked(result: SearchResult) -> list[int]:
     """Indices into ``result.moves`` of the moves :func:`pick_move` may play when not every
     move is solved, by visits, then mean value, then order: every move but the proven losses
     and the moves proven worse than another (all of them if nothing else is left)."""
-    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    exact = _exact(result)
     ceiling = max((value for value in exact if value is not None), default=0.0)
     indices = range(len(result.moves))
     alive = [i for i in indices if _playable(exact[i], ceiling, result.loss)] or list(indices)
@@ -253,7 +258,7 @@ def play_index(
     (:func:`ai.tactics.safe_choice`). A proven win, or a root where every move is solved, is
     played as picked. Raises :class:`ValueError` as :func:`pick_move` does."""
     index = pick_move(result, lvl, seed)
-    solved = len(result.exact) == len(result.moves) and None not in result.exact
+    solved = None not in _exact(result)
     if (
         not lvl.blunder_check
         or is_view
@@ -387,7 +392,7 @@ def suggest(
     best, refuted = play_index(
         engine, mcts, result, seat, replace(LEVELS[-1], budget=budget), seed, is_view=is_view
     )
-    exact = list(result.exact) + [None] * (len(result.moves) - len(result.exact))
+    exact = _exact(result)
     ceiling = max((v for v in exact if v is not None), default=0.0)
     others = sorted(
         (
