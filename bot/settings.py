@@ -35,8 +35,9 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
 ``GAMEROOM_AI_WORKERS``              processes the bot searches its own moves in (1 … 64);
                                      default 1
 ``GAMEROOM_EXHIBITION_PACE``         the least time between moves in a game of bots only
-                                     without a clock (an exhibition), so spectators can
-                                     follow it; default 5s, 0 for as fast as the bots play
+                                     without a clock (an exhibition, or a game every person
+                                     has left), so spectators can follow it; default 5s, 0
+                                     for as fast as the bots play
 ``GAMEROOM_SHARD_COUNT``             how many Discord shards the bot has in all, when it runs as
                                      several processes (default: what Discord recommends)
 ``GAMEROOM_SHARD_IDS``               the shards this process runs, e.g. ``0,1`` (needs

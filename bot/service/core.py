@@ -42,7 +42,7 @@ from bot.service.errors import (
     StaleActionError,
 )
 from bot.service.locks import KeyedLock
-from bot.service.logbook import RECENT_MOVES, move_record, public_position
+from bot.service.logbook import RECENT_MOVES, left_seats, move_record, public_position
 from bot.service.models import FEW_MOVES, GameSnapshot, Player, RatingChange, SeatClockInfo
 from bot.service.options import format_options
 from db import Database, GameRow, GameStatus, NewMove
@@ -167,13 +167,44 @@ class GameCore:
 
     def bot_turn_delay(self, user_ids: Iterable[int], *, clocked: bool) -> timedelta:
         """How long after the change that gives it the move a bot seat's turn is due: the
-        :attr:`exhibition_pace` in a game whose players (``user_ids``) are all bots and that
-        has no clock (``clocked``), so spectators can follow its boards; else at once. A
-        game with a clock keeps its bots' time for their moves (a pace would spend it), and
-        with a person playing nobody should wait longer than the search."""
+        :attr:`exhibition_pace` in a game whose players still in (``user_ids``) are all bots
+        and that has no clock (``clocked``), so spectators can follow its boards; else at
+        once. A game with a clock keeps its bots' time for their moves (a pace would spend
+        it), and with a person playing nobody should wait longer than the search."""
         if clocked or not all(is_bot(user_id) for user_id in user_ids):
             return timedelta(0)
         return self.exhibition_pace
+
+    async def _bot_pace(
+        self,
+        row: GameRow,
+        meta: GameMeta,
+        users: Mapping[int, int],
+        *,
+        clocked: bool,
+        new_moves: Sequence[NewMove],
+    ) -> timedelta:
+        """:meth:`bot_turn_delay` for the players still in ``row``'s game once ``new_moves``
+        are logged, when a bot seat is among ``users`` (seat → user id, the seats to move
+        next; else no bot turn is planned and the delay is 0).
+
+        A person who resigns from a game of three or more players that goes on (or, in
+        Orbs, loses their last orb) leaves it to the bots, and it becomes an exhibition:
+        its boards come at the pace, not at search speed. Only such a game, without a clock
+        and with a pace, has its move log read here (:func:`~bot.service.logbook.
+        left_seats`, over the log and ``new_moves``). A takeback's rewind plans with no new
+        moves, but it never gets here: takebacks are for two players only.
+        """
+        players = meta.players
+        bot_next = any(is_bot(user_id) for user_id in users.values())
+        if not bot_next or clocked or self.exhibition_pace <= timedelta(0):
+            return timedelta(0)
+        if len(players) < 3 or all(is_bot(p.user_id) for p in players):
+            return self.bot_turn_delay((p.user_id for p in players), clocked=clocked)
+        logged = await self.database.games.moves(row.id)
+        gone = {seat for seat, _ in left_seats([*logged, *new_moves])}
+        still_in = (p.user_id for p in players if p.seat not in gone)
+        return self.bot_turn_delay(still_in, clocked=clocked)
 
     def tell_bot_turn(self, loaded: Loaded) -> None:
         """Call the :attr:`bot_turn_listeners` if a seat to move in ``loaded`` is the bot's."""
@@ -406,6 +437,7 @@ class GameCore:
             timed_out=timed_out,
             clocks=loaded.clocks,
             ply_after=moves[-1].ply,
+            new_moves=moves,
         )
         status = "active" if outcome is None else "finished"
         rating = await self._rating_hook(loaded, status, outcome, moves, now)
@@ -499,6 +531,7 @@ class GameCore:
         timed_out: Collection[int] = (),
         clocks: Sequence[ClockRow] | None = None,
         ply_after: int | None = None,
+        new_moves: Sequence[NewMove] = (),
     ) -> ClockChanges | None:
         """The clock writes and timers of a change that leaves ``to_move_after`` to act in
         game ``row`` (as read before the change, whose write bumps its version by one).
@@ -515,9 +548,11 @@ class GameCore:
 
         ``clocks`` are the game's clock rows if the caller read them with ``row`` (else they
         are read here); ``ply_after`` is the game's ply after the change, stored in the
-        reminders' payload beside the version when given. A seat the bot plays gets a
-        ``bot_turn`` timer due now instead of reminders (:func:`~bot.service.clock_plans.
-        plan_bot_turns`). Returns ``None`` only when there is nothing to write.
+        reminders' payload beside the version when given; ``new_moves`` are the moves the
+        change logs. A seat the bot plays gets a ``bot_turn`` timer instead of reminders,
+        due now, or after the exhibition pace once only bots are still in (:meth:`_bot_pace`,
+        :func:`~bot.service.clock_plans.plan_bot_turns`). Returns ``None`` only when there
+        is nothing to write.
         """
         rows = list(clocks) if clocks is not None else await self.read_clocks(row)
         following = tuple(seat for seat in to_move_after if seat >= 0)
@@ -533,7 +568,7 @@ class GameCore:
         )
         # Clocks start (or not) by the vacations read: the write checks they did not change.
         checks = ClockChanges(vacations_seen=seen) if rows and seen else None
-        delay = self.bot_turn_delay((p.user_id for p in meta.players), clocked=bool(rows))
+        delay = await self._bot_pace(row, meta, users, clocked=bool(rows), new_moves=new_moves)
         bot_turns = plan_bot_turns(row.id, users, now + delay, ply_after)
         return merge_changes(checks, turn, reminders, bot_turns)
 

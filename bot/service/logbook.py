@@ -77,7 +77,7 @@ def public_position(engine: Engine[Any, Any], state: Any, *, active: bool) -> st
     return engine.position(state)
 
 
-def left_seats(moves: Sequence[MoveRow]) -> tuple[tuple[int, str], ...]:
+def left_seats(moves: Sequence[MoveRow | NewMove]) -> tuple[tuple[int, str], ...]:
     """:attr:`GameSnapshot.left_seats` from a move log: a ``[k]resign`` row makes seat ``k``
     ``resigned``; a public ``eliminated`` event (Orbs, ORB-5) makes its seat ``eliminated``.
     Each seat once, in the order they left."""

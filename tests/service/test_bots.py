@@ -394,6 +394,41 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
         assert turn.due_at == clock()
 
 
+@pytest.mark.parametrize("game", ["orbs", "generator"])
+async def test_a_game_left_to_bots_takes_the_exhibition_pace(
+    database: Database, clock: FakeClock, game: str
+) -> None:
+    """ALICE against two bots without a clock: the bots move at once while she is in; once
+    she resigns and the game goes on (GEN-15, Orbs likewise), only bots are left and each
+    turn is due the pace after the change, as in an exhibition."""
+    pace = timedelta(seconds=5)
+    with ThreadPoolExecutor(1) as pool:
+        service = GameService(
+            database, clock=clock, rng_seed_source=seeds(3), ai_executor=pool, exhibition_pace=pace
+        )
+        challenge = await service.create_challenge(
+            guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game=game, players=3
+        )
+        started = (await service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
+        assert started is not None
+        await to_a_persons_turn(service, clock)
+        await service.play(GAMES, ALICE, (await service.legal_moves(GAMES, ALICE))[0])
+        (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        assert turn.due_at == clock(), "with a person in, a bot moves at once"
+        assert await run_bot_turns(service, clock) == 1
+        await to_a_persons_turn(service, clock)
+        left = await service.resign(GAMES, ALICE)
+        assert left.status == "active", "the game goes on without her"
+        assert all(is_bot(left.players[s].user_id) for s in left.to_move)
+        (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        assert turn.due_at == clock() + pace
+        assert await due_bot_turns(service, clock) == []
+        clock.advance(pace)
+        assert await run_bot_turns(service, clock) == 1
+        (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        assert turn.due_at == clock() + pace, "and so on, for the rest of the game"
+
+
 async def practice_game(
     service: GameService, clock: FakeClock, game: str = "generatorb", options: str | None = None
 ) -> GameSnapshot:
