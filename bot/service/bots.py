@@ -36,6 +36,7 @@ from ai.levels import LEVELS, assess, choose_move, levels_for, suggest
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget
 from ai.workers import exit_with_parent
+from bot.service._cache import Lru
 from bot.service.bot_seats import bot_level, is_bot, is_practice
 from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
@@ -80,6 +81,8 @@ ASSESS_BUDGET: Final = Budget(800, 0.5)
 THINK_GRACE_S: Final = 20.0
 #: How many moves ``/hint`` shows at most (the best and two others).
 HINT_MOVES: Final = 3
+#: Hints kept per process, by game, version and seat (:meth:`Bots.hint`).
+HINT_CACHE: Final = 256
 #: The one sentence of a hint refused while the bot is busy.
 BOT_BUSY: Final = "The bot is busy thinking right now; ask for a hint again in a moment."
 
@@ -138,6 +141,8 @@ class Bots:
         self._owns_executor = executor is None
         #: Users whose ``/hint`` is being searched now (:meth:`hint`).
         self._hinting: set[int] = set()
+        #: The last hints given, by ``(game id, version, seat)``: the same position again.
+        self._hints: Lru[tuple[int, int, int], Hint] = Lru(HINT_CACHE)
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -284,7 +289,10 @@ class Bots:
         limits is refused at once ("busy"), so hints can hold up the bots' turns by one
         search each at most. A hint waits for a worker like a bot turn, within its budget
         plus :data:`THINK_GRACE_S`; past that a worker is stuck, the workers are restarted
-        as for a turn, and the hint is refused as "busy". Raises
+        as for a turn, and the hint is refused as "busy". A hint asked again before the game
+        changes (the same version) is the one given before, at once and without a search,
+        from a cache of the last :data:`HINT_CACHE` in this process: asking again cannot
+        change the advice or take a worker, so repeated /hint costs nothing. Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError` and
         :class:`HintError` (rated, another person plays, or the bot is busy).
         """
@@ -304,6 +312,11 @@ class Bots:
                 "must be a bot."
             )
         seat = self.core.acting_seat(loaded, user_id)
+        key = (row.id, row.version, seat)
+        given = self._hints.get(key)
+        if given is not None:
+            log.info("game %d: the hint for seat %d again, from the cache", row.id, seat)
+            return given
         if user_id in self._hinting or len(self._hinting) >= self.workers:
             raise HintError(BOT_BUSY)
         strongest = levels_for(row.game)[-1]
@@ -325,7 +338,7 @@ class Bots:
         finally:
             self._hinting.discard(user_id)
         log.info("game %d: a hint for seat %d (%d moves)", row.id, seat, len(suggestions))
-        return Hint(
+        hint = Hint(
             game_id=row.id,
             game_name=loaded.meta.engine.info.name,
             seat=seat,
@@ -334,6 +347,8 @@ class Bots:
             level_name=strongest.name,
             players=len(players),
         )
+        self._hints.put(key, hint)
+        return hint
 
     # ---- answers ----------------------------------------------------------------------------
 

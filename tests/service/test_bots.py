@@ -514,7 +514,32 @@ async def test_a_second_hint_while_one_is_searched_is_refused_not_queued(
         await bot_service.hint(GAMES + 1, BOB)
     release.set()
     assert (await first).moves[0].move == "a1-a3"
-    assert (await bot_service.hint(GAMES, ALICE)).moves  # free again
+    assert (await bot_service.hint(GAMES + 1, BOB)).moves  # free again
+
+
+async def test_a_hint_asked_again_is_the_same_and_searches_nothing(
+    bot_service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/hint again before the game changes gives the same hint at once, without a search
+    (so repeated asking neither changes the advice nor takes a worker); after a move the
+    next hint is searched afresh."""
+    searched: list[int] = []
+
+    def counted(*args: Any) -> tuple[Suggestion, ...]:
+        searched.append(args[3])  # the search seed: one per search
+        return (Suggestion(moves_now[0], 0.5, 1.0),)
+
+    monkeypatch.setattr(bots_module, "suggest", counted)
+    await practice_game(bot_service, clock)
+    moves_now = await bot_service.legal_moves(GAMES, ALICE)
+    first = await bot_service.hint(GAMES, ALICE)
+    assert await bot_service.hint(GAMES, ALICE) == first
+    assert len(searched) == 1
+    await bot_service.play(GAMES, ALICE, first.moves[0].move)
+    await to_a_persons_turn(bot_service, clock)
+    moves_now = await bot_service.legal_moves(GAMES, ALICE)
+    await bot_service.hint(GAMES, ALICE)
+    assert len(searched) == 2
 
 
 async def test_a_hint_whose_search_never_answers_is_refused_as_busy(
