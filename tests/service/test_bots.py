@@ -302,8 +302,20 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
     await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
+    games = bot_service.database.games
+    log_reads: list[int] = []
+    read_log = games.moves
+
+    async def counted_moves(game_id: int, **kwargs: Any) -> Any:
+        if not kwargs:  # the whole log (a position reads only its last few moves)
+            log_reads.append(game_id)
+        return await read_log(game_id, **kwargs)
+
     offer = await bot_service.offer_draw(GAMES, ALICE)
+    monkeypatch.setattr(games, "moves", counted_moves)
     result = await bot_service.bots.answer_draw(offer)
+    # Who is still in is read once for the assessments and every bot's answer (a version).
+    assert log_reads == [offer.game_id]
     assert result is not None, "never silence"
     answered, by = result
     assert is_bot(by)
