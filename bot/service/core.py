@@ -133,6 +133,9 @@ class GameCore:
         self._locks: KeyedLock[int] = KeyedLock()
         self._meta: Lru[int, GameMeta] = Lru(cache_size)
         self._positions: Lru[int, PositionEntry] = Lru(cache_size)
+        #: :meth:`seats_gone` by ``(game id, version)``, carried to the next version by
+        #: each commit of this process (:meth:`commit`).
+        self._gone: Lru[tuple[int, int], frozenset[int]] = Lru(cache_size)
         #: Called with a game's id after this process committed a change that gives one of
         #: the bot's seats the move (the bots' loop wakes at once instead of at its next poll).
         self.bot_turn_listeners: list[Callable[[int], None]] = []
@@ -175,6 +178,28 @@ class GameCore:
             return timedelta(0)
         return self.exhibition_pace
 
+    async def seats_gone(self, row: GameRow) -> frozenset[int]:
+        """The seats that have left ``row``'s game while it went on: resigned from a game
+        of three or more players, or, in Orbs, lost their last orb
+        (:func:`~bot.service.logbook.left_seats`).
+
+        Who has left changes only with a logged move, and every write that logs one bumps
+        the version, so the answer is kept per ``(game id, version)``: the move log is read
+        once, and a commit of this process carries it to the next version with the seats
+        its moves remove (:meth:`commit`), so play goes on without reading it again. A log
+        read that finds more plies than ``row`` knows (another process moved meanwhile) is
+        answered but not kept.
+        """
+        key = (row.id, row.version)
+        known = self._gone.get(key)
+        if known is not None:
+            return known
+        logged = await self.database.games.moves(row.id)
+        gone = frozenset(seat for seat, _ in left_seats(logged))
+        if (logged[-1].ply if logged else 0) == row.ply:
+            self._gone.put(key, gone)
+        return gone
+
     async def _bot_pace(
         self,
         row: GameRow,
@@ -190,10 +215,10 @@ class GameCore:
 
         A person who resigns from a game of three or more players that goes on (or, in
         Orbs, loses their last orb) leaves it to the bots, and it becomes an exhibition:
-        its boards come at the pace, not at search speed. Only such a game, without a clock
-        and with a pace, has its move log read here (:func:`~bot.service.logbook.
-        left_seats`, over the log and ``new_moves``). A takeback's rewind plans with no new
-        moves, but it never gets here: takebacks are for two players only.
+        its boards come at the pace, not at search speed. Only in such a game, without a
+        clock and with a pace, are the seats gone asked for (:meth:`seats_gone`, with those
+        ``new_moves`` remove). A takeback's rewind plans with no new moves, and never asks:
+        takebacks are for two players only.
         """
         players = meta.players
         bot_next = any(is_bot(user_id) for user_id in users.values())
@@ -201,8 +226,7 @@ class GameCore:
             return timedelta(0)
         if len(players) < 3 or all(is_bot(p.user_id) for p in players):
             return self.bot_turn_delay((p.user_id for p in players), clocked=clocked)
-        logged = await self.database.games.moves(row.id)
-        gone = {seat for seat, _ in left_seats([*logged, *new_moves])}
+        gone = await self.seats_gone(row) | {seat for seat, _ in left_seats(new_moves)}
         still_in = (p.user_id for p in players if p.seat not in gone)
         return self.bot_turn_delay(still_in, clocked=clocked)
 
@@ -467,6 +491,10 @@ class GameCore:
         recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
         position = PositionEntry(row.version, state, recent)
         self._positions.put(row.id, position)
+        gone_before = self._gone.get((row.id, loaded.row.version))
+        if gone_before is not None and row.version == loaded.row.version + 1:
+            leaving = frozenset(seat for seat, _ in left_seats(moves))
+            self._gone.put((row.id, row.version), gone_before | leaving)
         committed = Loaded(row, loaded.meta, position, await self.read_clocks(row))
         committed = self._with_ratings(committed, rating)
         self.tell_bot_turn(committed)

@@ -12,10 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
 from bot.service import _codec
-from bot.service._cache import Lru
 from bot.service.automatic import automatic_steps
 from bot.service.bot_seats import is_bot
 from bot.service.core import GameCore, Loaded
@@ -29,7 +28,6 @@ from bot.service.errors import (
 )
 from bot.service.logbook import (
     TIMEOUT_EVENT,
-    left_seats,
     resign_move_text,
 )
 from bot.service.models import (
@@ -51,18 +49,11 @@ log = logging.getLogger(__name__)
 __all__ = ["Endings", "agreed_draw"]
 
 
-#: Games whose seats still in are kept (:meth:`Endings.seats_in`).
-SEATS_IN_CACHE: Final = 256
-
-
 class Endings:
     """Resignations, draw offers and their answers, and aborts."""
 
     def __init__(self, core: GameCore) -> None:
         self.core = core
-        #: :meth:`seats_in` by ``(game id, version)``: who has left changes only with a
-        #: logged move, which bumps the version, so an entry never goes stale.
-        self._seats_in: Lru[tuple[int, int], tuple[int, ...]] = Lru(SEATS_IN_CACHE)
 
     async def resign(self, channel_id: int, user_id: int) -> GameSnapshot:
         """The caller resigns the active game here (allowed out of turn).
@@ -126,17 +117,11 @@ class Endings:
 
     async def seats_in(self, loaded: Loaded) -> tuple[int, ...]:
         """The seats still in the game: every seat but those that resigned or, in Orbs, lost
-        their last orb (:func:`~bot.service.logbook.left_seats`, from the move log, read once
-        per version of the game: a draw offer and each answer to it, a bot's among them,
-        share one read)."""
-        key = (loaded.row.id, loaded.row.version)
-        known = self._seats_in.get(key)
-        if known is not None:
-            return known
-        gone = {seat for seat, _ in left_seats(await self.core.database.games.moves(loaded.row.id))}
-        seats = tuple(seat for seat in range(len(loaded.meta.players)) if seat not in gone)
-        self._seats_in.put(key, seats)
-        return seats
+        their last orb (:meth:`~bot.service.core.GameCore.seats_gone`, kept per version of
+        the game: a draw offer and each answer to it, a bot's among them, share one read of
+        the move log)."""
+        gone = await self.core.seats_gone(loaded.row)
+        return tuple(seat for seat in range(len(loaded.meta.players)) if seat not in gone)
 
     async def offer_draw(self, channel_id: int, user_id: int) -> DrawOffer:
         """The caller offers a draw to the other players still in the game.

@@ -407,32 +407,56 @@ async def test_an_exhibition_keeps_its_pace_unless_it_has_a_clock(
 
 
 @pytest.mark.parametrize("game", ["orbs", "generator"])
+@pytest.mark.parametrize("people", [1, 2])
 async def test_a_game_left_to_bots_takes_the_exhibition_pace(
-    database: Database, clock: FakeClock, game: str
+    database: Database, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, game: str, people: int
 ) -> None:
-    """ALICE against two bots without a clock: the bots move at once while she is in; once
-    she resigns and the game goes on (GEN-15, Orbs likewise), only bots are left and each
-    turn is due the pace after the change, as in an exhibition."""
+    """ALICE (and BOB) against two bots without a clock: the bots move at once while a
+    person is in. Once ALICE resigns and the game goes on (GEN-15, Orbs likewise), a game
+    left to the bots is paced like an exhibition, each turn due the pace after the change;
+    with BOB still in, the bots still move at once. The move log is read once for who has
+    left, not at every bot move."""
     pace = timedelta(seconds=5)
     with ThreadPoolExecutor(1) as pool:
         service = GameService(
             database, clock=clock, rng_seed_source=seeds(3), ai_executor=pool, exhibition_pace=pace
         )
-        challenge = await service.create_challenge(
-            guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game=game, players=3
-        )
-        started = (await service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
-        assert started is not None
-        await to_a_persons_turn(service, clock)
-        await service.play(GAMES, ALICE, (await service.legal_moves(GAMES, ALICE))[0])
-        (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
-        assert turn.due_at == clock(), "with a person in, a bot moves at once"
-        assert await run_bot_turns(service, clock) == 1
+        games = service.database.games
+        log_reads: list[int] = []
+        read_log = games.moves
+
+        async def counted_moves(game_id: int, **kwargs: Any) -> Any:
+            if not kwargs:  # the whole log (a position reads only its last few moves)
+                log_reads.append(game_id)
+            return await read_log(game_id, **kwargs)
+
+        monkeypatch.setattr(games, "moves", counted_moves)
+        if people == 1:
+            challenge = await service.create_challenge(
+                guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game=game, players=3
+            )
+            assert (await service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
+        else:
+            await people_and_bots(service, game, 4, [1, 1])
+        for _ in range(6):  # a few turns with the people in: the bots move at once
+            snapshot = await to_a_persons_turn(service, clock)
+            (person,) = [snapshot.players[s].user_id for s in snapshot.to_move]
+            moved = await service.play(GAMES, person, (await service.legal_moves(GAMES, person))[0])
+            after = moved.snapshot
+            if any(is_bot(after.players[s].user_id) for s in after.to_move):
+                (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+                assert turn.due_at == clock(), "with a person in, a bot moves at once"
+        assert len(log_reads) == 1, "who has left is read once, then carried by each commit"
         await to_a_persons_turn(service, clock)
         left = await service.resign(GAMES, ALICE)
         assert left.status == "active", "the game goes on without her"
-        assert all(is_bot(left.players[s].user_id) for s in left.to_move)
+        while not any(is_bot(left.players[s].user_id) for s in left.to_move):  # BOB's turn
+            moved = await service.play(GAMES, BOB, (await service.legal_moves(GAMES, BOB))[0])
+            left = moved.snapshot
         (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        if people == 2:
+            assert turn.due_at == clock(), "BOB is still in: no pace"
+            return
         assert turn.due_at == clock() + pace
         assert await due_bot_turns(service, clock) == []
         clock.advance(pace)
