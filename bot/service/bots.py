@@ -95,8 +95,9 @@ class BotTurn:
     information); ``version`` is the game version the search starts from, which the commit
     requires; ``seed`` is derived from the game's seed and ply so a replay is exact;
     ``channel_id`` is where the game is played (its posts keep the order of its moves);
-    ``people`` is true when a person holds a seat of the game (someone may be waiting for the
-    bot's move, so the channel shows that it is thinking).
+    ``people`` is true when a person is still in the game (someone may be waiting for the
+    bot's move, so the channel shows that it is thinking); false in an exhibition and in a
+    game every person has left (:meth:`~bot.service.core.GameCore.seats_gone`).
     """
 
     game_id: int
@@ -214,6 +215,10 @@ class Bots:
         if level is None:
             return None
         subject = search_subject(loaded, timer.seat)
+        people = [p.seat for p in loaded.meta.players if not is_bot(p.user_id)]
+        if people and len(loaded.meta.players) >= 3:  # a person may have left, the game on
+            gone = await self.core.seats_gone(row)
+            people = [seat for seat in people if seat not in gone]
         return BotTurn(
             game_id=row.id,
             channel_id=row.channel_id,
@@ -225,7 +230,7 @@ class Bots:
             options=dict(loaded.meta.options),
             subject=subject,
             seed=search_seed(loaded.meta.seed, "turn", row.ply, timer.seat),
-            people=any(not is_bot(p.user_id) for p in loaded.meta.players),
+            people=bool(people),
         )
 
     async def think(self, turn: BotTurn) -> str:

@@ -456,9 +456,16 @@ async def test_a_game_left_to_bots_takes_the_exhibition_pace(
         (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
         if people == 2:
             assert turn.due_at == clock(), "BOB is still in: no pace"
+            planned = await service.bots.turn_due(turn)
+            assert planned is not None
+            assert planned.people, "BOB may be waiting: the typing indicator shows"
             return
         assert turn.due_at == clock() + pace
         assert await due_bot_turns(service, clock) == []
+        (waiting,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        planned = await service.bots.turn_due(waiting)
+        assert planned is not None
+        assert not planned.people, "nobody waits: no typing indicator"
         clock.advance(pace)
         assert await run_bot_turns(service, clock) == 1
         (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
