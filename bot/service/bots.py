@@ -142,7 +142,7 @@ class Bots:
         self._owns_executor = executor is None
         #: Users whose ``/hint`` is being searched now (:meth:`hint`).
         self._hinting: set[int] = set()
-        #: The last hints given, by ``(game id, version, seat)``: the same position again.
+        #: The last hints given, by ``(game id, version, seat)``: asked again, given again.
         self._hints: Lru[tuple[int, int, int], Hint] = Lru(HINT_CACHE)
 
     def _pool(self) -> Executor:
