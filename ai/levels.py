@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ai.evaluation import profile_for
+from ai.evaluation import GameProfile, profile_for
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget, Mcts, SearchResult, determinize_supported
 from ai.tactics import applies, safe_choice, unrefuted
@@ -39,6 +39,7 @@ from engines.base import Engine, OptionValue, Outcome
 __all__ = [
     "GAME_LEVELS",
     "LEVELS",
+    "VALUE_BUDGET",
     "Level",
     "Suggestion",
     "assess",
@@ -356,6 +357,12 @@ class Suggestion:
     forced: str | None = None
 
 
+#: The second search that values a hint's moves where the game's own evaluation is
+#: one-sided (:func:`suggest`; Orbs): about a quarter of a hint's time. In an Orbs opening
+#: it visits every move of 2–6 players (16 each) 80 times or more on a slow core.
+VALUE_BUDGET = Budget(2000, 0.5)
+
+
 def suggest(
     engine_id: str,
     seat: int,
@@ -363,6 +370,8 @@ def suggest(
     seed: int,
     budget: Budget,
     count: int = 3,
+    *,
+    value_budget: Budget = VALUE_BUDGET,
 ) -> tuple[Suggestion, ...]:
     """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
     move the strongest level would play (:func:`play_index` at level 5 with ``budget``), then
@@ -370,7 +379,12 @@ def suggest(
     unless no other move is left, and so is a move the search never visited; where level 5's
     blunder check applies (:mod:`ai.tactics`), so is a move that loses within three plies
     (:func:`ai.tactics.unrefuted`), and a first move that the check found to lose so (every
-    candidate did) reads as a loss by force. For ``/hint``
+    candidate did) reads as a loss by force. In a game whose search evaluates one-sidedly
+    (a profile with ``assess_evaluate``: Orbs, where every seat's leaf values are
+    optimistic, so an even opening read about 0.68 for each side), the values shown come
+    from a second search within ``value_budget`` with the even-handed evaluation
+    :func:`assess` uses (an even position near ½); a move it did not visit keeps the first
+    search's value. For ``/hint``
     (bot/service/bots.py), so a player practising against the bot can ask what it would do
     in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
     with hidden information), without options; raises what it raises, and
@@ -406,12 +420,16 @@ def suggest(
         others = unrefuted(
             engine, mcts.profile, result.state, seat, result.moves, others, count - 1
         )
+    picks = [best, *others][:count]
+    fair = _even_values(
+        engine, mcts.profile, result, picks, subject, seat, value_budget, seed, is_view=is_view
+    )
     total = max(sum(result.visits), 1)
     span = max(result.win - result.loss, 1e-9)
 
     def suggestion(i: int) -> Suggestion:
         solved = result.loss if i == best and refuted else exact[i]
-        value = result.values[i] if solved is None else solved
+        value = fair.get(i, result.values[i]) if solved is None else solved
         forced = None
         if solved is not None:
             forced = "win" if solved >= result.win else "loss" if solved <= result.loss else "other"
@@ -422,7 +440,40 @@ def suggest(
             forced=forced,
         )
 
-    return tuple(suggestion(i) for i in [best, *others][:count])
+    return tuple(suggestion(i) for i in picks)
+
+
+def _even_values(
+    engine: Engine[Any, Any],
+    profile: GameProfile,
+    result: SearchResult,
+    picks: list[int],
+    subject: Any,
+    seat: int,
+    budget: Budget,
+    seed: int,
+    *,
+    is_view: bool,
+) -> dict[int, float]:
+    """For :func:`suggest` in a game whose ``profile`` has an ``assess_evaluate``: the mean
+    reward of each of ``picks`` (indices into ``result.moves``) in a second search of
+    ``subject`` (a state, or ``seat``'s view when ``is_view``) for ``seat`` within
+    ``budget``, evaluated with it; picks that search did not visit are left out. ``{}`` for
+    any other game."""
+    if profile.assess_evaluate is None:
+        return {}
+    even = Mcts(engine, replace(profile, evaluate=profile.assess_evaluate))
+    if is_view:
+        second = even.search_view(subject, seat, budget, seed)
+    else:
+        second = even.search(subject, seat, budget, seed)
+    index = {engine.format_move(second.state, m): j for j, m in enumerate(second.moves)}
+    values: dict[int, float] = {}
+    for i in picks:
+        j = index.get(engine.format_move(result.state, result.moves[i]))
+        if j is not None and second.visits[j] > 0:
+            values[i] = second.values[j]
+    return values
 
 
 def assess(

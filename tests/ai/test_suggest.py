@@ -43,6 +43,23 @@ def test_the_first_suggestion_is_the_strongest_levels_move(game: str) -> None:
     assert shares == sorted(shares, reverse=True)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_orbs_hints_value_an_even_opening_near_a_half(players: int) -> None:
+    """Orbs' search evaluates one-sidedly (every seat optimistic), so its own values read
+    about 0.68 for each side of an even opening; a hint's values come from a second search
+    with the even-handed evaluation of ``assess``, near ½ there, while its moves stay the
+    strongest level's."""
+    state, resolved = new_state("orbs", players, 11)
+    seat = ORBS.to_move(state)[0]
+    shown = suggest("orbs", seat, ORBS.dumps(state), 5, BUDGET, value_budget=BUDGET)
+    one_sided = suggest("orbs", seat, ORBS.dumps(state), 5, BUDGET, value_budget=Budget(1, 60.0))
+    assert [s.move for s in shown] == [s.move for s in one_sided]
+    strongest = replace(LEVELS[-1], budget=BUDGET)
+    assert shown[0].move == choose_move("orbs", resolved, seat, ORBS.dumps(state), strongest, 5)
+    assert all(0.4 <= s.value <= 0.6 for s in shown), [s.value for s in shown]
+    assert max(s.value for s in one_sided) > 0.6, "the search's own values read high"
+
+
 def test_a_forced_win_is_suggested_first_and_said_to_be_proven() -> None:
     """Generatorb: South's spheroid on g7 steps onto North's empty core h8 (G24)."""
     engine = get_engine("generatorb")
