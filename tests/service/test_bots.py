@@ -87,6 +87,22 @@ async def people_and_bots(
     return started
 
 
+def count_log_reads(service: GameService, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the game id of every read of a whole move log (a position reads only
+    its last few moves), appended to the list returned."""
+    games = service.database.games
+    reads: list[int] = []
+    read_log = games.moves
+
+    async def counted(game_id: int, **kwargs: Any) -> Any:
+        if not kwargs:
+            reads.append(game_id)
+        return await read_log(game_id, **kwargs)
+
+    monkeypatch.setattr(games, "moves", counted)
+    return reads
+
+
 async def due_bot_turns(service: GameService, clock: FakeClock) -> list[TimerRow]:
     return await service.database.timers.claim_due(clock(), "test", kinds=[BOT_TURN_TIMER])
 
@@ -304,17 +320,8 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
     await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
-    games = bot_service.database.games
-    log_reads: list[int] = []
-    read_log = games.moves
-
-    async def counted_moves(game_id: int, **kwargs: Any) -> Any:
-        if not kwargs:  # the whole log (a position reads only its last few moves)
-            log_reads.append(game_id)
-        return await read_log(game_id, **kwargs)
-
     offer = await bot_service.offer_draw(GAMES, ALICE)
-    monkeypatch.setattr(games, "moves", counted_moves)
+    log_reads = count_log_reads(bot_service, monkeypatch)
     result = await bot_service.bots.answer_draw(offer)
     # Who is still in is read once for the assessments and every bot's answer (a version).
     assert log_reads == [offer.game_id]
@@ -423,16 +430,7 @@ async def test_a_game_left_to_bots_takes_the_exhibition_pace(
         service = GameService(
             database, clock=clock, rng_seed_source=seeds(3), ai_executor=pool, exhibition_pace=pace
         )
-        games = service.database.games
-        log_reads: list[int] = []
-        read_log = games.moves
-
-        async def counted_moves(game_id: int, **kwargs: Any) -> Any:
-            if not kwargs:  # the whole log (a position reads only its last few moves)
-                log_reads.append(game_id)
-            return await read_log(game_id, **kwargs)
-
-        monkeypatch.setattr(games, "moves", counted_moves)
+        log_reads = count_log_reads(service, monkeypatch)
         if people == 1:
             challenge = await service.create_challenge(
                 guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game=game, players=3
