@@ -129,8 +129,7 @@ class BotsCog(commands.Cog, name=BOTS_COG):
     async def on_bot_turn(self, timer: TimerRow) -> NewTimer | None:
         """A bot turn is due: search, commit, post. When the game changed during the search
         (a draw offer, another process's move) and the bot is still to move, the turn is
-        planned again (:meth:`~bot.service.bots.Bots.retry`: at once, or at the exhibition
-        pace); a turn that is no longer the bot's does nothing."""
+        planned again at once; a turn that is no longer the bot's does nothing."""
         service = self.bot.service
         turn = await service.bots.turn_due(timer)
         if turn is None:
@@ -148,12 +147,12 @@ class BotsCog(commands.Cog, name=BOTS_COG):
             try:
                 result = await service.bots.play(turn, text)
             except StaleActionError:
-                again = await service.bots.retry(turn)
-                if again is not None:
+                if await service.bots.still_to_move(turn):
                     log.info(
                         "game %d: the position changed while the bot thought; again", turn.game_id
                     )
-                return again
+                    return service.bots.again(turn)
+                return None
             except OutOfTimeError:
                 return None  # the time-out was applied and announced by the clock listeners
             await post_turn(self.bot, result)

@@ -268,21 +268,16 @@ class Bots:
         )
         return result
 
-    async def retry(self, turn: BotTurn) -> NewTimer | None:
-        """The bot turn of ``turn``'s seat planned again after its commit found the game
-        changed, or ``None`` when the seat is no longer to move in an active game. Due now,
-        or after the exhibition pace when only bots are still in
-        (:meth:`~bot.service.core.GameCore.bot_pace`: say the last person resigned while
-        the bot searched); no ply check, since the game may have moved on without changing
-        whose turn it is (a draw offer, a simultaneous decision)."""
+    def again(self, turn: BotTurn) -> NewTimer:
+        """The bot turn of ``turn``'s seat planned again at once, after its commit found the
+        game changed (no ply check: the game moved on without changing whose turn it is)."""
+        return NewTimer(BOT_TURN_TIMER, self.core.now(), turn.game_id, turn.seat, "{}")
+
+    async def still_to_move(self, turn: BotTurn) -> bool:
+        """Whether ``turn``'s seat is still to move in its active game (after a stale commit,
+        the bot tries again)."""
         row = await self.core.database.games.get(turn.game_id)
-        if row is None or not row.is_active or turn.seat not in row.to_move:
-            return None
-        meta = await self.core.game_meta(row)
-        users = {turn.seat: meta.players[turn.seat].user_id}
-        clocked = bool(await self.core.read_clocks(row))
-        delay = await self.core.bot_pace(row, meta, users, clocked=clocked, new_moves=())
-        return NewTimer(BOT_TURN_TIMER, self.core.now() + delay, turn.game_id, turn.seat, "{}")
+        return row is not None and row.is_active and turn.seat in row.to_move
 
     # ---- hints ------------------------------------------------------------------------------
 

@@ -200,7 +200,7 @@ class GameCore:
             self._gone.put(key, gone)
         return gone
 
-    async def bot_pace(
+    async def _bot_pace(
         self,
         row: GameRow,
         meta: GameMeta,
@@ -578,7 +578,7 @@ class GameCore:
         are read here); ``ply_after`` is the game's ply after the change, stored in the
         reminders' payload beside the version when given; ``new_moves`` are the moves the
         change logs. A seat the bot plays gets a ``bot_turn`` timer instead of reminders,
-        due now, or after the exhibition pace once only bots are still in (:meth:`bot_pace`,
+        due now, or after the exhibition pace once only bots are still in (:meth:`_bot_pace`,
         :func:`~bot.service.clock_plans.plan_bot_turns`). Returns ``None`` only when there
         is nothing to write.
         """
@@ -596,7 +596,7 @@ class GameCore:
         )
         # Clocks start (or not) by the vacations read: the write checks they did not change.
         checks = ClockChanges(vacations_seen=seen) if rows and seen else None
-        delay = await self.bot_pace(row, meta, users, clocked=bool(rows), new_moves=new_moves)
+        delay = await self._bot_pace(row, meta, users, clocked=bool(rows), new_moves=new_moves)
         bot_turns = plan_bot_turns(row.id, users, now + delay, ply_after)
         return merge_changes(checks, turn, reminders, bot_turns)
 

@@ -199,9 +199,7 @@ async def test_a_draw_offer_while_the_bot_thinks_makes_its_move_stale(
     await bot_service.offer_draw(GAMES, ALICE)
     with pytest.raises(StaleActionError):
         await bot_service.bots.play(turn, text)
-    again = await bot_service.bots.retry(turn)
-    assert again is not None
-    assert (again.seat, again.due_at) == (turn.seat, clock()), "at once: alice is in"
+    assert await bot_service.bots.still_to_move(turn)
 
 
 async def test_the_bot_sees_only_its_own_view_in_generation_zero(
@@ -470,38 +468,6 @@ async def test_a_game_left_to_bots_takes_the_exhibition_pace(
         assert await run_bot_turns(service, clock) == 1
         (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
         assert turn.due_at == clock() + pace, "and so on, for the rest of the game"
-
-
-async def test_a_bot_move_made_stale_by_the_last_person_leaving_is_retried_at_the_pace(
-    database: Database, clock: FakeClock
-) -> None:
-    """ALICE resigns from a three-player Orbs game while a bot searches: its commit is stale,
-    and the turn planned again waits the exhibition pace, as every turn of the game now
-    does, instead of coming at once."""
-    pace = timedelta(seconds=5)
-    with ThreadPoolExecutor(1) as pool:
-        service = GameService(
-            database, clock=clock, rng_seed_source=seeds(3), ai_executor=pool, exhibition_pace=pace
-        )
-        challenge = await service.create_challenge(
-            guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=3
-        )
-        assert (await service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
-        for _ in range(10):  # until a bot is to move, due at once (alice is in)
-            timers = await due_bot_turns(service, clock)
-            if timers:
-                break
-            await service.play(GAMES, ALICE, (await service.legal_moves(GAMES, ALICE))[0])
-        (timer,) = timers
-        turn = await service.bots.turn_due(timer)
-        assert turn is not None
-        text = await service.bots.think(turn)
-        await service.resign(GAMES, ALICE)  # out of turn, while the bot "thinks"
-        with pytest.raises(StaleActionError):
-            await service.bots.play(turn, text)
-        again = await service.bots.retry(turn)
-        assert again is not None
-        assert (again.seat, again.due_at) == (turn.seat, clock() + pace)
 
 
 async def practice_game(
