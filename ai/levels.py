@@ -381,10 +381,10 @@ def suggest(
     (:func:`ai.tactics.unrefuted`), and a first move that the check found to lose so (every
     candidate did) reads as a loss by force. In a game whose search evaluates one-sidedly
     (a profile with ``assess_evaluate``: Orbs, where every seat's leaf values are
-    optimistic, so an even opening read about 0.68 for each side), the values shown come
-    from a second search within ``value_budget`` with the even-handed evaluation
-    :func:`assess` uses (an even position near ½); a move it did not visit keeps the first
-    search's value. For ``/hint``
+    optimistic, so an even opening read 0.68 with 2 players to 0.77 with 4, for every
+    side), the values shown come from a second search within ``value_budget`` with the
+    even-handed evaluation :func:`assess` uses (an even position near ½); if it left one of
+    the moves unvisited, every move keeps the first search's value. For ``/hint``
     (bot/service/bots.py), so a player practising against the bot can ask what it would do
     in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
     with hidden information), without options; raises what it raises, and
@@ -458,8 +458,8 @@ def _even_values(
     """For :func:`suggest` in a game whose ``profile`` has an ``assess_evaluate``: the mean
     reward of each of ``picks`` (indices into ``result.moves``) in a second search of
     ``subject`` (a state, or ``seat``'s view when ``is_view``) for ``seat`` within
-    ``budget``, evaluated with it; picks that search did not visit are left out. ``{}`` for
-    any other game."""
+    ``budget``, evaluated with it. ``{}`` for any other game, and when that search left a
+    pick unvisited (a hint never mixes the two searches' scales)."""
     if profile.assess_evaluate is None:
         return {}
     even = Mcts(engine, replace(profile, evaluate=profile.assess_evaluate))
@@ -471,8 +471,9 @@ def _even_values(
     values: dict[int, float] = {}
     for i in picks:
         j = index.get(engine.format_move(result.state, result.moves[i]))
-        if j is not None and second.visits[j] > 0:
-            values[i] = second.values[j]
+        if j is None or second.visits[j] == 0:
+            return {}
+        values[i] = second.values[j]
     return values
 
 

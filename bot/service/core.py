@@ -185,10 +185,11 @@ class GameCore:
 
         Who has left changes only with a logged move, and every write that logs one bumps
         the version, so the answer is kept per ``(game id, version)``: the move log is read
-        once, and a commit of this process carries it to the next version with the seats
-        its moves remove (:meth:`commit`), so play goes on without reading it again. A log
-        read that finds more plies than ``row`` knows (another process moved meanwhile) is
-        answered but not kept.
+        once, and each write of this process carries it to the next version (a commit with
+        the seats its moves remove, a draw offer or takeback request as it is), so play goes
+        on without reading it again; a change by another process, or an entry the cache
+        dropped, reads it again. A log read whose last ply is not ``row``'s (another process
+        moved, or took back, meanwhile) is answered but not kept.
         """
         key = (row.id, row.version)
         known = self._gone.get(key)
@@ -491,10 +492,7 @@ class GameCore:
         recent = (*loaded.position.recent, *records)[-RECENT_MOVES:]
         position = PositionEntry(row.version, state, recent)
         self._positions.put(row.id, position)
-        gone_before = self._gone.get((row.id, loaded.row.version))
-        if gone_before is not None and row.version == loaded.row.version + 1:
-            leaving = frozenset(seat for seat, _ in left_seats(moves))
-            self._gone.put((row.id, row.version), gone_before | leaving)
+        self._carry_gone(loaded.row, row, moves)
         committed = Loaded(row, loaded.meta, position, await self.read_clocks(row))
         committed = self._with_ratings(committed, rating)
         self.tell_bot_turn(committed)
@@ -545,7 +543,18 @@ class GameCore:
         old = loaded.position
         position = PositionEntry(row.version, old.state, old.recent, old.legal)
         self._positions.put(row.id, position)
+        self._carry_gone(loaded.row, row, ())
         return Loaded(row, loaded.meta, position, loaded.clocks)
+
+    def _carry_gone(self, before: GameRow, after: GameRow, moves: Sequence[NewMove]) -> None:
+        """Keep :meth:`seats_gone` for ``after``, the row this process's write of ``moves``
+        (none for a draw offer or a takeback request) made of ``before``, when it is known
+        for ``before`` and the write was the next version: the seats ``moves`` remove join
+        it, so the move log need not be read again."""
+        gone = self._gone.get((before.id, before.version))
+        if gone is not None and after.version == before.version + 1:
+            leaving = frozenset(seat for seat, _ in left_seats(moves))
+            self._gone.put((after.id, after.version), gone | leaving)
 
     # ---- the turn change's clocks and timers ----------------------------------------------
 

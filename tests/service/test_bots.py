@@ -314,14 +314,15 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
         return value
 
     monkeypatch.setattr(bots_module, "assess", assess)
+    log_reads = count_log_reads(bot_service, monkeypatch)
     started = await people_and_bots(bot_service, "orbs", 4, [2, 4])
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
     await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
     offer = await bot_service.offer_draw(GAMES, ALICE)
-    log_reads = count_log_reads(bot_service, monkeypatch)
     result = await bot_service.bots.answer_draw(offer)
-    # Who is still in is read once for the assessments and every bot's answer (a version).
+    # Who is still in was read once, at the first bot turn, and carried from version to
+    # version since: the offer, the assessments and every bot's answer read no log.
     assert log_reads == [offer.game_id]
     assert result is not None, "never silence"
     answered, by = result
@@ -468,6 +469,40 @@ async def test_a_game_left_to_bots_takes_the_exhibition_pace(
         assert await run_bot_turns(service, clock) == 1
         (turn,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
         assert turn.due_at == clock() + pace, "and so on, for the rest of the game"
+
+
+async def test_the_last_person_leaving_while_a_bot_searches_keeps_the_pace(
+    database: Database, clock: FakeClock
+) -> None:
+    """ALICE resigns from a three-player Orbs game while a bot searches: the resignation
+    plans the bot's turn at the exhibition pace and replaces the timer the search claimed,
+    so the stale search's follow-up "again at once" is dropped and the pace holds."""
+    pace = timedelta(seconds=5)
+    with ThreadPoolExecutor(1) as pool:
+        service = GameService(
+            database, clock=clock, rng_seed_source=seeds(3), ai_executor=pool, exhibition_pace=pace
+        )
+        challenge = await service.create_challenge(
+            guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=3
+        )
+        assert (await service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
+        for _ in range(10):  # until a bot is to move, due at once (alice is in)
+            timers = await due_bot_turns(service, clock)
+            if timers:
+                break
+            await service.play(GAMES, ALICE, (await service.legal_moves(GAMES, ALICE))[0])
+        (timer,) = timers
+        turn = await service.bots.turn_due(timer)
+        assert turn is not None
+        text = await service.bots.think(turn)
+        await service.resign(GAMES, ALICE)  # out of turn, while the bot searches
+        with pytest.raises(StaleActionError):
+            await service.bots.play(turn, text)
+        assert await service.bots.still_to_move(turn)
+        again = service.bots.again(turn)
+        assert not await service.database.timers.mark_fired(timer, now=clock(), follow_up=again)
+        (pending,) = await service.database.timers.pending(kinds=[BOT_TURN_TIMER])
+        assert (pending.seat, pending.due_at) == (turn.seat, clock() + pace)
 
 
 async def practice_game(
