@@ -134,7 +134,7 @@ class GameCore:
         self._meta: Lru[int, GameMeta] = Lru(cache_size)
         self._positions: Lru[int, PositionEntry] = Lru(cache_size)
         #: :meth:`seats_gone` by ``(game id, version)``, carried to the next version by
-        #: each commit of this process (:meth:`commit`).
+        #: each write of this process (:meth:`_carry_gone`).
         self._gone: Lru[tuple[int, int], frozenset[int]] = Lru(cache_size)
         #: Called with a game's id after this process committed a change that gives one of
         #: the bot's seats the move (the bots' loop wakes at once instead of at its next poll).
