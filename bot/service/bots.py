@@ -27,6 +27,7 @@ import json
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -297,7 +298,9 @@ class Bots:
         as for a turn, and the hint is refused as "busy". A hint asked again before the game
         changes (the same version) is the one given before, at once and without a search,
         from a cache of the last :data:`HINT_CACHE` in this process: asking again cannot
-        change the advice or take a worker, so repeated /hint costs nothing. Raises
+        change the advice or take a worker, so repeated /hint costs nothing. The hint says
+        how long it took (:attr:`Hint.seconds`, the wait for a worker included): the level's
+        1.9 s budget, plus Generatorb's checks or Orbs' second search. Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError` and
         :class:`HintError` (rated, another person plays, or the bot is busy).
         """
@@ -326,6 +329,7 @@ class Bots:
             raise HintError(BOT_BUSY)
         strongest = levels_for(row.game)[-1]
         self._hinting.add(user_id)
+        started = time.monotonic()
         try:
             suggestions = await self._run(
                 strongest.budget.seconds + THINK_GRACE_S,
@@ -348,7 +352,7 @@ class Bots:
             game_name=loaded.meta.engine.info.name,
             seat=seat,
             moves=tuple(HintMove(s.move, s.value, s.forced, s.share > 0) for s in suggestions),
-            seconds=strongest.budget.seconds,
+            seconds=max(round(time.monotonic() - started, 1), 0.1),
             level_name=strongest.name,
             players=len(players),
         )

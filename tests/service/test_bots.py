@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -603,12 +604,14 @@ async def test_a_hint_asked_again_is_the_same_and_searches_nothing(
 
     def counted(*args: Any) -> tuple[Suggestion, ...]:
         searched.append(args[3])  # the search seed: one per search
+        time.sleep(2.0)  # longer than the level's 1.9 s budget
         return (Suggestion(moves_now[0], 0.5, 1.0),)
 
     monkeypatch.setattr(bots_module, "suggest", counted)
     await practice_game(bot_service, clock)
     moves_now = await bot_service.legal_moves(GAMES, ALICE)
     first = await bot_service.hint(GAMES, ALICE)
+    assert first.seconds >= 2.0  # the time it took, not the level's budget
     assert await bot_service.hint(GAMES, ALICE) == first
     assert len(searched) == 1
     await bot_service.play(GAMES, ALICE, first.moves[0].move)
