@@ -4,7 +4,7 @@ the first post of a game and a board's caption; draw offers, resignations and ab
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from bot.presenters.clocks import _to_move_clocks, clock_line
 from bot.presenters.common import (
@@ -28,6 +28,7 @@ __all__ = [
     "DRAW_OFFER_CLOSED",
     "DRAW_OFFER_ENDED",
     "DRAW_OFFER_LAPSED",
+    "HINT_ORDER_NOTE",
     "OFFER_OPEN_TAIL",
     "abort_text",
     "board_caption",
@@ -355,7 +356,27 @@ def hint_text(hint: Hint) -> str:
         f"A percentage is how well the bot expects the move to turn out for you ({scale}). "
         "Only you see this."
     )
+    if _reads_above_the_first(hint.moves):
+        lines.append(HINT_ORDER_NOTE)
     return "\n".join(lines)
+
+
+#: Said under a hint when a later move reads a higher percentage than the first: the order
+#: is the search's (the first is what level 5 plays, the rest by visits), and a move
+#: visited less can read a little higher on fewer samples (docs/bots.md, "Hints").
+HINT_ORDER_NOTE = (
+    "The moves are in the order the bot prefers them, by how much its search looked at "
+    "each; a move it looked at less can read a little higher."
+)
+
+
+def _reads_above_the_first(moves: Sequence[HintMove]) -> bool:
+    """Whether a later move of a hint shows a higher percentage than the first, both
+    unproven (a proven result is exact, and sorted first where it is a win)."""
+    if not moves or moves[0].forced is not None or not moves[0].searched:
+        return False
+    first = round(moves[0].value * 100)
+    return any(m.forced is None and m.searched and round(m.value * 100) > first for m in moves[1:])
 
 
 def _hint_value(move: HintMove, players: int) -> str:

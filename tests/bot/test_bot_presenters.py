@@ -642,6 +642,27 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
     three = presenters.hint_text(replace(hint, players=3))
     assert "3. `b1-b3`: a forced result, 50% for you" in three
     assert "(100% first place, 0% last)" in three
+    assert presenters.HINT_ORDER_NOTE not in presenters.hint_text(hint)
+
+
+def test_a_hint_whose_later_move_reads_higher_says_why_the_first_comes_first() -> None:
+    """The order is the search's (the first is level 5's move, the rest by visits), so a
+    move looked at less can read a point higher: the hint says so then, and only then."""
+    hint = Hint(
+        game_id=5,
+        game_name="Generatorb",
+        seat=0,
+        moves=(HintMove("a2-a4", 0.561), HintMove("b1-b3", 0.574), HintMove("c1-c3", 0.5)),
+        seconds=1.9,
+        level_name="strongest",
+    )
+    text = presenters.hint_text(hint)
+    assert "1. `a2-a4`: 56% for you\n2. `b1-b3`: 57% for you" in text
+    assert text.endswith(presenters.HINT_ORDER_NOTE)
+    same_percent = replace(hint, moves=(HintMove("a2-a4", 0.561), HintMove("b1-b3", 0.564)))
+    proven_draw = replace(hint, moves=(HintMove("a2-a4", 0.4), HintMove("b1-b3", 0.5, "other")))
+    for quiet in (same_percent, proven_draw):
+        assert presenters.HINT_ORDER_NOTE not in presenters.hint_text(quiet)
 
 
 def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:
