@@ -378,17 +378,18 @@ def suggest(
     the others by visits. A move proven to lose, or proven worse than another, is left out
     unless no other move is left, and so is a move the search never visited; where level 5's
     blunder check applies (:mod:`ai.tactics`), so is a move that loses within three plies
-    (:func:`ai.tactics.unrefuted`), and a first move that the check found to lose so (every
-    candidate did) reads as a loss by force. In a game whose search evaluates one-sidedly
-    (a profile with ``assess_evaluate``: Orbs, where every seat's leaf values are
-    optimistic, so an even opening read 0.68 with 2 players to 0.77 with 4, for every
-    side), the values shown come from a second search within ``value_budget`` with the
-    even-handed evaluation :func:`assess` uses (an even position near ½); if it left one of
-    the moves unvisited, every move keeps the first search's value. For ``/hint``
-    (bot/service/bots.py), so a player practising against the bot can ask what it would do
-    in their place. The inputs are :func:`choose_move`'s (the seat's view only for a game
-    with hidden information), without options; raises what it raises, and
-    :class:`ValueError` for ``count`` < 1.
+    (:func:`ai.tactics.unrefuted`); level 5's move, when its check found that it loses so
+    (every candidate checked did, or the check ran out of time), comes after the moves that
+    passed the hint's own checks, or alone, as a loss by force, when none did. In a game
+    whose search evaluates one-sidedly (a profile with ``assess_evaluate``: Orbs, where
+    every seat's leaf values are optimistic, so an even opening read 0.68 with 2 players to
+    0.77 with 4, for every side), the values shown come from a second search within
+    ``value_budget`` with the even-handed evaluation :func:`assess` uses (an even position
+    near ½); if it left one of the moves unvisited, every move keeps the first search's
+    value. For ``/hint`` (bot/service/bots.py), so a player practising against the bot can
+    ask what it would do in their place. The inputs are :func:`choose_move`'s (the seat's
+    view only for a game with hidden information), without options; raises what it raises,
+    and :class:`ValueError` for ``count`` < 1.
     """
     if count < 1:
         raise ValueError("count must be at least 1")
@@ -416,11 +417,12 @@ def suggest(
         ),
         key=lambda i: (-result.visits[i], -result.values[i], i),
     )
+    # Level 5's pick proven lost (its check ran out of time, or every move it checked lost)
+    # goes last where the hint's own checks find a move that does not lose so.
     if not is_view and applies(engine, mcts.profile, result.state):
-        others = unrefuted(
-            engine, mcts.profile, result.state, seat, result.moves, others, count - 1
-        )
-    picks = [best, *others][:count]
+        wanted = count if refuted else count - 1
+        others = unrefuted(engine, mcts.profile, result.state, seat, result.moves, others, wanted)
+    picks = ([*others, best] if refuted and others else [best, *others])[:count]
     fair = _even_values(
         engine, mcts.profile, result, picks, subject, seat, value_budget, seed, is_view=is_view
     )

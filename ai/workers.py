@@ -1,4 +1,5 @@
-"""What a search worker process runs besides the searches: it ends when its parent is gone.
+"""What a search worker process runs besides the searches: it ends when its parent is gone,
+and it can time a search where it runs.
 
 The bot runs searches in a :class:`concurrent.futures.ProcessPoolExecutor` of ``spawn``-ed
 processes (``bot/service/bots.py``). When the bot process ends normally it shuts them down;
@@ -14,8 +15,12 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-__all__ = ["exit_with_parent"]
+_T = TypeVar("_T")
+
+__all__ = ["exit_with_parent", "timed"]
 
 
 def exit_with_parent(parent_pid: int, interval: float = 1.0) -> None:
@@ -34,3 +39,13 @@ def exit_with_parent(parent_pid: int, interval: float = 1.0) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def timed(function: Callable[..., _T], *args: Any) -> tuple[_T, float]:
+    """``function(*args)`` and how long it took, in seconds of :func:`time.monotonic`, where
+    it runs: in a worker process, the search alone, without the wait for a worker, starting
+    one, or passing the position to it (``/hint`` says this time, bot/service/bots.py).
+    Raises what ``function`` raises."""
+    started = time.monotonic()
+    result = function(*args)
+    return result, time.monotonic() - started

@@ -271,7 +271,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     async def hint(self, interaction: Interaction) -> None:
         """Only for the caller: the moves the strongest level would consider for their move,
         in a casual game against bots only (:meth:`~bot.service.bots.Bots.hint`). The search
-        takes up to two seconds in a worker, so the answer is deferred."""
+        takes a few seconds in a worker, so the answer is deferred."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             hint = await self.bot.service.hint(channel_id_of(interaction), interaction.user.id)

@@ -340,7 +340,7 @@ def hint_text(hint: Hint) -> str:
     """``/hint``'s private answer: the moves the strongest level would consider in the
     caller's place, best first, each with how it expects the move to go for them.
 
-    ``Hint for your move in **Generatorb** (the strongest level's search, 1.9 s):``
+    ``Hint for your move in **Generatorb** (the strongest level's search, 2.1 s):``
     ``1. `g7-h8`: wins by force`` / ``2. `a2-a4`: 58% for you`` …"""
     head = (
         f"Hint for your move in **{hint.game_name}** "
@@ -351,22 +351,22 @@ def hint_text(hint: Hint) -> str:
         f"{number}. {_code(move.move)}: {_hint_value(move, hint.players)}"
         for number, move in enumerate(hint.moves, 1)
     )
+    if _reads_above_the_first(hint.moves):
+        lines.append(HINT_ORDER_NOTE)
     scale = "100% a sure win, 50% even" if hint.players == 2 else "100% first place, 0% last"
     lines.append(
         f"A percentage is how well the bot expects the move to turn out for you ({scale}). "
         "Only you see this."
     )
-    if _reads_above_the_first(hint.moves):
-        lines.append(HINT_ORDER_NOTE)
     return "\n".join(lines)
 
 
-#: Said under a hint when a later move reads a higher percentage than the first: the order
-#: is the search's (the first is what level 5 plays, the rest by visits), and a move
-#: visited less can read a little higher on fewer samples (docs/bots.md, "Hints").
+#: Said under a hint's moves when a later one reads a higher percentage than the first: the
+#: order is the search's (the first is what level 5 plays, the rest by visits), and the
+#: percentages are estimates (in Orbs from a second search; docs/bots.md, "Hints").
 HINT_ORDER_NOTE = (
-    "The moves are in the order the bot prefers them, by how much its search looked at "
-    "each; a move it looked at less can read a little higher."
+    "The moves are in the order the bot would choose them; the percentages are estimates, "
+    "so a later move can read a little higher."
 )
 
 

@@ -27,7 +27,6 @@ import json
 import logging
 import multiprocessing
 import os
-import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from typing import Any, Final
 from ai.levels import LEVELS, assess, choose_move, levels_for, suggest
 from ai.rewards import rewards_from_outcome
 from ai.search import Budget
-from ai.workers import exit_with_parent
+from ai.workers import exit_with_parent, timed
 from bot.service._cache import Lru
 from bot.service.bot_seats import bot_level, is_bot, is_practice
 from bot.service.clock_plans import BOT_TURN_TIMER
@@ -299,8 +298,9 @@ class Bots:
         changes (the same version) is the one given before, at once and without a search,
         from a cache of the last :data:`HINT_CACHE` in this process: asking again cannot
         change the advice or take a worker, so repeated /hint costs nothing. The hint says
-        how long it took (:attr:`Hint.seconds`, the wait for a worker included): the level's
-        1.9 s budget, plus Generatorb's checks or Orbs' second search. Raises
+        how long its search took in the worker (:attr:`Hint.seconds`; at most the level's
+        1.9 s, or less once the root is proven, plus Generatorb's checks or Orbs' second
+        search; a repeat from the cache, the time of the search it repeats). Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`NotYourTurnError` and
         :class:`HintError` (rated, another person plays, or the bot is busy).
         """
@@ -329,10 +329,10 @@ class Bots:
             raise HintError(BOT_BUSY)
         strongest = levels_for(row.game)[-1]
         self._hinting.add(user_id)
-        started = time.monotonic()
         try:
-            suggestions = await self._run(
+            suggestions, seconds = await self._run(
                 strongest.budget.seconds + THINK_GRACE_S,
+                timed,
                 suggest,
                 row.game,
                 seat,
@@ -352,7 +352,7 @@ class Bots:
             game_name=loaded.meta.engine.info.name,
             seat=seat,
             moves=tuple(HintMove(s.move, s.value, s.forced, s.share > 0) for s in suggestions),
-            seconds=max(round(time.monotonic() - started, 1), 0.1),
+            seconds=max(round(seconds, 1), 0.1),
             level_name=strongest.name,
             players=len(players),
         )

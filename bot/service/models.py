@@ -439,8 +439,8 @@ class HintMove:
 class Hint:
     """``/hint``: what the strongest bot level would play in the caller's place, from the
     caller's own view (:meth:`bot.service.bots.Bots.hint`). ``moves`` best first (1–3);
-    ``seconds`` how long it took, in seconds to a tenth (≥ 0.1; the wait for a search
-    worker included); ``level_name`` the level whose budget it had;
+    ``seconds`` how long its search took in the worker, in seconds to a tenth (≥ 0.1; the
+    wait for a worker not included); ``level_name`` the level whose budget it had;
     ``players`` the game's seats (what a value means depends on it)."""
 
     game_id: int

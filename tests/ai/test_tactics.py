@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import ai.levels as levels_module
 from ai import choose_move, tactics
 from ai.evaluation import profile_for
 from ai.levels import LEVELS, Level, level, play_index, suggest
@@ -182,3 +183,23 @@ def test_a_hint_never_offers_a_move_that_loses_in_three(patient: None) -> None:
         assert hints
         assert {hint.move for hint in hints} <= GUARDS, hints
         assert hints[0].move == choose_move("generatorb", RESOLVED, 0, state, strongest, seed)
+
+
+def test_a_hint_offers_a_safe_move_before_a_pick_whose_check_ran_out(
+    patient: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Level 5's check ran out of time on a pick that loses in three plies, so level 5 would
+    play it; /hint's own checks of the other moves find the two guards: they come first,
+    and the lost pick last, as a loss by force."""
+    state = _state(SOUTH_TO_GUARD)
+    lost = ENGINE.parse_move(state, 0, "d4-g1")
+
+    def out_of_time(_engine: Any, _mcts: Any, result: SearchResult, *_: Any, **__: Any) -> Any:
+        return result.moves.index(lost), True
+
+    monkeypatch.setattr(levels_module, "play_index", out_of_time)
+    hints = suggest("generatorb", 0, state, 0, Budget(200, 60.0))
+    assert {h.move for h in hints[:2]} == GUARDS, hints
+    assert (hints[2].move, hints[2].forced, hints[2].value) == ("d4-g1", "loss", 0.0)
+    alone = suggest("generatorb", 0, state, 0, Budget(200, 60.0), count=1)
+    assert alone[0].move in GUARDS

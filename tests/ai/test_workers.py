@@ -1,4 +1,5 @@
-"""A search worker ends when the process that started it is killed (ai/workers.py)."""
+"""A search worker ends when the process that started it is killed, and times a search where
+it runs (ai/workers.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from ai.workers import exit_with_parent
+import ai.workers
+from ai.workers import exit_with_parent, timed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,3 +74,16 @@ def test_a_worker_ends_soon_after_its_parent_is_killed(tmp_path: Path) -> None:
 def test_the_interval_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         exit_with_parent(os.getpid(), 0)
+
+
+def test_timed_returns_the_result_and_the_time_it_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    readings = iter([10.0, 12.44])
+    monkeypatch.setattr(ai.workers, "time", SimpleNamespace(monotonic=lambda: next(readings)))
+    result, seconds = timed(divmod, 7, 2)
+    assert result == (3, 1)
+    assert seconds == pytest.approx(2.44)
+
+
+def test_timed_raises_what_the_function_raises() -> None:
+    with pytest.raises(ZeroDivisionError):
+        timed(divmod, 1, 0)

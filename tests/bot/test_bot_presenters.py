@@ -657,12 +657,19 @@ def test_a_hint_whose_later_move_reads_higher_says_why_the_first_comes_first() -
         level_name="strongest",
     )
     text = presenters.hint_text(hint)
-    assert "1. `a2-a4`: 56% for you\n2. `b1-b3`: 57% for you" in text
-    assert text.endswith(presenters.HINT_ORDER_NOTE)
-    same_percent = replace(hint, moves=(HintMove("a2-a4", 0.561), HintMove("b1-b3", 0.564)))
-    proven_draw = replace(hint, moves=(HintMove("a2-a4", 0.4), HintMove("b1-b3", 0.5, "other")))
-    for quiet in (same_percent, proven_draw):
-        assert presenters.HINT_ORDER_NOTE not in presenters.hint_text(quiet)
+    assert (
+        "1. `a2-a4`: 56% for you\n2. `b1-b3`: 57% for you\n3. `c1-c3`: 50% for you\n"
+        f"{presenters.HINT_ORDER_NOTE}\nA percentage is"
+    ) in text
+    higher = HintMove("b1-b3", 0.574)
+    quiet = (
+        (HintMove("a2-a4", 0.561), HintMove("b1-b3", 0.564)),  # the same percentage shown
+        (HintMove("a2-a4", 0.4), HintMove("b1-b3", 0.5, "other")),  # a proven draw
+        (HintMove("a2-a4", 0.0, "loss"), higher),  # the first proven: no estimate to compare
+        (HintMove("a2-a4", 0.0, None, searched=False), higher),
+    )
+    for moves in quiet:
+        assert presenters.HINT_ORDER_NOTE not in presenters.hint_text(replace(hint, moves=moves))
 
 
 def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:
