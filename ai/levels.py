@@ -73,9 +73,10 @@ class Level:
     blunder_check: bool = False
 
 
-#: The five levels. Time limits: level 1 ≤ 0.2 s, level 5 ≤ 2 s per decision on one core
-#: (its search's 1.9 s, and in Generatorb its blunder check: about 15 ms for a safe move, at
-#: most :data:`ai.tactics.CHECK_SECONDS` more when the moves it checks lose).
+#: The five levels. Time limits per decision on one core: level 1 ≤ 0.2 s; level 5 its
+#: search's 1.9 s, and in Generatorb its blunder check (about 15 ms for a safe move, and at
+#: most :data:`ai.tactics.CHECK_SECONDS` (0.5 s) more, plus the one check under way then,
+#: when the moves it checks lose).
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", Budget(100, 0.15), temperature=0.5, candidates=3),
     Level(2, "casual", Budget(600, 0.4), temperature=0.3, candidates=2),
@@ -380,7 +381,8 @@ def suggest(
     blunder check applies (:mod:`ai.tactics`), so is a move that loses within three plies
     (:func:`ai.tactics.unrefuted`); level 5's move, when its check found that it loses so
     (every candidate checked did, or the check ran out of time), comes after the moves that
-    passed the hint's own checks, or alone, as a loss by force, when none did. In a game
+    passed the hint's own checks (if there is room among ``count``), or alone, as a loss by
+    force, when none did. In a game
     whose search evaluates one-sidedly (a profile with ``assess_evaluate``: Orbs, where
     every seat's leaf values are optimistic, so an even opening read 0.68 with 2 players to
     0.77 with 4, for every side), the values shown come from a second search within
@@ -489,7 +491,8 @@ def assess(
 ) -> float:
     """The bot seat's expected reward in ``[0, 1]`` (1 = wins, ½ = draw or even, 0 = loses).
 
-    For draw offers (the service accepts one when this is at most 0.45; takebacks are answered
+    For draw offers (the service accepts one when this is at most 0.45 with two players, and
+    with more when it is at least 0.05 below what the draw would give; takebacks are answered
     by level, without it). Works whoever is to move: when ``seat`` is not to move, the search
     runs for a seat that is and reports ``seat``'s mean reward. A finished game gives its
     final reward. The inputs are :func:`choose_move`'s, with a ``budget`` instead of a level;

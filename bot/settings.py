@@ -11,7 +11,8 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
 ``GAMEROOM_DISCORD_API_BASE``        REST base including the version, e.g.
                                      ``http://127.0.0.1:8080/api/v10`` (tests point it at a fake)
 ``GAMEROOM_DISCORD_GATEWAY``         gateway URL, e.g. ``ws://127.0.0.1:8080/gateway``
-``GAMEROOM_LOG_LEVEL``               ``DEBUG``, ``INFO`` (default), ``WARNING``, ``ERROR``
+``GAMEROOM_LOG_LEVEL``               ``DEBUG``, ``INFO`` (default), ``WARNING``, ``ERROR``,
+                                     ``CRITICAL``
 ``GAMEROOM_CHALLENGE_TTL``           how long a challenge stays open (a duration, see
                                      below); default 24h
 ``GAMEROOM_GAME_SEED``               for tests and bug reports only: every new game gets this
@@ -31,7 +32,8 @@ Every knob of the running bot lives here, so a newcomer can see them all in one 
 ``GAMEROOM_TIMER_INTERVAL``          how often the timer loop looks for due timers (clocks,
                                      reminders, archiving); default 30s, at least 1s
 ``GAMEROOM_TIMER_STALE_AFTER``       a timer claimed this long ago by a process that never
-                                     finished it (it died) is run again; default 5m
+                                     finished it (it died) is run again; default 5m, at
+                                     least 2s
 ``GAMEROOM_AI_WORKERS``              processes the bot searches its own moves in (1 … 64);
                                      default 1
 ``GAMEROOM_EXHIBITION_PACE``         the least time between moves in a game of bots only
