@@ -112,9 +112,20 @@ def _own_table(
 #: from level 1's 100, and levels 1–3 make mistakes, fewer at each level, to widen the steps.
 #: Level 3 draws between its best two at temperature 0.5 (0.3 until 2026-11-26: level 4 then
 #: beat it 59% of 120 games; now 65% of 360, while level 3 beats level 2 74% of 120).
+#:
+#: Orbs (docs/ai.md, "Levels"): a deliberate mistake costs far more than the budget gains.
+#: Level 4 at the default 4,000 iterations beat level 3 (1,500, drawing between its best two
+#: at temperature 0.15) 93% of 30 games, but level 5 (20,000) beat it only 62% of 34; with
+#: temperature 0.1 level 4 lost that edge over level 3 (4.5 / 9). So level 4 searches as
+#: much as level 3 without its mistakes (1,500; since 2026-11-28): it beats level 3 91% of
+#: 60, and level 5 beats it 66% of 79 (55%–75%; 62% of 34 against the old level 4): a
+#: point estimate only.
 GAME_LEVELS: dict[str, tuple[Level, ...]] = {
     "generator": _own_table(
         (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.5, 2), (0.0, 1), (0.0, 1))
+    ),
+    "orbs": _own_table(
+        (100, 600, 1500, 1500, 20000), ((0.5, 3), (0.3, 2), (0.15, 2), (0.0, 1), (0.0, 1))
     ),
     "arbos": _own_table(
         (30, 100, 300, 4000, 20000), ((0.5, 3), (0.5, 3), (0.3, 2), (0.0, 1), (0.0, 1))

@@ -1,6 +1,6 @@
 """Per-game level tables (``ai.levels.GAME_LEVELS``): the same five numbers, names and time
 limits everywhere, so the service's menus and think-time limits hold for every game; only
-the iteration budgets and mistakes differ (Arbos and Generator, docs/ai.md "Levels")."""
+the iteration budgets and mistakes differ (Arbos, Generator and Orbs, docs/ai.md "Levels")."""
 
 from __future__ import annotations
 
@@ -51,11 +51,23 @@ def test_generator_levels_grow_their_budget_and_shed_their_mistakes() -> None:
     assert level(MctsBot(2).which, "generator").budget.iterations == 300
 
 
+def test_orbs_level_4_searches_as_much_as_level_3_without_its_mistakes() -> None:
+    """Orbs: the default table, but level 4 at level 3's 1,500 iterations (a mistake costs
+    more there than the budget gains), so level 5's 20,000 stand further above it."""
+    orbs = levels_for("orbs")
+    assert [lv.budget.iterations for lv in orbs] == [100, 600, 1500, 1500, 20000]
+    assert [(lv.temperature, lv.candidates) for lv in orbs] == [
+        (lv.temperature, lv.candidates) for lv in LEVELS
+    ]
+    assert (orbs[2].temperature, orbs[3].temperature) == (0.15, 0.0)
+    assert orbs[4] == LEVELS[4]
+
+
 def test_a_bot_resolves_its_level_in_the_game_it_plays() -> None:
     """``MctsBot(2)`` is level 2 of whichever game it plays; a :class:`Level` given as it is
     stays that level everywhere."""
     bot = MctsBot(2)
     assert level(bot.which, "arbos").budget.iterations == 100
-    assert level(bot.which, "orbs") is LEVELS[1]
+    assert level(bot.which, "generatorb") is LEVELS[1]
     custom = Level(9, "custom", LEVELS[0].budget, 0.0, 1)
     assert level(MctsBot(custom).which, "arbos") is custom
