@@ -11,6 +11,7 @@ threads are off, and a thread Discord will not open, leave the lobby as it was.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator
@@ -390,11 +391,20 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
     elsewhere = fake.add_text_channel(default.guild, "elsewhere")
     listed = await fake.slash(ann, elsewhere, "games", options={"scope": "mine"})
     assert "Generatorb" not in listed.content, listed.content
-    with closing(sqlite3.connect(default.db_path)) as conn:
-        statuses = conn.execute("SELECT game, status FROM challenges ORDER BY id").fetchall()
-        games = conn.execute("SELECT status, termination FROM games").fetchall()
-    assert statuses == [("generatorb", "accepted"), ("orbs", "cancelled")]
-    assert games == [("aborted", "aborted")]
+
+    def read(query: str) -> list[Any]:
+        with closing(sqlite3.connect(default.db_path)) as conn:
+            return conn.execute(query).fetchall()
+
+    # The challenges are cancelled after the players' direct messages are sent, and a change
+    # in the bot's database does not wake the fake's waits: poll it.
+    cancelled = [("generatorb", "accepted"), ("orbs", "cancelled")]
+    for _ in range(200):
+        if read("SELECT game, status FROM challenges ORDER BY id") == cancelled:
+            break
+        await asyncio.sleep(0.1)
+    assert read("SELECT game, status FROM challenges ORDER BY id") == cancelled
+    assert read("SELECT status, termination FROM games") == [("aborted", "aborted")]
     assert "game 1: aborted, its channel" in default.bot.log()
 
 
