@@ -393,10 +393,9 @@ def suggest(
     (:func:`ai.tactics.unrefuted`); level 5's move, when its check found that it loses so
     (every candidate checked did, or the check ran out of time), comes after the moves that
     passed the hint's own checks (if there is room among ``count``), or alone, as a loss by
-    force, when none did. In a game
-    whose search evaluates one-sidedly (a profile with ``assess_evaluate``: Orbs, where
-    every seat's leaf values are optimistic, so an even opening read 0.68 with 2 players to
-    0.77 with 4, for every side), the values shown come from a second search within
+    force, when none did. In a game whose search evaluates one-sidedly (a profile with
+    ``assess_evaluate``: Orbs, where every seat's leaf values are optimistic, so an even
+    opening read 0.68 with 2 players to 0.77 with 4, for every side), the values shown come from a second search within
     ``value_budget`` with the even-handed evaluation :func:`assess` uses (an even position
     near ½); if it left one of the moves unvisited, every move keeps the first search's
     value. For ``/hint`` (bot/service/bots.py), so a player practising against the bot can

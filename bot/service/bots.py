@@ -16,8 +16,8 @@ Draw offers and takebacks to a bot always get an answer (:meth:`Bots.answer_draw
 :meth:`Bots.answer_takeback`): a draw is accepted when the bot's own assessment of its seat
 (:func:`ai.levels.assess`) is at most :data:`ACCEPT_DRAW_AT_MOST` (in a two-player game; with
 more players, at least ½ − :data:`ACCEPT_DRAW_AT_MOST` = 0.05 below what the draw would give
-the seat); a takeback is allowed by the
-practice levels (1–2, :data:`ALLOW_TAKEBACKS_UP_TO`) and refused above, like a club player would.
+the seat); a takeback is allowed by the practice levels (1–2, :data:`ALLOW_TAKEBACKS_UP_TO`)
+and refused above, like a club player would.
 """
 
 from __future__ import annotations
