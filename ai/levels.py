@@ -395,13 +395,13 @@ def suggest(
     passed the hint's own checks (if there is room among ``count``), or alone, as a loss by
     force, when none did. In a game whose search evaluates one-sidedly (a profile with
     ``assess_evaluate``: Orbs, where every seat's leaf values are optimistic, so an even
-    opening read 0.68 with 2 players to 0.77 with 4, for every side), the values shown come from a second search within
-    ``value_budget`` with the even-handed evaluation :func:`assess` uses (an even position
-    near ½); if it left one of the moves unvisited, every move keeps the first search's
-    value. For ``/hint`` (bot/service/bots.py), so a player practising against the bot can
-    ask what it would do in their place. The inputs are :func:`choose_move`'s (the seat's
-    view only for a game with hidden information), without options; raises what it raises,
-    and :class:`ValueError` for ``count`` < 1.
+    opening read 0.68 with 2 players to 0.77 with 4, for every side), the values shown
+    come from a second search within ``value_budget`` with the even-handed evaluation
+    :func:`assess` uses (an even position near ½); if it left one of the moves unvisited,
+    every move keeps the first search's value. For ``/hint`` (bot/service/bots.py), so a
+    player practising against the bot can ask what it would do in their place. The inputs
+    are :func:`choose_move`'s (the seat's view only for a game with hidden information),
+    without options; raises what it raises, and :class:`ValueError` for ``count`` < 1.
     """
     if count < 1:
         raise ValueError("count must be at least 1")
