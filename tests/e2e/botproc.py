@@ -12,7 +12,7 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -94,3 +94,12 @@ async def seeded_bot(
     finally:
         await process.stop()
         print(f"--- bot log ---\n{process.log()[-4000:]}")
+
+
+async def eventually(check: Callable[[], object], seconds: float = 5.0) -> None:
+    """Poll bot-side state (which the fake cannot observe) until ``check()`` is truthy."""
+    for _ in range(int(seconds / 0.01)):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"still false after {seconds}s: {check}")

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -25,6 +25,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from PIL import Image
 
+from tests.e2e.botproc import eventually
 from tests.fakediscord import (
     ActionRefused,
     CallbackType,
@@ -40,15 +41,6 @@ pytestmark = pytest.mark.e2e
 
 REAL_API_BASE = Route.BASE
 REAL_GATEWAY = DiscordWebSocket.DEFAULT_GATEWAY
-
-
-async def eventually(check: Callable[[], object], seconds: float = 5.0) -> None:
-    """Poll bot-side state (which the fake cannot observe) until ``check()`` is truthy."""
-    for _ in range(int(seconds / 0.01)):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"still false after {seconds}s: {check}")
 
 
 def board_png(width: int = 48, height: int = 32) -> bytes:

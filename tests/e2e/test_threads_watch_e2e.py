@@ -11,7 +11,6 @@ threads are off, and a thread Discord will not open, leave the lobby as it was.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator
@@ -25,7 +24,7 @@ import pytest
 
 from db import Database
 from db.schema import ThreadPolicy
-from tests.e2e.botproc import BotProcess
+from tests.e2e.botproc import BotProcess, eventually
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS
 
@@ -396,14 +395,11 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
         with closing(sqlite3.connect(default.db_path)) as conn:
             return conn.execute(query).fetchall()
 
-    # The challenges are cancelled after the players' direct messages are sent, and a change
-    # in the bot's database does not wake the fake's waits: poll it.
+    # The challenges are cancelled after the players' direct messages are sent.
     cancelled = [("generatorb", "accepted"), ("orbs", "cancelled")]
-    for _ in range(200):
-        if read("SELECT game, status FROM challenges ORDER BY id") == cancelled:
-            break
-        await asyncio.sleep(0.1)
-    assert read("SELECT game, status FROM challenges ORDER BY id") == cancelled
+    await eventually(
+        lambda: read("SELECT game, status FROM challenges ORDER BY id") == cancelled, 20
+    )
     assert read("SELECT status, termination FROM games") == [("aborted", "aborted")]
     assert "game 1: aborted, its channel" in default.bot.log()
 

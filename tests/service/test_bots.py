@@ -610,16 +610,10 @@ async def test_a_hint_asked_again_is_the_same_and_searches_nothing(
     monkeypatch.setattr(bots_module, "suggest", counted)
     await practice_game(bot_service, clock)
     moves_now = await bot_service.legal_moves(GAMES, ALICE)
-    searches = iter([(100.0, 102.44), (200.0, 200.01)])  # the worker's clock, per search
-    readings: list[float] = []
-
-    def worker_clock() -> float:
-        if not readings:
-            readings.extend(next(searches))
-        return readings.pop(0)
-
-    # ai.workers' own name for the time module only: asyncio keeps the real clock.
-    monkeypatch.setattr(workers_module, "time", SimpleNamespace(monotonic=worker_clock))
+    # The worker's clock, two readings per search; ai.workers' own name for the time module
+    # only, so asyncio keeps the real clock.
+    readings = iter([100.0, 102.44, 200.0, 200.01])
+    monkeypatch.setattr(workers_module, "time", SimpleNamespace(monotonic=lambda: next(readings)))
     first = await bot_service.hint(GAMES, ALICE)
     assert first.seconds == 2.4  # how long the search took, not the level's 1.9 s budget
     assert await bot_service.hint(GAMES, ALICE) == first
