@@ -87,11 +87,14 @@ LEVELS: tuple[Level, ...] = (
 
 
 def _own_table(
-    iterations: tuple[int, ...], mistakes: tuple[tuple[float, int], ...]
+    iterations: tuple[int, ...], mistakes: tuple[tuple[float, int], ...] | None = None
 ) -> tuple[Level, ...]:
-    """The default :data:`LEVELS` with other iteration budgets and mistakes (``(temperature,
-    candidates)`` per level, 1–5): the numbers, names and time limits stay the default ones,
-    so the service's menus and think-time limits hold in every game."""
+    """The default :data:`LEVELS` with other iteration budgets and, if given, other mistakes
+    (``(temperature, candidates)`` per level, 1–5; ``None`` keeps the default ones): the
+    numbers, names and time limits stay the default ones, so the service's menus and
+    think-time limits hold in every game."""
+    if mistakes is None:
+        mistakes = tuple((lv.temperature, lv.candidates) for lv in LEVELS)
     return tuple(
         replace(lv, budget=replace(lv.budget, iterations=n), temperature=t, candidates=c)
         for lv, n, (t, c) in zip(LEVELS, iterations, mistakes, strict=True)
@@ -124,9 +127,7 @@ GAME_LEVELS: dict[str, tuple[Level, ...]] = {
     "generator": _own_table(
         (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.5, 2), (0.0, 1), (0.0, 1))
     ),
-    "orbs": _own_table(
-        (100, 600, 1500, 1500, 20000), ((0.5, 3), (0.3, 2), (0.15, 2), (0.0, 1), (0.0, 1))
-    ),
+    "orbs": _own_table((100, 600, 1500, 1500, 20000)),
     "arbos": _own_table(
         (30, 100, 300, 4000, 20000), ((0.5, 3), (0.5, 3), (0.3, 2), (0.0, 1), (0.0, 1))
     ),
