@@ -344,7 +344,7 @@ def hint_text(hint: Hint) -> str:
     ``1. `g7-h8`: wins by force`` / ``2. `a2-a4`: 58% for you`` …"""
     head = (
         f"Hint for your move in **{hint.game_name}** "
-        f"(the {hint.level_name} level's search, {hint.seconds:g} s):"
+        f"(the {hint.level_name} level's search, {hint.seconds:.1f} s):"
     )
     lines = [head]
     lines.extend(

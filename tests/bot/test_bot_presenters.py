@@ -633,6 +633,8 @@ def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
         "A percentage is how well the bot expects the move to turn out for you "
         "(100% a sure win, 50% even). Only you see this."
     )
+    whole = presenters.hint_text(replace(hint, seconds=2.0))
+    assert "(the strongest level's search, 2.0 s):" in whole  # not "2 s": one decimal always
     lost = replace(hint, moves=(HintMove("a1-a3", 0.0, "loss"),))
     assert "1. `a1-a3`: loses by force" in presenters.hint_text(lost)
     untried = replace(hint, moves=(HintMove("a1-a3", 0.0, None, searched=False),))
