@@ -62,7 +62,9 @@ class Level:
     ``temperature`` 0 plays the most visited move, > 0 draws among the ``candidates`` most
     visited moves with weight ``(visits / best visits) ** (1 / temperature)``;
     ``blunder_check`` checks the move picked against a loss forced within three plies and
-    plays the next best one if so, where the game allows the check (:mod:`ai.tactics`).
+    plays the next best one if so, where the game allows the check (:mod:`ai.tactics`);
+    ``minimax`` is the weight 0–1 of the implicit minimax backups in the search's selection
+    (:class:`ai.search.Mcts`; 0 = plain UCT).
     """
 
     number: int
@@ -71,6 +73,7 @@ class Level:
     temperature: float
     candidates: int
     blunder_check: bool = False
+    minimax: float = 0.0
 
 
 #: The five levels. Time limits per decision on one core: level 1 ≤ 0.2 s; level 5 its
@@ -87,18 +90,23 @@ LEVELS: tuple[Level, ...] = (
 
 
 def _own_table(
-    iterations: tuple[int, ...], mistakes: tuple[tuple[float, int], ...] | None = None
+    iterations: tuple[int, ...],
+    mistakes: tuple[tuple[float, int], ...] | None = None,
+    *,
+    minimax: float = 0.0,
 ) -> tuple[Level, ...]:
     """The default :data:`LEVELS` with other iteration budgets and, if given, other mistakes
-    (``(temperature, candidates)`` per level, 1–5; ``None`` keeps the default ones): the
+    (``(temperature, candidates)`` per level, 1–5; ``None`` keeps the default ones), and
+    level 5 searching with implicit minimax backups of weight ``minimax`` (0: none): the
     numbers, names and time limits stay the default ones, so the service's menus and
     think-time limits hold in every game."""
     if mistakes is None:
         mistakes = tuple((lv.temperature, lv.candidates) for lv in LEVELS)
-    return tuple(
+    table = tuple(
         replace(lv, budget=replace(lv.budget, iterations=n), temperature=t, candidates=c)
         for lv, n, (t, c) in zip(LEVELS, iterations, mistakes, strict=True)
     )
+    return (*table[:-1], replace(table[-1], minimax=minimax))
 
 
 #: Per-game level tables, for a game where the default one does not separate the levels.
@@ -123,11 +131,14 @@ def _own_table(
 #: much as level 3 without its mistakes (1,500; since 2026-11-28): it beats level 3 91% of
 #: 60, and level 5 beats it 66% of 79 (55%–75%; 62% of 34 against the old level 4): a
 #: point estimate only. At 500 iterations level 4 beat level 3 only 72% of 60 (59%–81%).
+#: So level 5 searches better instead (since 2026-11-28): with implicit minimax backups of
+#: weight 0.4 (:class:`ai.search.Mcts`), which at level 4's budget beat the plain search
+#: 67% of 60 (54%–77%); level 5 with them beats level 4 83% of 56 (71%–91%).
 GAME_LEVELS: dict[str, tuple[Level, ...]] = {
     "generator": _own_table(
         (100, 300, 1000, 4000, 20000), ((1.0, 4), (0.5, 3), (0.5, 2), (0.0, 1), (0.0, 1))
     ),
-    "orbs": _own_table((100, 600, 1500, 1500, 20000)),
+    "orbs": _own_table((100, 600, 1500, 1500, 20000), minimax=0.4),
     "arbos": _own_table(
         (30, 100, 300, 4000, 20000), ((0.5, 3), (0.5, 3), (0.3, 2), (0.0, 1), (0.0, 1))
     ),
@@ -346,7 +357,7 @@ def decide(
     moves = engine.legal_moves(known, seat)
     if len(moves) == 1:
         return engine.format_move(known, moves[0])
-    mcts = Mcts(engine)
+    mcts = Mcts(engine, minimax=lvl.minimax)
     if is_view:
         result = mcts.search_view(subject, seat, budget, seed)
     else:
@@ -387,7 +398,8 @@ def suggest(
     value_budget: Budget = VALUE_BUDGET,
 ) -> tuple[Suggestion, ...]:
     """Up to ``count`` moves for ``seat``, best first, from one search within ``budget``: the
-    move the strongest level would play (:func:`play_index` at level 5 with ``budget``), then
+    move the strongest level would play (:func:`play_index` at the game's level 5 with
+    ``budget``, searched with its ``minimax`` weight), then
     the others by visits. A move proven to lose, or proven worse than another, is left out
     unless no other move is left, and so is a move the search never visited; where level 5's
     blunder check applies (:mod:`ai.tactics`), so is a move that loses within three plies
@@ -410,16 +422,15 @@ def suggest(
     subject, is_view = _state_for(engine, seat, state_or_view)
     if not is_view and seat not in engine.to_move(subject):
         raise ValueError(f"seat {seat} is not to move")
-    mcts = Mcts(engine)
+    strongest = replace(levels_for(engine_id)[-1], budget=budget)
+    mcts = Mcts(engine, minimax=strongest.minimax)
     if is_view:
         result = mcts.search_view(subject, seat, budget, seed)
     else:
         result = mcts.search(subject, seat, budget, seed)
     if not result.moves:
         raise ValueError("the search expanded no move")
-    best, refuted = play_index(
-        engine, mcts, result, seat, replace(LEVELS[-1], budget=budget), seed, is_view=is_view
-    )
+    best, refuted = play_index(engine, mcts, result, seat, strongest, seed, is_view=is_view)
     exact = _exact(result)
     ceiling = max((v for v in exact if v is not None), default=0.0)
     others = sorted(

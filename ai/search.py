@@ -44,6 +44,17 @@ earlier one's choice; no engine has them today. The open-loop ISMCTS tree proves
 only marks a move that won at once in the determinization it was tried in, which the final
 choice then plays.
 
+With a ``minimax`` weight above 0 (:class:`Mcts`; the strongest level in games whose level
+table sets it), the closed-loop tree also keeps *implicit minimax backups* (Lanctot, Winands,
+Pepels & Sturtevant 2014, "Monte Carlo Tree Search with Heuristic Evaluations using Implicit
+Minimax Backups"): each node's ``minimax`` is the evaluation of its state when it is added
+(the exact vector of a finished or solved one), and above it the vector of the child best
+for the node's actor (at a chance node, the probability-weighted mean of the outcomes drawn
+so far). Selection then scores a child by ``(1 − w) × mean reward + w × minimax value`` plus
+the exploration bonus: the averages of MCTS hide a refutation that a few visits have found,
+the minimax value does not. The open-loop ISMCTS tree keeps none (a node there is not one
+position).
+
 The search is deterministic for a given seed and iteration budget: all randomness comes from
 one ``random.Random(seed)`` (only ``random()`` is called, whose sequence Python keeps stable),
 dictionaries keep insertion order, and ties go to the earlier child. A wall-clock limit can
@@ -145,7 +156,8 @@ class Node:
     legal moves not expanded yet (the last ``urgent`` of them are the profile's likely
     decisive moves, expanded first), and ``solved`` the node's exact reward vector once the
     solver has proven it (a finished game's from the start). ``proven``: the node is a proven
-    win for ``mover``.
+    win for ``mover``. ``minimax``: the node's implicit minimax value (module docstring),
+    kept only when the search's ``minimax`` weight is above 0, else ``None``.
     Open loop (ISMCTS): ``state`` stays ``None``; ``avail`` counts the iterations in which the
     node's move was legal at its parent; ``children`` are keyed by ``(seat, move)`` (a chance
     outcome's by its text), so a move that two seats could make in different deals never
@@ -159,6 +171,7 @@ class Node:
         "avail",
         "chance",
         "children",
+        "minimax",
         "move",
         "mover",
         "proven",
@@ -184,6 +197,7 @@ class Node:
         self.solved: Rewards | None = None
         self.chance: tuple[list[float], list[str]] | None = None
         self.proven = False
+        self.minimax: Rewards | None = None
 
 
 def determinize_supported(engine: Engine[Any, Any]) -> bool:
@@ -212,8 +226,10 @@ class Mcts:
     :class:`NotImplementedError` when that, or the given one, is the default profile of an
     engine that may seat more than two players: the default counts two seats.
     ``exploration``: the UCB1 constant (default: the profile's
-    :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). One instance
-    may serve many searches; it keeps no state between them.
+    :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). ``minimax``:
+    the weight 0–1 of the implicit minimax value in the closed loop's selection (module
+    docstring; 0, the default, is plain UCT), else :class:`ValueError`. One instance may
+    serve many searches; it keeps no state between them.
     """
 
     def __init__(
@@ -222,7 +238,11 @@ class Mcts:
         profile: GameProfile | None = None,
         *,
         exploration: float | None = None,
+        minimax: float = 0.0,
     ) -> None:
+        if not 0.0 <= minimax <= 1.0:
+            raise ValueError(f"minimax weight {minimax} is not between 0 and 1")
+        self.minimax = minimax
         self.engine = engine
         self.profile = profile or profile_for(engine.info.id)
         if self.profile is DEFAULT_PROFILE and engine.info.max_players > 2:
@@ -391,10 +411,12 @@ class Mcts:
                 else:
                     rewards, used = self._playout(child.state, players, rng)
                 break
-            node = self._select(node, exploration)
+            node = self._select(node, exploration, self.minimax)
             path.append(node)
         if path[-1].solved is not None:
             _solve_up(path, self._win)
+        if self.minimax:
+            self._back_up_minimax(path, rewards, used, players)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
@@ -436,11 +458,33 @@ class Mcts:
         rest = [move for index, move in enumerate(moves) if index not in chosen]
         return rest + [moves[index] for index in reversed(ordered)]
 
+    def _back_up_minimax(self, path: list[Node], rewards: Rewards, used: int, players: int) -> None:
+        """Give the last node of ``path`` its minimax value (its exact vector when solved;
+        ``rewards`` when they are its own evaluation or outcome, ``used`` = 0; else the
+        profile's evaluation of its state) and carry the change up the path, stopping at
+        the first node whose value stays the same (module docstring)."""
+        leaf = path[-1]
+        if leaf.solved is not None:
+            leaf.minimax = leaf.solved
+        elif leaf.minimax is None:
+            if used == 0:
+                leaf.minimax = rewards
+            else:
+                evaluate = self.profile.evaluate
+                leaf.minimax = evaluate(leaf.state) if evaluate else (0.5,) * players
+        for node in reversed(path[:-1]):
+            value = node.solved if node.solved is not None else _minimax_of(node)
+            if value is None or value == node.minimax:
+                return
+            node.minimax = value
+
     @staticmethod
-    def _select(node: Node, exploration: float) -> Node:
+    def _select(node: Node, exploration: float, minimax: float = 0.0) -> Node:
         """UCB1 over a fully expanded node's children, a solved child at its exact value
-        without an exploration bonus. (A proven win never needs choosing: its parent is solved
-        with it, and the search does not descend into a solved node.)"""
+        without an exploration bonus, and with a ``minimax`` weight above 0 a child's mean
+        reward moved that far toward its minimax value (module docstring). (A proven win
+        never needs choosing: its parent is solved with it, and the search does not descend
+        into a solved node.)"""
         log_n = math.log(node.visits) if node.visits > 1 else 0.0
         best: Node | None = None
         best_score = -1.0
@@ -448,7 +492,10 @@ class Mcts:
             if child.solved is not None:
                 score = child.solved[child.mover]
             else:
-                score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
+                mean = child.total / child.visits
+                if minimax and child.minimax is not None:
+                    mean = (1.0 - minimax) * mean + minimax * child.minimax[child.mover]
+                score = mean + exploration * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None
@@ -677,6 +724,38 @@ def _solve_up(path: list[Node], win: Rewards) -> None:
         if tied:  # with 3+ seats the actor's choice between them is not known: no proof
             return
         parent.solved = best
+
+
+def _minimax_of(node: Node) -> Rewards | None:
+    """A node's implicit minimax value from its children's (``None`` while none has one):
+    at a decision node the vector of the child best for the node's actor (the first of
+    equals), at a chance node the mean of its drawn outcomes' vectors weighted by their
+    probabilities."""
+    if node.chance is None:
+        actor = node.actor
+        best: Rewards | None = None
+        for child in node.children.values():
+            value = child.minimax
+            if value is not None and (best is None or value[actor] > best[actor]):
+                best = value
+        return best
+    cumulative, texts = node.chance
+    weight = 0.0
+    sums: list[float] = []
+    previous = 0.0
+    for edge, text in zip(cumulative, texts, strict=True):
+        outcome = node.children.get(text)
+        share, previous = edge - previous, edge
+        if outcome is None or outcome.minimax is None:
+            continue
+        if not sums:
+            sums = [0.0] * len(outcome.minimax)
+        weight += share
+        for seat, reward in enumerate(outcome.minimax):
+            sums[seat] += share * reward
+    if not sums or weight <= 0.0:
+        return None
+    return tuple(total / weight for total in sums)
 
 
 def _sample(chance: tuple[list[float], list[str]], point: float) -> str:

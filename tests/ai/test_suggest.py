@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from ai import LEVELS
-from ai.levels import choose_move, suggest
+from ai.levels import choose_move, level, suggest
 from ai.search import Budget
 from engines import get_engine
 
@@ -29,7 +29,7 @@ def test_the_first_suggestion_is_the_strongest_levels_move(game: str) -> None:
     seat = engine.to_move(state)[0]
     suggestions = suggest(game, seat, engine.dumps(state), 5, BUDGET)
     assert 1 <= len(suggestions) <= 3
-    strongest = replace(LEVELS[-1], budget=BUDGET)
+    strongest = replace(level(5, game), budget=BUDGET)  # the game's own (Orbs: minimax backups)
     assert suggestions[0].move == choose_move(
         game, resolved, seat, engine.dumps(state), strongest, 5
     )
@@ -54,7 +54,7 @@ def test_orbs_hints_value_an_even_opening_near_a_half(players: int) -> None:
     shown = suggest("orbs", seat, ORBS.dumps(state), 5, BUDGET, value_budget=BUDGET)
     one_sided = suggest("orbs", seat, ORBS.dumps(state), 5, BUDGET, value_budget=Budget(1, 60.0))
     assert [s.move for s in shown] == [s.move for s in one_sided]
-    strongest = replace(LEVELS[-1], budget=BUDGET)
+    strongest = replace(level(5, "orbs"), budget=BUDGET)
     assert shown[0].move == choose_move("orbs", resolved, seat, ORBS.dumps(state), strongest, 5)
     assert all(0.4 <= s.value <= 0.6 for s in shown), [s.value for s in shown]
     assert max(s.value for s in one_sided) > 0.6, "the search's own values read high"
