@@ -30,6 +30,7 @@ from engines.base import (
     OptionValue,
     Transition,
     UsageError,
+    require_ascii,
 )
 
 SEAT_PREFIX = re.compile(rf"^\s*\[({SEAT_DIGITS})\]")
@@ -339,15 +340,15 @@ def _play_token(
     to_move = engine.to_move(state)
     if not to_move:
         raise GameOverError("the game is over", text=token)
+    require_ascii(token)
     resigned = _resignation(engine, state, token, to_move, players)
     if resigned is not None:
         seat, transition = resigned
         applied.append(f"[{seat}]resign")
         return transition.state
     if to_move == (CHANCE,):
-        texts = {o.text.lower(): o.text for o in engine.chance_outcomes(state)}
         transition = engine.apply_chance(state, token)
-        applied.append(texts.get(token.strip().lower(), token.strip()))
+        applied.append(engine.chance_text(state, token))
         return transition.state
     prefix = SEAT_PREFIX.match(token)
     if prefix:

@@ -621,6 +621,11 @@ def _parse_text(text: str) -> _Parsed:
     return _Parsed(seat, first, cells)
 
 
+def _setup_token(cell: int) -> str:
+    """The chance token of a random setup placement on ``cell`` (section 6: ``setup:K5``)."""
+    return f"setup:{_NAMES[cell]}"
+
+
 def format_move(move: ArbosMove) -> str:
     """The canonical text of ``move`` (section 6): ``K5``, ``seed K5``, ``double E5 F9``…"""
     names = " ".join(_NAMES[c] for c in move.cells)
@@ -679,7 +684,7 @@ def _parse_board(text: str) -> tuple[int, ...]:
     board: list[int] = []
     for r, row in enumerate(rows):
         cells: list[int] = []
-        for token in re.findall(r"\d+|.", row):
+        for token in re.findall(r"\d+|.", row, re.DOTALL):  # a newline is a bad character too
             if token in _CODES:
                 cells.append(_CODES[token])
             elif plain_decimal(token) and 1 <= int(token) <= SIZE:
@@ -745,6 +750,15 @@ def parse_position(text: str, mode: str) -> ArbosState:
             raise _malformed("passes and prune must be 0 during setup")
         if turn != (0 if setup_left[0] == setup_left[1] else 1):
             raise _malformed("the turn breaks the setup alternation (White first)")
+        if setup_left[0] > setup_left[1]:
+            # White places first, so White never has more left to place than Black; with
+            # more, Black would place on and its count go below 0. (Black ahead by two or
+            # more still reads: the turn rule holds, and Black places until they are even.)
+            raise _malformed("White has more setup seeds left than Black (White places first)")
+        if supply[0] == 0:
+            # Setup leaves the supplies as they are, and an opening with White supply 0 is
+            # malformed: White could neither place its first spore (A16) nor pass.
+            raise _malformed("setup with White supply 0: White could not open (A16)")
     else:
         if setup_left != (0, 0):
             raise _malformed(f"setup must be 0/0 in phase {phase}")
@@ -1040,7 +1054,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         if self.to_move(state) != (CHANCE,):
             return ()
         cells = _setup_cells(state.board)
-        return tuple(ChanceOutcome(f"setup:{_NAMES[c]}", 1 / len(cells)) for c in cells)
+        return tuple(ChanceOutcome(_setup_token(c), 1 / len(cells)) for c in cells)
 
     def rng_state(self, state: ArbosState) -> tuple[int, int]:
         return (state.seed, state.counter)
@@ -1078,6 +1092,15 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         )
         after = _after_setup_placement(placed)
         return Transition(after, self._events(after, (action,)))
+
+    def chance_text(self, state: ArbosState, text: str) -> str:
+        """``setup:CELL`` as section 6 prints it, whatever separators and case ``text`` used
+        (``SETUP:k5,`` -> ``setup:K5``). Raises :class:`NotationError` for a token that is
+        not a setup draw."""
+        parsed = _parse_text(text)
+        if parsed.word != "chance":
+            raise NotationError("a random setup draw is written `setup:CELL`", text=text)
+        return _setup_token(parsed.cells[0])
 
     # ---- moves -------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ __all__ = [
     "ascii_digits",
     "plain_decimal",
     "quoted",
+    "require_ascii",
 ]
 
 #: Pseudo-seat that acts at a chance node (a die roll, a shuffle). The service samples it.
@@ -155,6 +156,23 @@ class GameOverError(MoveError):
     """The game has ended; no move is accepted."""
 
     kind = "game_over"
+
+
+def require_ascii(text: str) -> None:
+    """Raise :class:`NotationError` unless ``text`` is ASCII.
+
+    Every game's move notation is written in ASCII letters, digits and punctuation. A check
+    made before any parsing keeps ``str.lower`` from turning another script's letter into a
+    cell name: the Kelvin sign ``K`` (U+212A) lowers to ``k``, so ``K5`` read as Arbos'
+    ``K5`` (engine-cli.md: a token that is not in the game's notation is ``notation``).
+    """
+    if not text.isascii():
+        other = next(c for c in text if not c.isascii())
+        raise NotationError(
+            "moves are written in plain letters, digits and punctuation (ASCII); "
+            f"{quoted(text)} has {other!r} (U+{ord(other):04X})",
+            text=text,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -600,8 +618,10 @@ class Engine(ABC, Generic[S, M]):
     def play(self, state: S, seat: int, text: str) -> tuple[S, str, tuple[Event, ...]]:
         """Parse and apply ``text`` for ``seat``: ``(new state, canonical text, events)``.
 
-        Raises the :class:`MoveError` subclasses of :meth:`parse_move`.
+        Raises the :class:`MoveError` subclasses of :meth:`parse_move`, and
+        :class:`NotationError` for text that is not ASCII (:func:`require_ascii`).
         """
+        require_ascii(text)
         move = self.parse_move(state, seat, text)
         canonical = self.format_move(state, move)
         transition = self.apply(state, seat, move)
@@ -704,3 +724,18 @@ class Engine(ABC, Generic[S, M]):
         Games with chance override this; the default raises :class:`IllegalMoveError`.
         """
         raise IllegalMoveError(f"{self.info.name} has no chance nodes", text=text)
+
+    def chance_text(self, state: S, text: str) -> str:
+        """The canonical text of the chance token ``text`` that :meth:`apply_chance` has just
+        accepted at ``state``: one of :meth:`chance_outcomes`' texts (engine-cli.md:
+        ``applied`` holds the canonical notation, chance outcomes included).
+
+        The default matches ``text`` without surrounding space and case (``ROLL:g`` ->
+        ``roll:G``) and returns it stripped when none matches; a game whose chance notation
+        allows more than that (Arbos' separators: ``setup:K5,``) overrides it.
+        """
+        key = text.strip().lower()
+        for outcome in self.chance_outcomes(state):
+            if outcome.text.lower() == key:
+                return outcome.text
+        return text.strip()

@@ -470,6 +470,66 @@ def test_chance_tokens_accept_any_case_and_print_canonically() -> None:
     assert len(out["applied"]) == 20
 
 
+@pytest.mark.parametrize("token", ["SETUP:K5,", ",setup:k5", " setup:k5 "])
+def test_applied_prints_a_forced_draw_canonically_whatever_its_separators(token: str) -> None:
+    """engine-cli.md: ``applied`` holds the canonical notation, chance outcomes included;
+    section 6 lets words be separated by spaces and commas."""
+    status, out = run(["arbos", token])
+    assert status == 0
+    assert out["applied"][0] == "setup:K5"
+    assert len(out["applied"]) == 20
+
+
+def test_a_letter_that_lowers_to_a_cell_name_is_a_notation_error() -> None:
+    """The Kelvin sign (U+212A) lowers to ``k``: ``\u212a5`` is not the cell K5 (section 6)."""
+    state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
+    with pytest.raises(NotationError, match="U\\+212A"):
+        ENGINE.play(state, 1, "\u212a5")
+    status, out = run(
+        ["arbos", "--position", pos(board_with(A1="w"), supply="79/80", turn="B"), "\u212a5"]
+    )
+    assert (status, out["error"]["kind"], out["applied"]) == (1, "notation", [])
+
+
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        # White places first, so it never has more left than Black (section 7: the turn
+        # alternation); with 3/0 Black would place with none left, the count going to -1.
+        ({"setup": "3/0", "turn": "B"}, "more setup seeds left"),
+        ({"setup": "10/9", "turn": "B"}, "more setup seeds left"),
+        # Setup keeps the supplies, and an opening with White supply 0 is malformed.
+        ({"setup": "0/1", "turn": "B", "supply": "0/80"}, "White supply 0"),
+        ({"setup": "5/5", "turn": "W", "supply": "0/0"}, "White supply 0"),
+    ],
+)
+def test_setup_positions_that_alternation_cannot_reach_are_malformed(
+    fields: dict[str, str], why: str
+) -> None:
+    text = pos(phase="setup", **fields)
+    with pytest.raises(UsageError, match=why):
+        load(text, setup_mode="manual")
+    status, out = run(["arbos", "--option", "setup_mode=manual", "--position", text, "seed A1"])
+    assert status == 2
+    assert out["error"]["kind"] == "usage"
+
+
+def test_black_two_seeds_ahead_in_setup_still_reads_and_places_until_even() -> None:
+    """The turn rule of section 7 holds for 5/7 (``B`` when the counts differ); Black places
+    until they are even, and no count goes below 0."""
+    state = load(pos(phase="setup", setup="5/7", turn="B"), setup_mode="manual")
+    state = ENGINE.play(state, 1, "seed A1")[0]
+    assert (state.setup_left, state.turn) == ((5, 6), 1)
+    state = ENGINE.play(state, 1, "seed A10")[0]
+    assert (state.setup_left, state.turn) == ((5, 5), 0)
+
+
+def test_a_newline_inside_a_row_is_a_bad_character() -> None:
+    text = pos().replace("20/", "2\n0/", 1)
+    with pytest.raises(UsageError, match="bad character"):
+        load(text)
+
+
 def test_a_setup_token_for_a_spaced_out_cell_is_judged_before_any_draw() -> None:
     """Section 8: `setup:CELL` forces the next placement, so a spacing violation (A7) is
     rejected as it stands; the other pending placements are not drawn around it."""

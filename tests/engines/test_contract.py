@@ -15,7 +15,7 @@ import pytest
 
 from engines import ENGINES, get_engine
 from engines.__main__ import run
-from engines.base import CHANCE, Engine, GameOverError, MoveError, UsageError
+from engines.base import CHANCE, Engine, GameOverError, MoveError, NotationError, UsageError
 from engines.rng import Rng
 
 GAMES = sorted(ENGINES)
@@ -140,6 +140,21 @@ def test_an_odd_seat_prefix_is_a_move_error(game: str, text: str) -> None:
         state = engine.apply_chance(state, engine.sample_chance(state)).state
     with pytest.raises(MoveError):
         engine.parse_move(state, engine.to_move(state)[0], text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("text", ["\u212a5", "\u212a5-\u212a6", "pass\u00a0", "\uff10"])
+def test_text_that_is_not_ascii_is_a_notation_error(game: str, text: str) -> None:
+    """Every game's notation is ASCII; ``str.lower`` would turn the Kelvin sign (U+212A) into
+    ``k``, a cell letter in Arbos and Orbs. Refused before parsing, in play and in the CLI."""
+    engine = get_engine(game)
+    state = engine.new_game(2, engine.resolve_options({}), 1)
+    while engine.to_move(state) == (CHANCE,):
+        state = engine.apply_chance(state, engine.sample_chance(state)).state
+    with pytest.raises(NotationError, match="ASCII"):
+        engine.play(state, engine.to_move(state)[0], text)
+    status, out = run([game, text])
+    assert (status, out["error"]["kind"]) == (1, "notation")
 
 
 @pytest.mark.parametrize("game", GAMES)
