@@ -341,6 +341,8 @@ class Game:
             lust = card.lust_object
             if stat == "attack" and self.insanity_on and lust and self._lust_in_battle(cid, lust):
                 value += LUST_MODIFIER[self.stat(cid, "insanity")]
+        if stat == "defence" and self.magic_from_cave(vs):
+            value -= 1  # a situational modifier (step 4): before any mul or set, and the clamp
         for factor in muls:
             value *= factor
         if stat == "attack" and not sue and self.weapons_on and vs[:1] == "S" and vs in self.chars:
@@ -399,13 +401,19 @@ class Game:
         """``(attack, defence, damage)`` of an attack (R9.5): max(0, Attack − Defence)."""
         attack = self.any_stat(attacker, "attack", target, bonus)
         defence = self.any_stat(target, "defence", attacker)
-        if attacker[0] in "AT" and self.weapons_on and self.terrain_on:
-            card = self.card(attacker)
-            loc = self.chars[attacker]["at"]
-            magic = isinstance(card, AgentCard) and card.weapon == "magic"
-            if magic and loc and self.terrain_at(loc).weapon == "magic":
-                defence = max(0, defence - 1)
         return attack, defence, max(0, attack - defence)
+
+    def magic_from_cave(self, attacker: str) -> bool:
+        """Whether ``attacker`` is an Agent with a Magic weapon attacking from a Cave (R11.1's
+        situational modifiers: the target's Defence −1; needs both appendices)."""
+        if attacker[:1] not in ("A", "T") or attacker not in self.chars:
+            return False
+        if not (self.weapons_on and self.terrain_on):
+            return False
+        card = self.card(attacker)
+        loc = self.chars[attacker]["at"]
+        magic = isinstance(card, AgentCard) and card.weapon == "magic"
+        return bool(magic and loc and self.terrain_at(loc).weapon == "magic")
 
     def capacity_left(self, cid: str) -> int:
         return self.stat(cid, "allure") - len(self.chars[cid]["canons"])
@@ -965,10 +973,11 @@ class Game:
                 found = [
                     e for e in self.present_enemies(cid) if self._kind_ok(e, ability.target_kind)
                 ]
-                choices = [([], found)] if found else []
-            else:  # all_allies
-                allies = self.present_allies(cid)
-                choices = [([], allies)] if allies else []
+                # R13.2: offered when every *choice* has an option; "every such participant"
+                # is no choice, so the effect may find nobody (a custom set's target_kind).
+                choices = [([], found)]
+            else:  # all_allies (likewise: a lone Agent may still use it)
+                choices = [([], self.present_allies(cid))]
             if effect.type in ("stat_add", "stat_mul", "stat_set") and effect.stat == "choice":
                 expanded = []
                 for params, targets in choices:
@@ -1215,6 +1224,12 @@ class Game:
         battle = self.d["battle"]
         if battle is not None and battle["at"] == u["at"]:
             battle["order"].append(tid)
+        else:
+            # R6.5: a summon is an arrival, and the landing rules apply (R6.2, "Agent / temp"):
+            # beside an enemy 'Sue outside a battle there, e.g. after a stand-off, the
+            # location becomes a pending battle (R9.1). No Bree offer: that follows a MOVE or
+            # teleport only.
+            self.agent_lands(tid, u["at"], offer_bree=False)
         self.event("summoned", u["seat"], f"{user} summoned {tid} ({temp_card.name})", u["at"])
 
     # ================================================================================
@@ -1891,16 +1906,20 @@ class Game:
         if d["battle"] is not None and d["battle"]["cur"] and not self.alive(d["battle"]["cur"]):
             d["battle"]["cur"] = ""
         if d["seat"] == seat:
+            # R12.4: the turn ends at once. Its battles are dropped, but other seats' pending
+            # decisions stay (a 'Sue's upgrade points for a kill in this turn, R10.3), and
+            # R5.4 runs: its steps 1-3 first, then E3 before step 4's E1 (spec scenario
+            # GZ-P100: a two-player resignation ends by `resignation`).
             d["pending"] = []
             if d["battle"] is not None:
                 d["battle"] = None
                 self.clear_battle_fx()
-            d["queue"] = []
             d["act"] = d["walk"] = d["fight"] = None
+            self.clear_turn()
             if len(self.active_seats()) <= 1:
                 self.finish("resignation")
                 return
-            self.end_turn()
+            self.next_turn()
         if len(self.active_seats()) <= 1 and not self.over:
             self.finish("resignation")
             return
@@ -2032,13 +2051,24 @@ class Game:
 
     def end_turn(self) -> None:
         """R5.4 and the start of the next turn (R5 step 1)."""
-        d = self.d
-        seat = d["seat"]
+        self.clear_turn()
+        self.next_turn()
+
+    def clear_turn(self) -> None:
+        """R5.4 steps 1-3: temp Agents leave the board, the active seat's timed effects tick
+        (R13.3), and every ``acted`` flag is cleared."""
+        seat = self.d["seat"]
         for cid in [c for c, ch in self.chars.items() if ch["kind"] == "temp"]:
             del self.chars[cid]
         self.tick_fx(seat)
         for ch in self.chars.values():
             ch["acted"] = False
+
+    def next_turn(self) -> None:
+        """R5.4 steps 4-6 after :meth:`clear_turn`: the end checks E1 and E2, else the next
+        seat still playing starts its turn (R5 step 1: its cooldowns tick)."""
+        d = self.d
+        seat = d["seat"]
         if self.check_e1():
             return
         playing = self.active_seats()

@@ -317,6 +317,139 @@ def test_resign_out_of_turn_in_three_player_game() -> None:
         ENGINE.resign(after, 2)
 
 
+def test_resigning_in_turn_keeps_the_other_seats_pending_upgrades() -> None:
+    """R12.4 drops only the resigning seat's pending decisions: the 2 upgrade points a
+    'Sue of seat 1 owes for killing seat 0's Agent in seat 0's turn (R10.2, R10.3) are
+    still decided, then seat 1's turn goes on."""
+    text = (
+        '{"players":3,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"olde_foreste","card":"kay_seven","seat":0,"hp":1},'
+        '"A2":{"at":"the_shyre","card":"inkwell","seat":0},'
+        '"A3":{"at":"cirith_ungood","card":"glorp","seat":1},'
+        '"S2":{"at":"fields_of_roan","card":"raven","seat":1},'
+        '"S3":{"at":"weathertip","card":"faelinn","seat":2},'
+        '"A5":{"at":"rivendull","card":"tharvel","seat":2}}}'
+    )
+    moves = ["move A1 L13", "fight L13", "attack A1"]
+    status, out = run(["generation_zero", "--players", "3", "--position", text, *moves])
+    assert status == 0
+    owed = [{"canon": "", "char": "S2", "kind": "upgrade", "n": 2}]
+    assert json.loads(out["position"])["queue"] == owed
+    status, out = run(
+        ["generation_zero", "--players", "3", "--position", text, *moves, "[0]resign", "--legal"]
+    )
+    assert status == 0
+    doc = json.loads(out["position"])
+    assert doc["queue"] == owed
+    assert (doc["seat"], doc["part"], out["to_move"]) == (1, "sue", [1])
+    assert "upgrade attack" in out["legal_moves"]
+
+
+def test_resigning_in_turn_runs_the_end_of_turn_before_the_game_ends() -> None:
+    """R12.4: the resigning seat's turn ends at once and R5.4 runs (its steps 1-3: timed
+    effects tick, ``acted`` flags clear), then E3 ends the game by `resignation` (GZ-P100)."""
+    text = (
+        '{"players":2,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"olde_foreste","card":"glorp","seat":0},'
+        '"A2":{"at":"minas_tiresome","card":"inkwell","seat":0},'
+        '"S1":{"at":"weathertip","card":"glitterwen","seat":0},'
+        '"S2":{"at":"fields_of_roan","card":"silmarielle","seat":1}}}'
+    )
+    moves = ["rest S1", "move A1 L13", "fight L13", "attack A1", "special S2", "attack S2"]
+    status, out = run(["generation_zero", "--position", text, *moves])
+    assert status == 0
+    before = json.loads(out["position"])["chars"]
+    assert before["S1"]["acted"]  # what R5.4 must clear
+    assert before["S2"]["fx"]
+    status, out = run(["generation_zero", "--position", text, *moves, "[0]resign"])
+    assert status == 0
+    assert out["outcome"]["termination"] == "resignation"
+    assert out["outcome"]["winners"] == [1]
+    chars = json.loads(out["position"])["chars"]
+    assert not any(ch.get("acted") for ch in chars.values())
+    assert not chars["S2"].get("fx")
+
+
+def test_a_summon_beside_an_enemy_sue_makes_a_pending_battle() -> None:
+    """R6.5: a summon is an arrival and the landing rules apply (R6.2, "Agent / temp"): a
+    temp Agent summoned where an enemy 'Sue stands, outside a battle (say, after a
+    stand-off), makes that location a pending battle (R9.1), as a landing Agent would."""
+    text = (
+        '{"players":2,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"the_shyre","card":"windrift","seat":0},'
+        '"A2":{"at":"rivendull","card":"inkwell","seat":0},'
+        '"S1":{"at":"weathertip","card":"glitterwen","seat":0},'
+        '"S2":{"at":"the_shyre","card":"raven","seat":1}}}'
+    )
+    status, out = run(["generation_zero", "--position", text, "rest S1", "--legal"])
+    assert status == 0
+    assert json.loads(out["position"])["pending"] == []
+    assert "engage A1" in out["legal_moves"]
+    status, out = run(
+        ["generation_zero", "--position", text, "rest S1", "dept A1 temp_doga", "--legal"]
+    )
+    assert status == 0
+    doc = json.loads(out["position"])
+    assert doc["pending"] == ["the_shyre"]
+    assert doc["chars"]["T1"]["at"] == "the_shyre"
+    assert "engage A1" not in out["legal_moves"]  # its location is pending already
+
+
+def test_an_all_allies_ability_is_offered_to_a_lone_agent(tmp_path: Path) -> None:
+    """R13.2 offers an ability when every choice it needs has an option; ``all_allies``
+    needs none, so a lone Agent in a battle may use it (on nobody)."""
+    text = (DATA / "gz_lotr.toml").read_text(encoding="utf-8")
+    old = 'windows = ["thrust"]\neffects = [{ type = "extra_thrust" }]'
+    assert text.count(old) == 1  # Tail Blade, Tharvel-Isk's ability
+    path = tmp_path / "allies.toml"
+    path.write_text(
+        text.replace(
+            old,
+            'windows = ["thrust"]\neffects = [{ type = "stat_add", target = "all_allies", '
+            'stat = "attack", amount = 1, duration = "battle" }]',
+        ),
+        encoding="utf-8",
+    )
+    position = (
+        '{"players":2,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"the_shyre","card":"tharvel","seat":0},'
+        '"A2":{"at":"rivendull","card":"inkwell","seat":0},'
+        '"S1":{"at":"weathertip","card":"glitterwen","seat":0},'
+        '"S2":{"at":"olde_foreste","card":"raven","seat":1}}}'
+    )
+    moves = ["rest S1", "move A1 L9", "fight L9", "attack A1", "special"]
+    status, out = run(
+        ["generation_zero", "--option", f"content={path}", "--position", position, *moves]
+    )
+    assert status == 0, out["error"]
+    assert out["applied"][-1] == "special"
+
+
+@pytest.mark.parametrize(
+    ("effect", "defence"),
+    [
+        ("", 1),  # Raven's Defence 2, − 1
+        ('{"kind":"mul","seat":1,"stat":"defence","turns":2,"value":2}', 2),  # (2 − 1) × 2
+        ('{"kind":"set","seat":1,"stat":"defence","turns":2,"value":4}', 4),  # set wins
+        ('{"kind":"add","seat":1,"stat":"defence","turns":2,"value":-2}', 0),  # clamp at 0
+    ],
+)
+def test_magic_from_a_cave_lowers_defence_before_mul_and_set(effect: str, defence: int) -> None:
+    """R11.1: Magic's −1 to the target's Defence is a situational modifier (step 4), so a
+    ``mul`` effect multiplies the lowered value, a ``set`` effect replaces it, and the clamp
+    comes last (it was taken off the finished value)."""
+    text = (
+        '{"players":2,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"moaria","card":"wimbledew","seat":0},'
+        '"A2":{"at":"rivendull","card":"inkwell","seat":0},'
+        '"S1":{"at":"weathertip","card":"glitterwen","seat":0},'
+        f'"S2":{{"at":"moaria","card":"raven","fx":[{effect}],"seat":1}}}}}}'
+    )
+    game = position(text).game()
+    assert game.damage("A1", "S2")[1] == defence
+    assert game.damage("S2", "A1")[1] == game.stat("A1", "defence")  # only Agents' Magic
+
+
 def test_finished_game_refuses_moves() -> None:
     state = ENGINE.resign(position(SMALL), 0).state
     with pytest.raises(GameOverError):
