@@ -159,15 +159,18 @@ class GameOverError(MoveError):
 
 
 def require_ascii(text: str) -> None:
-    """Raise :class:`NotationError` unless ``text`` is ASCII.
+    """Raise :class:`NotationError` unless ``text`` is ASCII apart from whitespace.
 
     Every game's move notation is written in ASCII letters, digits and punctuation. A check
     made before any parsing keeps ``str.lower`` from turning another script's letter into a
     cell name: the Kelvin sign ``K`` (U+212A) lowers to ``k``, so ``K5`` read as Arbos'
     ``K5`` (engine-cli.md: a token that is not in the game's notation is ``notation``).
+    Whitespace of any script passes (a phone's no-break space): the specs remove or split
+    on whitespace (spec generatorb section 6: "All whitespace is removed first"), and the
+    parsers' ``str.split`` and regular expressions' whitespace class take it as such.
     """
-    if not text.isascii():
-        other = next(c for c in text if not c.isascii())
+    other = next((c for c in text if not c.isascii() and not c.isspace()), None)
+    if other is not None:
         raise NotationError(
             "moves are written in plain letters, digits and punctuation (ASCII); "
             f"{quoted(text)} has {other!r} (U+{ord(other):04X})",

@@ -143,7 +143,7 @@ def test_an_odd_seat_prefix_is_a_move_error(game: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("text", ["\u212a5", "\u212a5-\u212a6", "pass\u00a0", "\uff10"])
+@pytest.mark.parametrize("text", ["\u212a5", "\u212a5-\u212a6", "pass\u00e9", "\uff10"])
 def test_text_that_is_not_ascii_is_a_notation_error(game: str, text: str) -> None:
     """Every game's notation is ASCII; ``str.lower`` would turn the Kelvin sign (U+212A) into
     ``k``, a cell letter in Arbos and Orbs. Refused before parsing, in play and in the CLI."""
@@ -155,6 +155,22 @@ def test_text_that_is_not_ascii_is_a_notation_error(game: str, text: str) -> Non
         engine.play(state, engine.to_move(state)[0], text)
     status, out = run([game, text])
     assert (status, out["error"]["kind"]) == (1, "notation")
+
+
+@pytest.mark.parametrize(
+    ("args", "canonical"),
+    [
+        (["generatorb", "a1\u2003-a3"], "a1-a3"),  # spec section 6: all whitespace removed
+        (["orbs", "--option", "first_player=seat0", "B2\u00a0-\u00a0C2"], "B2-C2"),
+        (["arbos", "--option", "setup_mode=manual", "seed\u00a0K5"], "seed K5"),
+    ],
+)
+def test_whitespace_of_any_script_counts_as_whitespace(args: list[str], canonical: str) -> None:
+    """The ASCII check lets whitespace through (a phone's no-break space, an em space): the
+    specs remove or split on whitespace, whatever kind it is."""
+    status, out = run(args)
+    assert (status, out["error"]) == (0, None)
+    assert out["applied"][0] == canonical
 
 
 @pytest.mark.parametrize("game", GAMES)
