@@ -370,8 +370,9 @@ class Game:
                     return True
         return False
 
-    def monster_stat(self, token: str, stat: str) -> int:
-        """Effective Attack or Defence of a Monster (R11.1; Speed is always 0)."""
+    def monster_stat(self, token: str, stat: str, vs: str = "") -> int:
+        """Effective Attack or Defence of a Monster (R11.1; Speed is always 0), against
+        ``vs`` where it matters (an Agent's Magic from a Cave, fighting the Bree Monster)."""
         monster = self.d["monsters"][token]
         card = self.content.monster(monster["card"])
         value = int(getattr(card, stat, 0)) if stat in ("attack", "defence") else 0
@@ -386,6 +387,8 @@ class Game:
                 muls.append(fx["value"])
             elif fx["kind"] == "set":
                 sets.append(fx["value"])
+        if stat == "defence" and self.magic_from_cave(vs):
+            value -= 1  # the situational modifier of step 4, as for a character
         for factor in muls:
             value *= factor
         if sets:
@@ -394,7 +397,7 @@ class Game:
 
     def any_stat(self, ident: str, stat: str, vs: str = "", bonus: int = 0) -> int:
         if ident[0] == "M":
-            return self.monster_stat(ident, stat)
+            return self.monster_stat(ident, stat, vs)
         return self.stat(ident, stat, vs, bonus)
 
     def damage(self, attacker: str, target: str, bonus: int = 0) -> tuple[int, int, int]:

@@ -450,6 +450,30 @@ def test_magic_from_a_cave_lowers_defence_before_mul_and_set(effect: str, defenc
     assert game.damage("S2", "A1")[1] == game.stat("A1", "defence")  # only Agents' Magic
 
 
+def test_magic_from_a_cave_lowers_a_monsters_defence_too(tmp_path: Path) -> None:
+    """R11.1 runs for "character or Monster": an Agent with Magic fighting the Bree Monster
+    (R11.7) from a Cave takes 1 off its Defence. Only a custom set puts Bree on a Cave."""
+    text = (DATA / "gz_lotr.toml").read_text(encoding="utf-8")
+    old = 'id = "bree"\nname = "Bree"\nterrain = "city"'
+    assert text.count(old) == 1
+    path = tmp_path / "cave_bree.toml"
+    path.write_text(text.replace(old, old.replace("city", "cave")), encoding="utf-8")
+    position = (
+        '{"players":2,"set":"gz-lotr","version":1,"chars":{'
+        '"A1":{"at":"the_shyre","card":"wimbledew","seat":0},'
+        '"S1":{"at":"weathertip","card":"faelinn","seat":0},'
+        '"S2":{"at":"cirith_ungood","card":"raven","seat":1}},'
+        '"monsters":{"M1":{"at":"bree","card":"moral_ambiguity"}}}'
+    )
+    moves = ["rest S1", "move A1 L3", "fight M1", "attack M1"]
+    status, out = run(
+        ["generation_zero", "--option", f"content={path}", "--position", position, *moves]
+    )
+    assert status == 0, out["error"]
+    # Wimbledew's Attack 3 against Defence 2 − 1: 2 damage off the Monster's 4 Health.
+    assert json.loads(out["position"])["monsters"]["M1"]["hp"] == 2
+
+
 def test_finished_game_refuses_moves() -> None:
     state = ENGINE.resign(position(SMALL), 0).state
     with pytest.raises(GameOverError):
