@@ -97,7 +97,14 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
     async def on_error(
         self, interaction: discord.Interaction[GameroomBot], error: app_commands.AppCommandError
     ) -> None:
-        """Errors the cogs did not answer (checks, option conversion, bugs): log, apologise."""
+        """Errors the cogs did not answer (checks, option conversion, bugs): log, apologise.
+
+        An interaction that arrives while the bot shuts down finds no command (discord.py's
+        ``close`` removes the cogs, and their commands, first): that is logged as such, at
+        INFO, not as a bug; Discord tells the user the interaction failed."""
+        if isinstance(error, app_commands.CommandNotFound) and self.client.shutting_down:
+            log.info("%s arrived while the bot was shutting down", describe(interaction))
+            return
         log.error("unhandled error in %s", describe(interaction), exc_info=error)
         if interaction.type is discord.InteractionType.autocomplete:
             return
@@ -119,6 +126,8 @@ class GameroomBot(commands.AutoShardedBot):
     service: GameService
     database: Database
     draw_offers: DrawOfferPosts
+    #: Set when :meth:`close` begins (:meth:`GameroomTree.on_error` reads it).
+    shutting_down: bool = False
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(
@@ -170,6 +179,7 @@ class GameroomBot(commands.AutoShardedBot):
         log.info("synced %d commands to dev guild %d", len(synced), guild_id)
 
     async def close(self) -> None:
+        self.shutting_down = True
         await super().close()
         if hasattr(self, "service"):
             self.service.bots.close()

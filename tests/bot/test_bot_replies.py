@@ -11,8 +11,10 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot import presenters
+from bot.client import GameroomTree
 from bot.service import NotAPlayerError, NotYourTurnError
 from bot.service.errors import ChallengeSetupError
 from bot.ui.board import post_board
@@ -95,6 +97,31 @@ async def test_a_bug_is_logged_and_the_user_gets_an_apology(
     assert "game 12" in record.getMessage()
     assert "gr:c1:accept" in record.getMessage()
     assert record.exc_info is not None
+
+
+@pytest.mark.parametrize("shutting_down", [True, False])
+async def test_a_command_gone_at_shutdown_is_no_bug(
+    caplog: pytest.LogCaptureFixture, shutting_down: bool
+) -> None:
+    """discord.py's close removes the cogs' commands before the connection: an interaction
+    in between finds none. Logged at INFO then, and at ERROR with an apology otherwise."""
+    client = MagicMock()
+    client._connection._command_tree = None  # a client without a tree yet
+    client.shutting_down = shutting_down
+    tree = GameroomTree(client)
+    interaction = fake_interaction(done=False)
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        await tree.on_error(interaction, app_commands.CommandNotFound("move", []))
+    (record,) = caplog.records
+    if shutting_down:
+        assert record.levelno == logging.INFO
+        assert "shutting down" in record.getMessage()
+        interaction.response.send_message.assert_not_awaited()
+    else:
+        assert record.levelno == logging.ERROR
+        interaction.response.send_message.assert_awaited_once_with(
+            presenters.APOLOGY, ephemeral=True
+        )
 
 
 def test_allowed_users_pings_only_them() -> None:
