@@ -50,6 +50,11 @@ class _UsageParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+#: The flags that take a value (:func:`_parser`); :func:`_moves_last` must know them to tell
+#: a flag's value (``--seed -5``) from a move.
+VALUE_FLAGS = ("--players", "--option", "--seed", "--position", "--moves-file", "--record")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _UsageParser(prog="python -m engines", description="Play any Gameroom engine.")
     p.add_argument("game", nargs="?", help="game id: " + ", ".join(ENGINES))
@@ -67,6 +72,41 @@ def _parser() -> argparse.ArgumentParser:
         help="replay a game record from /game export (game, players, options, seed, moves)",
     )
     return p
+
+
+def _takes_value(flag: str) -> bool:
+    """Whether long flag ``flag`` (``--seed``, or a prefix argparse accepts: ``--se``) is one
+    of :data:`VALUE_FLAGS` given without ``=VALUE``."""
+    if "=" in flag:
+        return False
+    return len([f for f in VALUE_FLAGS if f.startswith(flag)]) == 1
+
+
+def _moves_last(argv: Sequence[str]) -> list[str]:
+    """``argv`` with its flags first, then ``--``, then GAME and the MOVE tokens in order.
+
+    A MOVE is what a player types in ``/move`` (engine-cli.md), and a malformed one is a
+    ``notation`` error, exit 1, whatever its first character. Left to argparse, a token that
+    starts with ``-`` would be read as a flag: ``-h8`` as ``-h`` (a usage error), ``-a1`` as
+    an unknown one. So here a token is a flag only if it starts with ``--``, or is ``-h``;
+    the one after a flag of :data:`VALUE_FLAGS` is that flag's value (``--seed -5``); every
+    other token, and all after a ``--`` of the caller, is GAME or a MOVE. A misspelt flag
+    (``--playres``) stays a usage error.
+    """
+    flags: list[str] = []
+    positional: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--":
+            positional.extend(tokens)
+        elif token.startswith("--") or token == "-h":
+            flags.append(token)
+            value = next(tokens, None) if _takes_value(token) else None
+            if value is not None:
+                flags.append(value)
+        else:
+            positional.append(token)
+    return [*flags, "--", *positional]
 
 
 def _game_list() -> dict[str, Any]:
@@ -281,7 +321,7 @@ def _is_int(value: object) -> TypeGuard[int]:
 def run(argv: Sequence[str]) -> tuple[int, dict[str, Any]]:
     """Run the CLI on ``argv``; returns ``(exit status, JSON object)`` (engine-cli.md)."""
     try:
-        args = _parser().parse_intermixed_args(list(argv))
+        args = _parser().parse_args(_moves_last(argv))
         if args.list:
             return 0, _game_list()
         setup = _from_record(args) if args.record is not None else _from_flags(args)
