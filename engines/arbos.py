@@ -621,6 +621,15 @@ def _parse_text(text: str) -> _Parsed:
     return _Parsed(seat, first, cells)
 
 
+def _setup_cell(text: str) -> int:
+    """The cell of chance token ``text`` (section 6: ``setup:K5``, any case and separators).
+    Raises :class:`NotationError` for anything that is not a setup draw."""
+    parsed = _parse_text(text)
+    if parsed.word != "chance":
+        raise NotationError("a random setup draw is written `setup:CELL`", text=text)
+    return parsed.cells[0]
+
+
 def _setup_token(cell: int) -> str:
     """The chance token of a random setup placement on ``cell`` (section 6: ``setup:K5``)."""
     return f"setup:{_NAMES[cell]}"
@@ -1069,12 +1078,9 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         Raises :class:`NotationError` for a malformed token and :class:`IllegalMoveError`
         when no draw is pending or the cell breaks the A7 spacing.
         """
-        parsed = _parse_text(text)
-        if parsed.word != "chance":
-            raise NotationError("a random setup draw is written `setup:CELL`", text=text)
+        cell = _setup_cell(text)
         if self.to_move(state) != (CHANCE,):
             raise IllegalMoveError("no random setup draw is pending", text=text)
-        cell = parsed.cells[0]
         if cell not in _setup_cells(state.board):
             raise IllegalMoveError(
                 f"{_NAMES[cell]} is taken or within 2 cells of a seed (A7)", text=text
@@ -1097,10 +1103,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         """``setup:CELL`` as section 6 prints it, whatever separators and case ``text`` used
         (``SETUP:k5,`` -> ``setup:K5``). Raises :class:`NotationError` for a token that is
         not a setup draw."""
-        parsed = _parse_text(text)
-        if parsed.word != "chance":
-            raise NotationError("a random setup draw is written `setup:CELL`", text=text)
-        return _setup_token(parsed.cells[0])
+        return _setup_token(_setup_cell(text))
 
     # ---- moves -------------------------------------------------------------------------
 
