@@ -1157,14 +1157,17 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     _text(image, PANEL_RIGHT, y, right, 14, ink, "rm", bold=True)
     y += 20
     for cid in mine:
-        _draw_roster_line(image, reader, cid, y)
+        _draw_roster_line(image, reader, cid, y, gone="out" if out else "dead")
         y += ROSTER_LINE
     return y + 8
 
 
-def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float) -> None:
+def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
+                      gone: str) -> None:  # fmt: skip
     """One character: id, card name, Health, charge, then effects, the Canons held (with their
-    names when the view shows them), artefacts, and ``done`` once it has acted this turn."""
+    names when the view shows them), artefacts, and ``done`` once it has acted this turn.
+    A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
+    living characters left play (spec generation_zero R12.4) and are not told from its dead."""
     char = reader.chars[cid]
     seat = int(char["seat"])
     alive = bool(char["at"])
@@ -1175,7 +1178,7 @@ def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float) -
     _text(image, x + 30, y, _fit(reader.card_name(cid), 132, size), size, ink)
     x = PANEL_LEFT + 172
     if not alive:
-        _text(image, x, y, "dead", size, MUTED)
+        _text(image, x, y, gone, size, MUTED)
         return
     _text(image, x, y, f"{char['hp']}/{reader.max_health(cid)}", size, INK, bold=True)
     cd = int(char["cd"])

@@ -508,3 +508,21 @@ def test_resigned_seat_and_pending_battle_are_spelled_out() -> None:
     assert any(text.startswith("resigned") for text in texts)
     assert "Pending battles: L14" in texts
     assert "Last: Seat 1: move A1 L14" in texts
+
+
+def test_a_resigned_seats_characters_read_out_not_dead() -> None:
+    # R12.4: a resigned seat's living characters leave play; its roster cannot tell them from
+    # its dead, so all read "out". Another seat's dead still read "dead".
+    view = ENGINE.view(finished_state(), None)
+    assert [c["seat"] for c in view.data["chars"].values() if not c["at"]].count(1) >= 2
+    _, before = gz.render_recording_texts(view)
+    seats = [dict(record) for record in view.data["seats"]]
+    seats[1]["out"] = 1
+    _, after = gz.render_recording_texts(with_data(view, seats=seats))
+    dead_of = {
+        seat: sum(1 for c in view.data["chars"].values() if not c["at"] and c["seat"] == seat)
+        for seat in (0, 1)
+    }
+    assert before.count("dead") == dead_of[0] + dead_of[1]
+    assert after.count("dead") == dead_of[0]
+    assert after.count("out") == dead_of[1]
