@@ -47,8 +47,13 @@ VERBS = [
 
 
 def split_words(text: str) -> list[str]:
-    """Lower-case words of a move: spaces and commas separate; ``-`` and ``>`` join slots."""
-    return [w for w in re.split(r"[\s,>]+|(?<=\w)-(?=\w)", text.strip().lower()) if w]
+    """Lower-case words of a move: spaces and commas separate; ``-`` and ``>`` join slots
+    (spec generation_zero 6.1), also with spaces around them (``L8 - L10``, as a phone
+    types it) and as an arrow (``L8->L10``). A ``-`` joins only two words: a leading or
+    trailing one stays a word of its own, which no move has (a notation error)."""
+    return [
+        w for w in re.split(r"(?<=\w)\s*(?:->|-|>)\s*(?=\w)|[\s,>]+", text.strip().lower()) if w
+    ]
 
 
 def _fail(text: str, message: str) -> NotationError:

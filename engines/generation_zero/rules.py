@@ -1664,7 +1664,18 @@ class Game:
         self.clear_battle_fx()
 
     def can_thrust(self, cid: str, loc: str) -> bool:
-        return self.alive(cid) and self.chars[cid]["at"] == loc and not self.paralysed(cid)
+        """Whether battle participant ``cid`` thrusts when its turn in the order comes (R9.4:
+        not dead, still at ``loc``, not paralysed). One with no enemy present is skipped too:
+        R9.5 has nothing for it to do (an attack needs an enemy present, and a thrust ends
+        once none is). Play cannot make one (no character lands beside a 'Sue or Agent of
+        its own seat, R6.2), but a hand-made position can, and without this the battle
+        would wait for a decision that has no legal move."""
+        return (
+            self.alive(cid)
+            and self.chars[cid]["at"] == loc
+            and not self.paralysed(cid)
+            and any(m != cid and self.enemies(cid, m) for m in self.at(loc))
+        )
 
     def advance_battle(self) -> None:
         """Pick the next actor of the battle, ending rounds and the battle (R9.4)."""

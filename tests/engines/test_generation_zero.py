@@ -541,6 +541,12 @@ def test_full_path_notation_and_location_ids() -> None:
         '"version":1}'
     )
     assert ENGINE.parse_move(state, 0, "MOVE a1 moaria>grate_river") == "move A1 L10"
+    # 6.1: `-` and `>` join slots, with or without spaces around them.
+    for text in ("move A1 L8-L10", "move A1 L8 - L10", "move A1 L8 > L10", "move A1 L8 ->L10"):
+        assert ENGINE.parse_move(state, 0, text) == "move A1 L10"
+    for text in ("move A1 L10 -", "move A1 L10->", "-move A1 L10"):
+        with pytest.raises(NotationError):
+            ENGINE.parse_move(state, 0, text)
     with pytest.raises(IllegalMoveError, match="budget"):
         ENGINE.parse_move(state, 0, "move A1 L8-L10-L13")
 
@@ -880,3 +886,21 @@ def test_a_battle_whose_mace_entry_names_an_unknown_target_is_malformed() -> Non
     status, out = run(["generation_zero", "--position", json.dumps(position)])
     assert status == 2
     assert "battle.mace" in out["error"]["message"]
+
+
+def test_a_battle_skips_a_participant_with_no_enemy_present() -> None:
+    """R9.2 takes every Agent and 'Sue at the location into the battle; one with no enemy
+    there (here Agent A3 beside its own seat's 'Sue, which only a hand-made position can
+    make, R6.2) has no thrust (R9.5), so the order passes it by instead of waiting for a
+    decision with no legal move."""
+    state = position(
+        '{"chars":{"A1":{"at":"fields_of_roan","card":"inkwell","seat":0,"arr":1},'
+        '"A3":{"at":"fields_of_roan","card":"kay_seven","seat":1,"arr":2},'
+        '"S2":{"at":"fields_of_roan","card":"glitterwen","seat":1}},"part":"agent",'
+        '"pending":["fields_of_roan"],"players":2,"set":"gz-lotr","version":1}'
+    )
+    state = play(state, "fight L13", "attack S2")
+    battle = state.doc["battle"]
+    assert battle["order"] == ["A1", "A3", "S2"]
+    assert battle["cur"] == "S2"
+    assert ENGINE.legal_moves(state, 1) == ["attack A1"]
