@@ -1143,7 +1143,8 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     room = PANEL_RIGHT - _width(right, 14, True) - 10 - left
     name = reader.seat_name(seat, seat_labels, PANEL_RIGHT - left, 16)
     apart = _width(name, 16) > room  # measured as seat_name fits it
-    height = 24 + (HEADER_LINE if apart else 0) + ROSTER_LINE * len(mine)
+    rows = {cid: _roster_rows(reader, cid) for cid in mine}
+    height = 24 + (HEADER_LINE if apart else 0) + ROSTER_LINE * sum(rows.values())
     if active or won:
         box = (PANEL_LEFT - 6, top - 12, PANEL_RIGHT + 4, top + height - 8)
         draw.rounded_rectangle(box, radius=6, fill=SEAT_TINT[seat], outline=SEAT_DARK[seat],
@@ -1158,15 +1159,43 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     y += 20
     for cid in mine:
         _draw_roster_line(image, reader, cid, y, gone="out" if out else "dead")
-        y += ROSTER_LINE
+        y += ROSTER_LINE * rows[cid]
     return y + 8
+
+
+#: Where a roster line's extras (effects, Canons, artefacts, ``done``) start: after the id, the
+#: card name, Health and charge; and where they go on when they need a line of their own.
+EXTRAS_LEFT = PANEL_LEFT + 256
+EXTRAS_WRAP_LEFT = PANEL_LEFT + 36
+
+
+def _roster_extras(reader: _Reader, cid: str) -> str:
+    """A living character's effects, the Canons held (with their names when the view shows
+    them), artefacts, and ``done`` once it has acted this turn; "" for one not in play."""
+    char = reader.chars[cid]
+    if not char["at"]:
+        return ""
+    extras = [_effect_text(e) for e in char["fx"]]
+    for token in char["canons"]:
+        card = str(reader.canons[token]["card"]) if token in reader.canons else ""
+        extras.append(f"{token} {reader.content.canons[card].name}" if card else token)
+    extras += list(char["arts"])
+    if char["acted"]:
+        extras.append("done")
+    return " ".join(extras)
+
+
+def _roster_rows(reader: _Reader, cid: str) -> int:
+    """1, or 2 when the extras do not fit beside the Health and charge: then they take the
+    next line, so a public Canon's name is never cut away (spec generation_zero section 10)."""
+    extras = _roster_extras(reader, cid)
+    return 1 if _width(extras, ROSTER_FONT - 1) <= PANEL_RIGHT - EXTRAS_LEFT else 2
 
 
 def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
                       gone: str) -> None:  # fmt: skip
-    """One character: id, card name, Health, charge, then effects, the Canons held (with their
-    names when the view shows them), artefacts, and ``done`` once it has acted this turn.
-    A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
+    """One character: id, card name, Health, charge, then its extras (:func:`_roster_extras`;
+    on the next line when they do not fit, :func:`_roster_rows`). A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
     living characters left play (spec generation_zero R12.4) and are not told from its dead."""
     char = reader.chars[cid]
     seat = int(char["seat"])
@@ -1183,15 +1212,11 @@ def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
     _text(image, x, y, f"{char['hp']}/{reader.max_health(cid)}", size, INK, bold=True)
     cd = int(char["cd"])
     _text(image, x + 38, y, "ready" if cd == 0 else f"cd {cd}", size, INK if cd == 0 else MUTED)
-    extras = [_effect_text(e) for e in char["fx"]]
-    for token in char["canons"]:
-        card = str(reader.canons[token]["card"]) if token in reader.canons else ""
-        extras.append(f"{token} {reader.content.canons[card].name}" if card else token)
-    extras += list(char["arts"])
-    if char["acted"]:
-        extras.append("done")
-    left = x + 84
-    _text(image, left, y, _fit(" ".join(extras), PANEL_RIGHT - left, size - 1), size - 1, INK)
+    extras = _roster_extras(reader, cid)
+    left = EXTRAS_LEFT
+    if _roster_rows(reader, cid) == 2:
+        left, y = EXTRAS_WRAP_LEFT, y + ROSTER_LINE
+    _text(image, left, y, _fit(extras, PANEL_RIGHT - left, size - 1), size - 1, INK)
 
 
 def _effect_text(effect: Mapping[str, Any]) -> str:

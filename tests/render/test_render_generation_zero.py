@@ -526,3 +526,19 @@ def test_a_resigned_seats_characters_read_out_not_dead() -> None:
     assert before.count("dead") == dead_of[0] + dead_of[1]
     assert after.count("dead") == dead_of[0]
     assert after.count("out") == dead_of[1]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
+def test_every_public_canon_held_is_named_in_full(name: str) -> None:
+    # Section 10: a public Canon shows its name. A 'Sue's Canons that do not fit beside her
+    # Health and charge go on a line of their own instead of being cut off with "…".
+    view, labels = golden_view(name)
+    _, texts = gz.render_recording_texts(view, seat_labels=labels)
+    drawn = " ".join(texts)
+    held = [
+        (token, view.content.canons[canon["card"]].name)
+        for token, canon in view.data["canons"].items()
+        if canon["public"] and not canon["at"]
+    ]
+    for token, card_name in held:
+        assert f"{token} {card_name}" in drawn, (token, card_name)
