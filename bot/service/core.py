@@ -264,8 +264,12 @@ class GameCore:
         cached = self._positions.get(row.id)
         if cached is not None and cached.version > row.version:
             fresh = await self.database.games.get(row.id)
-            if fresh is None or not fresh.is_active:
+            if fresh is None:
                 raise NoGameHereError()
+            if not fresh.is_active:
+                # It was active when the caller looked: a resignation, draw or last move
+                # of someone else won the race for the lock.
+                raise NoGameHereError("This game has already ended.")
             row = fresh
         return await self.load_row(row)
 
@@ -414,6 +418,21 @@ class GameCore:
             if seat in loaded.row.to_move:
                 return seat
         raise NotYourTurnError(self.waiting_for(loaded))
+
+    async def moving_seat(self, loaded: Loaded, user_id: int) -> int:
+        """:meth:`acting_seat`, except that a player whose every seat has left the game
+        (:meth:`seats_gone`: resigned from a game of three or more, or out of orbs) hears so,
+        a :class:`NotAPlayerError`, instead of "not your turn" as if their turn would come.
+        The move log is read only on that refusal."""
+        try:
+            return self.acting_seat(loaded, user_id)
+        except NotYourTurnError:
+            gone = await self.seats_gone(loaded.row)
+            if all(seat in gone for seat in loaded.meta.seats_of(user_id)):
+                raise NotAPlayerError(
+                    "You have left this game, so you have no more moves in it."
+                ) from None
+            raise
 
     @staticmethod
     def waiting_for(loaded: Loaded) -> tuple[int, ...]:

@@ -95,7 +95,7 @@ class Play:
             loaded = await self.core.settle(await self.core.reload(row), now=now)
             if seen_version is not None and seen_version != loaded.row.version:
                 raise StaleActionError()
-            seat = self.core.acting_seat(loaded, user_id)
+            seat = await self.core.moving_seat(loaded, user_id)
             if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
                 return await self._play_move(loaded, seat, user_id, text, now)
             event = await self.timeouts.apply_timeout(loaded, seat, now)
@@ -137,6 +137,15 @@ class Play:
         try:
             state, canonical, events = engine.play(loaded.position.state, seat, text)
         except EngineNotYourTurnError as exc:
+            if seat in loaded.row.to_move:
+                # The seat is to move, so the text's `[k]` prefix named another seat.
+                mine = loaded.meta.players[seat].seat_name
+                raise InvalidMoveError(
+                    f"The seat prefix (`[k]` before the move) names a seat that is not "
+                    f"yours: you play {mine}. Leave the prefix out.",
+                    kind="not_your_turn",
+                    text=text,
+                ) from exc
             raise NotYourTurnError(self.core.waiting_for(loaded)) from exc
         except GameOverError as exc:
             raise StaleActionError("This game has already ended.") from exc

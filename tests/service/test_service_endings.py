@@ -225,6 +225,9 @@ async def test_those_who_resigned_are_neither_asked_nor_ranked_with_the_draw(
     assert after.is_active  # Generator GEN-15: play goes on without the resigner
     with pytest.raises(DrawOfferError, match="left this game"):
         await service.offer_draw(GAMES, CAROL)
+    # A move from the resigner is not "not your turn", as if theirs would come.
+    with pytest.raises(NotAPlayerError, match="You have left this game"):
+        await service.play(GAMES, CAROL, "pass")
     offer = await service.offer_draw(GAMES, ALICE)
     assert offer.opponent_user_ids == (BOB,)
     with pytest.raises(DrawOfferError, match="left this game"):

@@ -139,6 +139,13 @@ async def test_move_errors_each_have_their_type(
     assert illegal.value.message == "An orb never steps; it moves only by jumping (G15)."
     with pytest.raises(StaleActionError):
         await service.play(GAMES, mover, "a1-a3", seen_version=snapshot.version - 1)
+    # The player to move names the other seat: not "waiting for" themselves.
+    with pytest.raises(InvalidMoveError) as other_seat:
+        await service.play(GAMES, mover, "[1]a1-a3")
+    assert other_seat.value.message == (
+        "The seat prefix (`[k]` before the move) names a seat that is not yours: you play "
+        f"{snapshot.players[0].seat_name}. Leave the prefix out."
+    )
     # Nothing above changed the game.
     assert (await service.snapshot(GAMES)).version == snapshot.version
     result = await service.play(GAMES, mover, " A1 - A3 ", seen_version=snapshot.version)

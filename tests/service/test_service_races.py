@@ -7,7 +7,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import pytest
 
-from bot.service import GameService, NotYourTurnError, StaleActionError, TurnResult
+from bot.service import (
+    GameService,
+    NoGameHereError,
+    NotYourTurnError,
+    StaleActionError,
+    TurnResult,
+)
 from db import Database, GameRow
 
 from .conftest import GAMES, GUILD, FakeClock, StartGame, to_move_user
@@ -151,3 +157,32 @@ async def test_a_deleted_channel_aborts_a_game_moved_by_another_process_meanwhil
     row = await database.games.get(snapshot.game_id)
     assert row is not None
     assert row.status == "aborted"
+
+
+async def test_the_loser_of_a_race_to_end_the_game_hears_it_has_ended(
+    service: GameService,
+    database: Database,
+    start_game: StartGame,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Both players resign at once, each having found the game active: one resignation ends
+    # it, and the other, which waited for the lock, is told so rather than that the channel
+    # has no game.
+    snapshot = await start_game()
+    users = [p.user_id for p in snapshot.players]
+    both_read = asyncio.Barrier(2)
+    read = database.games.active_in_channel
+
+    async def active_in_channel(channel_id: int) -> GameRow | None:
+        row = await read(channel_id)
+        await both_read.wait()
+        return row
+
+    monkeypatch.setattr(database.games, "active_in_channel", active_in_channel)
+    results = await asyncio.gather(
+        *(service.resign(GAMES, user) for user in users), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], NoGameHereError)
+    assert str(refused[0]) == "This game has already ended."
