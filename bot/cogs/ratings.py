@@ -130,7 +130,7 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
                 footer=presenters.leaderboard_footer(board),
             )
             await interaction.followup.send(
-                presenters.leaderboard_caption(board),
+                presenters.leaderboard_caption(board, interaction.user.id),
                 file=discord.File(io.BytesIO(png), filename=_filename(board)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )

@@ -59,15 +59,20 @@ def leaderboard_footer(board: Leaderboard) -> str:
     )
 
 
-def leaderboard_caption(board: Leaderboard) -> str:
-    """The message with the picture: the caller's place, or why they are not listed."""
+def leaderboard_caption(board: Leaderboard, caller_id: int) -> str:
+    """The message with the picture: the caller's place, or why they are not listed. The
+    picture is posted in the channel, so the caption names whom its "you" means
+    (``<@1>: Your rating: **1520**, place **3**.``; the post pings nobody)."""
     if board.caller is None:
-        return board.caller_note or "You are not rated in this game yet."
-    place = board.caller
-    line = f"Your rating: **{place.rating}**"
-    if board.caller_note:
-        return f"{line}. {board.caller_note}"
-    return f"{line}, place **{place.place}**."
+        text = board.caller_note or "You are not rated in this game yet."
+    else:
+        line = f"Your rating: **{board.caller.rating}**"
+        text = (
+            f"{line}. {board.caller_note}"
+            if board.caller_note
+            else f"{line}, place **{board.caller.place}**."
+        )
+    return f"{mention(caller_id)}: {text}"
 
 
 def privacy_text(hidden: bool) -> str:

@@ -22,6 +22,7 @@ from bot.service import (
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.models import Hint, HintMove, TakebackAnswer
+from bot.service.rating_models import Leaderboard, LeaderboardEntry
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -681,3 +682,15 @@ def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:
     assert presenters.game_started_text(casual).endswith("\n" + line)
     assert line not in presenters.game_started_text(replace(casual, rated=True))
     assert line not in presenters.game_started_text(snapshot(rated=False))  # two people
+
+
+def test_a_leaderboard_caption_names_whom_its_you_means() -> None:
+    # The picture is posted in the channel: "You have no rated game" alone would read as
+    # said to everyone there.
+    when = datetime(2026, 11, 28, tzinfo=UTC)
+    unrated = Leaderboard("orbs", "Orbs", "server", (), None, "You have no rated game.", when)
+    assert presenters.leaderboard_caption(unrated, 42) == "<@42>: You have no rated game."
+    listed = replace(unrated, caller=LeaderboardEntry(3, 42, 1520, 9, 12), caller_note="")
+    assert (
+        presenters.leaderboard_caption(listed, 42) == "<@42>: Your rating: **1520**, place **3**."
+    )

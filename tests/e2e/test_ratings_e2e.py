@@ -93,6 +93,7 @@ async def test_a_rated_game_shows_changes_and_the_pictures_are_posted(
         ((name, data),) = board.files
         assert data.startswith(PNG)
         assert "rated games" in board.content or "provisional" in board.content, board.content
+        assert board.content.startswith(f"<@{alice.id}>: "), board.content  # whose "you"
         keep(name, data)
     finally:
         await process.stop()
