@@ -4,6 +4,8 @@ started or the challenge was declined, cancelled or expired.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bot.presenters.clocks import clock_line
 from bot.presenters.common import _code, _join, _mentions, _seated, _timestamp, mention
 from bot.service import ChallengeInfo, GameSnapshot
@@ -12,10 +14,14 @@ __all__ = ["challenge_closed_text", "challenge_text"]
 
 
 def _challenge_head(info: ChallengeInfo, verb: str) -> str:
-    """The first line of a lobby post: who ``verb`` whom (``anyone`` for open seats) to
-    which game, the number of seats beyond two, and the options that are not the default."""
+    """The first line of a lobby post: who ``verb`` whom (the invited, the bots seated,
+    ``**Gameroom (level 3)** ×2`` for several of one level, and ``anyone`` for open seats)
+    to which game, the number of seats beyond two, and the options that are not the
+    default."""
+    bots = Counter(mention(p.user_id) for p in info.lobby if p.role == "bot" and p.holds_seat)
     whom = [mention(u) for u in info.invited_ids]
-    if info.players > 1 + len(whom):
+    whom += [name if count == 1 else f"{name} ×{count}" for name, count in bots.items()]
+    if info.players > 1 + len(info.invited_ids) + bots.total():
         whom.append("anyone")
     size = f" ({info.players} players)" if info.players > 2 else ""
     options = f" with {_code(info.options_text)}" if info.options_text else ""

@@ -694,3 +694,33 @@ def test_a_leaderboard_caption_names_whom_its_you_means() -> None:
     assert (
         presenters.leaderboard_caption(listed, 42) == "<@42>: Your rating: **1520**, place **3**."
     )
+
+
+def test_a_lobby_names_the_bots_seated_and_not_anyone_for_their_seats() -> None:
+    against_the_bot = challenge(
+        challenger_id=ANN,
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(bot_user_id(1), "bot", "seated"),
+        ),
+        status="accepted",
+    )
+    assert presenters.challenge_closed_text(against_the_bot) == (
+        "<@1> challenged **Gameroom (level 1)** to **Generatorb** with `refill=all`: the game "
+        "has started."
+    )
+    orbs = challenge(
+        challenger_id=ANN,
+        game="orbs",
+        game_name="Orbs",
+        players=4,
+        options_text="",
+        lobby=(
+            ChallengePlayer(ANN, "challenger", "seated"),
+            ChallengePlayer(bot_user_id(3, 1), "bot", "seated"),
+            ChallengePlayer(bot_user_id(3, 2), "bot", "seated"),
+        ),
+    )
+    assert presenters.challenge_text(orbs).startswith(
+        "<@1> challenges **Gameroom (level 3)** ×2 and anyone to **Orbs** (4 players).\n"
+    )
