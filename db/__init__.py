@@ -37,7 +37,8 @@ timestamps come back in UTC; rows are the frozen dataclasses of :mod:`db.rows`):
     agreed draw, timeout, abort. ``set_draw_offer(game_id, expected_version, seat, now) ->
     GameRow``. These three raise ``StaleVersionError``, ``GameNotActiveError``,
     ``GameNotFoundError``. ``set_board_message(game_id, message_id) -> None`` (no version
-    bump).
+    bump); ``set_board_messages(message_ids, *, done_timers=None)`` for many games, deleting
+    the game-wide timers the posts make needless in the same transaction.
 
     ``get(game_id) -> GameRow | None``, ``active_in_channel(channel_id) -> GameRow | None``,
     ``list_active(*, guild_id=None, channel_id=None, user_id=None) -> list[GameRow]``,

@@ -50,6 +50,7 @@ from db.schema import (
 )
 from db.schema import moves as move_log
 from db.schema import seats as seat_table
+from db.timers import cancel_matching_timers
 
 __all__ = ["GamesRepo"]
 
@@ -386,10 +387,17 @@ class GamesRepo:
             if result.rowcount != 1:
                 raise GameNotFoundError(game_id)
 
-    async def set_board_messages(self, message_ids: Mapping[int, int | None]) -> None:
+    async def set_board_messages(
+        self,
+        message_ids: Mapping[int, int | None],
+        *,
+        done_timers: tuple[str, Mapping[int, str]] | None = None,
+    ) -> None:
         """:meth:`set_board_message` for many games (game id → message id) in one
         transaction. A game that does not exist is skipped (the drivers do not count the rows
-        of a many-row update alike: asyncpg reports one statement's)."""
+        of a many-row update alike: asyncpg reports one statement's). ``done_timers`` is
+        ``(kind, {game id: payload})``: the game-wide timers the posts make needless, deleted
+        in the same transaction (:func:`db.timers.cancel_matching_timers`)."""
         if not message_ids:
             return
         async with self._tx.write() as conn:
@@ -399,6 +407,8 @@ class GamesRepo:
                 .values(board_message_id=bindparam("message_id")),
                 [{"game_id": g, "message_id": m} for g, m in message_ids.items()],
             )
+            if done_timers is not None:
+                await cancel_matching_timers(conn, *done_timers)
 
     # ----------------------------------------------------------------------------------------
     # Reads

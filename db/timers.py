@@ -33,12 +33,12 @@ To schedule or cancel timers in another repository's transaction (a move's commi
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, Final
 
-from sqlalchemy import Row, and_, delete, insert, literal_column, select, update
+from sqlalchemy import Row, and_, bindparam, delete, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db.engine import Transactions, insert_for
@@ -401,6 +401,27 @@ def _keyed_insert(dialect: str, *, no_seat: bool, replace: bool) -> Any:
             index_elements=target, index_where=target_where
         )
     return statement.returning(*timers.c)
+
+
+async def cancel_matching_timers(
+    conn: AsyncConnection, kind: str, payloads: Mapping[int, str]
+) -> None:
+    """Delete, inside the caller's write transaction ``conn``, the pending game-wide timers
+    of ``kind`` whose game and payload are an item of ``payloads`` (game id → payload JSON
+    text, compared as text): timers planned for one version of a game that their caller is
+    done with; a newer one that replaced such a timer stays."""
+    if not payloads:
+        return
+    await conn.execute(
+        delete(timers).where(
+            timers.c.status == _PENDING,
+            timers.c.kind == kind,
+            timers.c.seat.is_(None),
+            timers.c.game_id == bindparam("game"),
+            timers.c.payload == bindparam("body"),
+        ),
+        [{"game": g, "body": body} for g, body in payloads.items()],
+    )
 
 
 async def cancel_timers(

@@ -13,8 +13,9 @@ them ephemerally.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 
 import discord
@@ -23,9 +24,11 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import presenters
-from bot.service import StaleActionError
+from bot.service import NoGameHereError, StaleActionError
 from bot.service.bot_seats import is_bot
+from bot.service.clock_plans import BOARD_POST_TIMER
 from bot.service.models import DrawOffer, GameSnapshot, PrivateView, TurnResult
+from bot.service.timers import Handler
 from bot.service.views import public_perspective
 from bot.ui.board import (
     board_view,
@@ -48,6 +51,7 @@ from bot.ui.replies import (
     post_in_channel,
     send_ephemeral,
 )
+from db.rows import TimerRow
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,37 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot
         self._letting_go: set[asyncio.Task[None]] = set()
+
+    def timer_handlers(self) -> Mapping[str, Handler]:
+        """This cog runs the ``board_post`` timers (:mod:`bot.cogs.timers`)."""
+        return {BOARD_POST_TIMER: self.on_board_post}
+
+    async def on_board_post(self, timer: TimerRow) -> None:
+        """A move's board was not posted within
+        :data:`~bot.service.clock_plans.BOARD_POST_GRACE`: the process that committed it
+        stopped, or Discord refused the post. Post it now, mentioning who is to move (or
+        everyone, after the last move), unless the game changed since: a later change posts
+        its own board and has its own timer. A post Discord refuses again is logged and not
+        retried (the game stands; ``/board`` shows it)."""
+        if timer.game_id is None:
+            return
+        version = json.loads(timer.payload_json).get("version")
+        try:
+            snapshot = await self.bot.service.game_snapshot(timer.game_id)
+        except NoGameHereError:
+            return
+        if snapshot.version != version:
+            return
+        log.warning("game %d: the board of version %s was never posted; posting it now",
+                    snapshot.game_id, version)  # fmt: skip
+        people = snapshot.to_move_user_ids if snapshot.is_active else snapshot.user_ids
+        async with turn_in_order(self.bot, snapshot.channel_id):
+            await post_board(
+                self.bot,
+                snapshot,
+                presenters.late_board_text(snapshot),
+                mention_ids=[u for u in people if not is_bot(u)],
+            )
 
     def _let_go(self, order: AsyncExitStack) -> None:
         """Release a move's turn order from a callback (a task, kept until it is done)."""

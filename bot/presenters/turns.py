@@ -40,6 +40,7 @@ __all__ = [
     "draw_progress_text",
     "game_started_text",
     "hint_text",
+    "late_board_text",
     "outcome_text",
     "rating_change_text",
     "rating_changes_text",
@@ -300,6 +301,28 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     if snapshot.is_active and is_practice(snapshot.user_ids, rated=snapshot.rated):
         lines.append("A practice game: `/hint` shows what the strongest bot would play for you.")
     return "\n".join(lines)
+
+
+def late_board_text(snapshot: GameSnapshot) -> str:
+    """The post of a board that was not posted after its move (the bot stopped, or Discord
+    refused the post, before it; ``board_post`` timers): the move, that its board comes
+    late, then whose move it is now or the result::
+
+        <@1> (South) played `a1-a3`; its board could not be posted at the time.
+        <@2>, your move (North)."""
+    moved = (m for m in reversed(snapshot.last_moves) if m.seat is not None and m.seat >= 0)
+    last = next(moved, None)  # the last move of a seat, not a chance outcome after it
+    if last is None or last.seat is None:
+        head = f"The board after ply {snapshot.ply} could not be posted at the time."
+    else:
+        player = snapshot.players[last.seat]
+        head = (
+            f"{mention(player.user_id)} ({seat_label(player.seat_name)}) played "
+            f"{_code(last.text)}; its board could not be posted at the time."
+        )
+    if not snapshot.is_active:
+        return f"{head}\n{outcome_text(snapshot)}"
+    return f"{head}\n{_to_move_text(snapshot)}"
 
 
 def board_caption(snapshot: GameSnapshot) -> str:

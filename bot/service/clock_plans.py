@@ -33,9 +33,13 @@ from db.rows import ClockChanges, ClockRow, ClockWrite, NewClock, NewTimer, Time
 from engines.rng import Rng, splitmix64
 
 __all__ = [
+    "BOARD_POST_GRACE",
+    "BOARD_POST_TIMER",
     "BOT_TURN_TIMER",
+    "board_post_payload",
     "deadline_timers",
     "merge_changes",
+    "plan_board_post",
     "plan_bot_turns",
     "plan_pause",
     "plan_reminders",
@@ -244,6 +248,31 @@ def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) 
 
 #: Timer kind of a bot seat's turn (:mod:`bot.service.bots` handles it).
 BOT_TURN_TIMER: Final = "bot_turn"
+
+#: Timer kind of a move's board post, in case it is never made (:func:`plan_board_post`).
+BOARD_POST_TIMER: Final = "board_post"
+#: How long after a move its board may take to be posted before the ``board_post`` timer
+#: posts it: far beyond a post's usual second or two, and the 10 s a move waits for the post
+#: before it (``bot.ui.board.TURN_ORDER_WAIT_S``).
+BOARD_POST_GRACE: Final = timedelta(seconds=60)
+
+
+def board_post_payload(version: int) -> str:
+    """The payload of the ``board_post`` timer of a game's ``version``: ``{"version":V}``,
+    the exact text the post that makes the timer needless compares with."""
+    return json.dumps({"version": version}, separators=(",", ":"))
+
+
+def plan_board_post(game_id: int, version: int, now: datetime) -> ClockChanges:
+    """A game-wide ``board_post`` timer, due :data:`BOARD_POST_GRACE` after ``now``, for the
+    board of ``version`` (the game's version once the move is written). The post of that
+    board deletes it (:meth:`db.timers.TimersRepo.cancel_matching`); it fires only when the
+    process that committed the move stopped, or Discord refused the post, before that, and
+    then the board is posted late rather than never (a crash mid-move)."""
+    timer = NewTimer(
+        BOARD_POST_TIMER, now + BOARD_POST_GRACE, game_id, None, board_post_payload(version)
+    )
+    return ClockChanges(schedule=(timer,))
 
 
 def plan_bot_turns(

@@ -32,7 +32,13 @@ from bot.service import clocks as clock_rules
 from bot.service._cache import GameMeta, Lru, PositionEntry
 from bot.service.automatic import automatic_steps
 from bot.service.bot_seats import is_bot
-from bot.service.clock_plans import merge_changes, plan_bot_turns, plan_reminders, plan_turn
+from bot.service.clock_plans import (
+    merge_changes,
+    plan_board_post,
+    plan_bot_turns,
+    plan_reminders,
+    plan_turn,
+)
 from bot.service.clocks import ClockSpec, SeatClock, reminder_delay
 from bot.service.errors import (
     NoGameHereError,
@@ -462,13 +468,18 @@ class GameCore:
         movers: Sequence[int] = (),
         timed_out: Collection[int] = (),
         now: datetime | None = None,
+        board_post: bool = False,
     ) -> Loaded:
         """Commit ``moves`` leading to ``state`` (compare-and-set) and refresh the caches.
 
         The same transaction writes the turn change's clocks and timers
         (:meth:`_plan_turn_change`): ``movers`` are the seats that chose a move (they get
         their increment), ``timed_out`` the seats whose time-out these moves are; ``now``
-        (default: the service's clock) is when it all happened.
+        (default: the service's clock) is when it all happened. With ``board_post`` (a
+        change whose caller posts the board after it) the change also gets a ``board_post``
+        timer
+        (:func:`~bot.service.clock_plans.plan_board_post`), so its board is posted even if
+        this process stops before it does.
         """
         engine = loaded.meta.engine
         outcome = engine.outcome(state)
@@ -483,6 +494,9 @@ class GameCore:
             ply_after=moves[-1].ply,
             new_moves=moves,
         )
+        if board_post:
+            announce = plan_board_post(loaded.row.id, loaded.row.version + 1, now)
+            clock_changes = merge_changes(clock_changes, announce)
         status = "active" if outcome is None else "finished"
         rating = await self._rating_hook(loaded, status, outcome, moves, now)
         try:

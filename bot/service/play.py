@@ -168,15 +168,21 @@ class Play:
         ply = loaded.row.ply + 1
         new_moves = [NewMove(ply, seat, canonical, _codec.dump_events(events))]
         state, automatic_moves, automatic_events = automatic_steps(loaded.meta, state, ply + 1)
-        updated = await self.core.commit(
-            loaded, state, [*new_moves, *automatic_moves], movers=(seat,), now=now
-        )
-        all_events = (*events, *automatic_events)
+        # One of many decisions of the seat's turn gets a quiet line, not the board.
         turn_goes_on = (
             engine.many_decisions_per_turn
-            and updated.row.is_active
-            and updated.row.to_move == (seat,)
+            and engine.outcome(state) is None
+            and tuple(engine.to_move(state)) == (seat,)
         )
+        updated = await self.core.commit(
+            loaded,
+            state,
+            [*new_moves, *automatic_moves],
+            movers=(seat,),
+            now=now,
+            board_post=not turn_goes_on,
+        )
+        all_events = (*events, *automatic_events)
         log.debug(
             "game %d: ply %d %s by seat %d%s",
             loaded.row.id,

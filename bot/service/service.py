@@ -430,9 +430,11 @@ class GameService:
             private, seat_labels=seat_labels, perspective=perspective
         )
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
         """See :meth:`~bot.service.views.Views.set_board_message`."""
-        return await self.views.set_board_message(game_id, message_id)
+        return await self.views.set_board_message(game_id, message_id, version)
 
     # ---- Records and replay (bot/service/replays.py) ---------------------------------------------
     async def export_record(

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import _codec
+from bot.service.clock_plans import BOARD_POST_TIMER, board_post_payload
 from bot.service.core import GameCore
 from bot.service.errors import (
     NoGameHereError,
@@ -76,25 +77,39 @@ class _BoardMessages:
     def __init__(self, core: GameCore) -> None:
         self.core = core
         self._open: dict[int, int | None] | None = None
+        #: The version each game's stored board shows, for the group's ``board_post`` timers.
+        self._versions: dict[int, int] = {}
         self._written: asyncio.Future[None] | None = None
         self._one_at_a_time = asyncio.Lock()
         self._writers: set[asyncio.Task[None]] = set()
 
-    async def store(self, game_id: int, message_id: int | None) -> None:
+    async def store(self, game_id: int, message_id: int | None, version: int | None) -> None:
         if self._open is None or self._written is None:
             self._open, self._written = {}, asyncio.get_running_loop().create_future()
-            writer = asyncio.ensure_future(self._write(self._open, self._written))
+            self._versions = {}
+            writer = asyncio.ensure_future(self._write(self._open, self._versions, self._written))
             self._writers.add(writer)
             writer.add_done_callback(self._writers.discard)
         self._open[game_id] = message_id
+        if version is not None:
+            self._versions[game_id] = version
         await asyncio.shield(self._written)
 
-    async def _write(self, group: dict[int, int | None], written: asyncio.Future[None]) -> None:
+    async def _write(
+        self,
+        group: dict[int, int | None],
+        versions: dict[int, int],
+        written: asyncio.Future[None],
+    ) -> None:
         async with self._one_at_a_time:
             if self._open is group:  # from now on, ids go to the next group
                 self._open = self._written = None
             try:
-                await self.core.database.games.set_board_messages(group)
+                # The boards are posted: their versions' board_post timers are needless.
+                done = {game: board_post_payload(v) for game, v in versions.items()}
+                await self.core.database.games.set_board_messages(
+                    group, done_timers=(BOARD_POST_TIMER, done)
+                )
             except Exception as exc:
                 written.set_exception(exc)
                 return
@@ -233,12 +248,16 @@ class Views:
             return None
         return seat
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_board_message(
+        self, game_id: int, message_id: int | None, version: int | None = None
+    ) -> None:
         """Remember the last board message posted for a game (reminders and final warnings
         link to it); stored when this returns, in a group commit with the other games' posts
-        of the moment (:class:`_BoardMessages`). Raises the database's error if the write
-        failed."""
-        await self._board_messages.store(game_id, message_id)
+        of the moment (:class:`_BoardMessages`). ``version`` is the game version the board
+        shows: its ``board_post`` timer, if any, is deleted then
+        (:func:`~bot.service.clock_plans.plan_board_post`). Raises the database's error if
+        the write failed."""
+        await self._board_messages.store(game_id, message_id, version)
 
     async def render(
         self,

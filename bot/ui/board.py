@@ -215,7 +215,7 @@ async def post_board(
         mentioned = ()
     else:
         try:
-            await bot.service.set_board_message(snapshot.game_id, message.id)
+            await bot.service.set_board_message(snapshot.game_id, message.id, snapshot.version)
         except Exception:
             log.exception(
                 "game %d: could not remember board message %d", snapshot.game_id, message.id

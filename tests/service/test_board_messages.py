@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 from bot.service import GameService
+from bot.service.clock_plans import BOARD_POST_GRACE, BOARD_POST_TIMER
 from db import Database
-from tests.service.conftest import StartGame
+from tests.service.conftest import GAMES, StartGame, to_move_user
 
 
 async def test_posts_of_the_same_moment_share_one_write_and_each_is_stored_on_return(
@@ -19,9 +22,9 @@ async def test_posts_of_the_same_moment_share_one_write_and_each_is_stored_on_re
     groups: list[dict[int, int | None]] = []
     write = database.games.set_board_messages
 
-    async def spy(message_ids: Mapping[int, int | None]) -> None:
+    async def spy(message_ids: Mapping[int, int | None], **done: Any) -> None:
         groups.append(dict(message_ids))
-        await write(message_ids)
+        await write(message_ids, **done)
 
     monkeypatch.setattr(database.games, "set_board_messages", spy)
     await asyncio.gather(*(service.set_board_message(g.game_id, 9000 + g.game_id) for g in games))
@@ -49,11 +52,11 @@ async def test_ids_posted_while_a_group_is_written_go_in_the_next_group(
     release = asyncio.Event()
     write = database.games.set_board_messages
 
-    async def slow(message_ids: Mapping[int, int | None]) -> None:
+    async def slow(message_ids: Mapping[int, int | None], **done: Any) -> None:
         groups.append(dict(message_ids))
         writing.set()
         await release.wait()
-        await write(message_ids)
+        await write(message_ids, **done)
 
     monkeypatch.setattr(database.games, "set_board_messages", slow)
     one = asyncio.ensure_future(service.set_board_message(first.game_id, 11))
@@ -73,10 +76,10 @@ async def test_a_failed_write_is_raised_to_its_callers_and_the_next_group_is_wri
     write = database.games.set_board_messages
     failures = iter([RuntimeError("disk full")])
 
-    async def flaky(message_ids: Mapping[int, int | None]) -> None:
+    async def flaky(message_ids: Mapping[int, int | None], **done: Any) -> None:
         for failure in failures:
             raise failure
-        await write(message_ids)
+        await write(message_ids, **done)
 
     monkeypatch.setattr(database.games, "set_board_messages", flaky)
     with pytest.raises(RuntimeError, match="disk full"):
@@ -85,3 +88,40 @@ async def test_a_failed_write_is_raised_to_its_callers_and_the_next_group_is_wri
     row = await database.games.get(game.game_id)
     assert row is not None
     assert row.board_message_id == 6
+
+
+async def test_a_move_plans_its_board_post_and_the_post_calls_it_off(
+    service: GameService, database: Database, start_game: StartGame
+) -> None:
+    """A move that passes the turn leaves a ``board_post`` timer for its version, due after
+    the grace; storing the board of that version deletes it, and a board of another version
+    does not (a crash mid-move: the board comes late, never not at all)."""
+    snapshot = await start_game()
+    result = await service.play(GAMES, to_move_user(snapshot), "a1-a3")
+    version = result.snapshot.version
+    (timer,) = await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    assert timer.seat is None
+    assert json.loads(timer.payload_json) == {"version": version}
+    assert timer.due_at - result.snapshot.updated_at == BOARD_POST_GRACE
+    await service.set_board_message(snapshot.game_id, 77, version - 1)  # an older board
+    assert await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    await service.set_board_message(snapshot.game_id, 78, version)
+    assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    # The next move plans the next one; a board stored without a version leaves it.
+    after = await service.play(GAMES, to_move_user(result.snapshot), "h8-h6")
+    await service.set_board_message(snapshot.game_id, 79)
+    (timer,) = await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    assert json.loads(timer.payload_json) == {"version": after.snapshot.version}
+
+
+async def test_a_decision_within_a_turn_plans_no_board_post(
+    service: GameService, database: Database, start_game: StartGame
+) -> None:
+    # Generation Zero: a 'Sue's rest is one of many decisions of the seat's turn; it is
+    # answered with a quiet line, not a board, so there is no board to wait for.
+    snapshot = await start_game(game="generation_zero")
+    mover = to_move_user(snapshot)
+    moves = await service.autocomplete_moves(GAMES, mover, "rest")
+    result = await service.play(GAMES, mover, moves[0])
+    assert result.turn_goes_on
+    assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
