@@ -1195,8 +1195,9 @@ def _roster_rows(reader: _Reader, cid: str) -> int:
 def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
                       gone: str) -> None:  # fmt: skip
     """One character: id, card name, Health, charge, then its extras (:func:`_roster_extras`;
-    on the next line when they do not fit, :func:`_roster_rows`). A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
-    living characters left play (spec generation_zero R12.4) and are not told from its dead."""
+    on the next line when they do not fit, :func:`_roster_rows`). A character not in play
+    reads ``gone``: "dead", or "out" for a resigned seat's, whose living characters left play
+    (spec generation_zero R12.4) and are not told from its dead."""
     char = reader.chars[cid]
     seat = int(char["seat"])
     alive = bool(char["at"])
