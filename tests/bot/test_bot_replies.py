@@ -162,9 +162,11 @@ async def test_a_posted_board_is_remembered() -> None:
     bot.service.render = AsyncMock(side_effect=RuntimeError("renderer broke"))
     bot.service.set_board_message = AsyncMock()
     # Drawing failed: the text still goes out, without a picture.
-    assert await post_board(bot, snapshot(), "text", mention_ids=[]) is message
+    shown = snapshot()
+    assert await post_board(bot, shown, "text", mention_ids=[]) is message
     assert "file" not in channel.send.await_args.kwargs
-    bot.service.set_board_message.assert_awaited_once_with(5, 4242)
+    # With the version it shows, which calls off that version's board_post timer.
+    bot.service.set_board_message.assert_awaited_once_with(5, 4242, shown.version)
 
 
 # ---- answered_in_time: answer with the result, or defer while it takes long -----------------
