@@ -391,12 +391,12 @@ class GamesRepo:
         self,
         message_ids: Mapping[int, int | None],
         *,
-        done_timers: tuple[str, Mapping[int, str]] | None = None,
+        done_timers: tuple[str, Sequence[tuple[int, str]]] | None = None,
     ) -> None:
         """:meth:`set_board_message` for many games (game id → message id) in one
         transaction. A game that does not exist is skipped (the drivers do not count the rows
         of a many-row update alike: asyncpg reports one statement's). ``done_timers`` is
-        ``(kind, {game id: payload})``: the game-wide timers the posts make needless, deleted
+        ``(kind, [(game id, payload), …])``: the game-wide timers the posts make needless, deleted
         in the same transaction (:func:`db.timers.cancel_matching_timers`)."""
         if not message_ids:
             return

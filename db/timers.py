@@ -33,7 +33,7 @@ To schedule or cancel timers in another repository's transaction (a move's commi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, Final
@@ -404,10 +404,10 @@ def _keyed_insert(dialect: str, *, no_seat: bool, replace: bool) -> Any:
 
 
 async def cancel_matching_timers(
-    conn: AsyncConnection, kind: str, payloads: Mapping[int, str]
+    conn: AsyncConnection, kind: str, payloads: Sequence[tuple[int, str]]
 ) -> None:
     """Delete, inside the caller's write transaction ``conn``, the pending game-wide timers
-    of ``kind`` whose game and payload are an item of ``payloads`` (game id → payload JSON
+    of ``kind`` whose game and payload are a pair of ``payloads`` (game id, payload JSON
     text, compared as text): timers planned for one version of a game that their caller is
     done with; a newer one that replaced such a timer stays."""
     if not payloads:
@@ -420,7 +420,7 @@ async def cancel_matching_timers(
             timers.c.game_id == bindparam("game"),
             timers.c.payload == bindparam("body"),
         ),
-        [{"game": g, "body": body} for g, body in payloads.items()],
+        [{"game": g, "body": body} for g, body in payloads],
     )
 
 

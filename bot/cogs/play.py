@@ -82,15 +82,18 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             return
         version = json.loads(timer.payload_json).get("version")
         try:
-            snapshot = await self.bot.service.game_snapshot(timer.game_id)
+            found = await self.bot.service.game_snapshot(timer.game_id)
         except NoGameHereError:
             return
-        if snapshot.version != version:
-            return
-        log.warning("game %d: the board of version %s was never posted; posting it now",
-                    snapshot.game_id, version)  # fmt: skip
-        people = snapshot.to_move_user_ids if snapshot.is_active else snapshot.user_ids
-        async with turn_in_order(self.bot, snapshot.channel_id):
+        # Read again once the channel's turn order is held: a move posting its own (newer)
+        # board meanwhile must not be followed by this older one.
+        async with turn_in_order(self.bot, found.channel_id):
+            snapshot = await self.bot.service.game_snapshot(timer.game_id)
+            if snapshot.version != version:
+                return
+            log.warning("game %d: the board of version %s was never posted; posting it now",
+                        snapshot.game_id, version)  # fmt: skip
+            people = snapshot.to_move_user_ids if snapshot.is_active else snapshot.user_ids
             await post_board(
                 self.bot,
                 snapshot,

@@ -310,8 +310,16 @@ def late_board_text(snapshot: GameSnapshot) -> str:
 
         <@1> (South) played `a1-a3`; its board could not be posted at the time.
         <@2>, your move (North)."""
-    moved = (m for m in reversed(snapshot.last_moves) if m.seat is not None and m.seat >= 0)
-    last = next(moved, None)  # the last move of a seat, not a chance outcome after it
+    # The last move a seat chose: not a chance outcome, nor a forced pass played for the next
+    # seat (``automatic`` event), after it.
+    moved = (
+        m
+        for m in reversed(snapshot.last_moves)
+        if m.seat is not None
+        and m.seat >= 0
+        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
+    )
+    last = next(moved, None)
     if last is None or last.seat is None:
         head = f"The board after ply {snapshot.ply} could not be posted at the time."
     else:

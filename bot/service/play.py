@@ -142,7 +142,7 @@ class Play:
                 mine = loaded.meta.players[seat].seat_name
                 raise InvalidMoveError(
                     f"The seat prefix (`[k]` before the move) names a seat that is not "
-                    f"yours: you play {mine}. Leave the prefix out.",
+                    f"to move: you play {mine} now. Leave the prefix out.",
                     kind="not_your_turn",
                     text=text,
                 ) from exc

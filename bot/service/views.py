@@ -77,8 +77,9 @@ class _BoardMessages:
     def __init__(self, core: GameCore) -> None:
         self.core = core
         self._open: dict[int, int | None] | None = None
-        #: The version each game's stored board shows, for the group's ``board_post`` timers.
-        self._versions: dict[int, int] = {}
+        #: ``(game, version)`` of each board stored, for the group's ``board_post`` timers:
+        #: two boards of one game may share a group (``/board public:True`` and a move's).
+        self._versions: set[tuple[int, int]] = set()
         self._written: asyncio.Future[None] | None = None
         self._one_at_a_time = asyncio.Lock()
         self._writers: set[asyncio.Task[None]] = set()
@@ -86,19 +87,19 @@ class _BoardMessages:
     async def store(self, game_id: int, message_id: int | None, version: int | None) -> None:
         if self._open is None or self._written is None:
             self._open, self._written = {}, asyncio.get_running_loop().create_future()
-            self._versions = {}
+            self._versions = set()
             writer = asyncio.ensure_future(self._write(self._open, self._versions, self._written))
             self._writers.add(writer)
             writer.add_done_callback(self._writers.discard)
         self._open[game_id] = message_id
         if version is not None:
-            self._versions[game_id] = version
+            self._versions.add((game_id, version))
         await asyncio.shield(self._written)
 
     async def _write(
         self,
         group: dict[int, int | None],
-        versions: dict[int, int],
+        versions: set[tuple[int, int]],
         written: asyncio.Future[None],
     ) -> None:
         async with self._one_at_a_time:
@@ -106,7 +107,7 @@ class _BoardMessages:
                 self._open = self._written = None
             try:
                 # The boards are posted: their versions' board_post timers are needless.
-                done = {game: board_post_payload(v) for game, v in versions.items()}
+                done = [(game, board_post_payload(v)) for game, v in sorted(versions)]
                 await self.core.database.games.set_board_messages(
                     group, done_timers=(BOARD_POST_TIMER, done)
                 )

@@ -724,3 +724,19 @@ def test_a_lobby_names_the_bots_seated_and_not_anyone_for_their_seats() -> None:
     assert presenters.challenge_text(orbs).startswith(
         "<@1> challenges **Gameroom (level 3)** ×2 and anyone to **Orbs** (4 players).\n"
     )
+
+
+def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
+    # South moved; the board was lost; North is to move.
+    late = presenters.late_board_text(snapshot())
+    assert late == (
+        "<@11> (South) played `a1-a3`; its board could not be posted at the time.\n"
+        "<@22>, your move (North)."
+    )
+    # A forced pass played for North after South's move, and a chance outcome, are not
+    # what the late board names: South's move is.
+    forced = MoveRecord(2, 1, "pass", (Event("automatic", 1, "North passes"),), T)
+    roll = MoveRecord(3, None, "roll:G", (), T)
+    after = snapshot(last_moves=(*snapshot().last_moves, forced, roll), to_move=(0,), ply=3)
+    assert presenters.late_board_text(after).startswith("<@11> (South) played `a1-a3`;")
+    assert presenters.late_board_text(after).endswith("<@11>, your move (South).")

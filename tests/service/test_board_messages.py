@@ -107,8 +107,17 @@ async def test_a_move_plans_its_board_post_and_the_post_calls_it_off(
     assert await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
     await service.set_board_message(snapshot.game_id, 78, version)
     assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    # Two boards of one game in one group (a /board public:True of the old version beside
+    # the move's board) both count: the move's timer goes.
+    again = await service.play(GAMES, to_move_user(result.snapshot), "h8-h6")
+    await asyncio.gather(
+        service.set_board_message(snapshot.game_id, 81, again.snapshot.version),
+        service.set_board_message(snapshot.game_id, 80, again.snapshot.version - 1),
+    )
+    assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    result = again
     # The next move plans the next one; a board stored without a version leaves it.
-    after = await service.play(GAMES, to_move_user(result.snapshot), "h8-h6")
+    after = await service.play(GAMES, to_move_user(result.snapshot), "a2-a4")
     await service.set_board_message(snapshot.game_id, 79)
     (timer,) = await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
     assert json.loads(timer.payload_json) == {"version": after.snapshot.version}

@@ -143,8 +143,8 @@ async def test_move_errors_each_have_their_type(
     with pytest.raises(InvalidMoveError) as other_seat:
         await service.play(GAMES, mover, "[1]a1-a3")
     assert other_seat.value.message == (
-        "The seat prefix (`[k]` before the move) names a seat that is not yours: you play "
-        f"{snapshot.players[0].seat_name}. Leave the prefix out."
+        "The seat prefix (`[k]` before the move) names a seat that is not to move: you play "
+        f"{snapshot.players[0].seat_name} now. Leave the prefix out."
     )
     # Nothing above changed the game.
     assert (await service.snapshot(GAMES)).version == snapshot.version
