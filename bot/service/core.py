@@ -477,9 +477,8 @@ class GameCore:
         their increment), ``timed_out`` the seats whose time-out these moves are; ``now``
         (default: the service's clock) is when it all happened. With ``board_post`` (a
         change whose caller posts the board after it) the change also gets a ``board_post``
-        timer
-        (:func:`~bot.service.clock_plans.plan_board_post`), so its board is posted even if
-        this process stops before it does.
+        timer (:func:`~bot.service.clock_plans.plan_board_post`), so its board is posted even
+        if this process stops before it does.
         """
         engine = loaded.meta.engine
         outcome = engine.outcome(state)
