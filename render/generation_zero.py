@@ -1143,7 +1143,8 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     room = PANEL_RIGHT - _width(right, 14, True) - 10 - left
     name = reader.seat_name(seat, seat_labels, PANEL_RIGHT - left, 16)
     apart = _width(name, 16) > room  # measured as seat_name fits it
-    rows = {cid: _roster_rows(reader, cid) for cid in mine}
+    extras = {cid: _roster_extras(reader, cid) for cid in mine}
+    rows = {cid: _roster_rows(text) for cid, text in extras.items()}
     height = 24 + (HEADER_LINE if apart else 0) + ROSTER_LINE * sum(rows.values())
     if active or won:
         box = (PANEL_LEFT - 6, top - 12, PANEL_RIGHT + 4, top + height - 8)
@@ -1158,7 +1159,8 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     _text(image, PANEL_RIGHT, y, right, 14, ink, "rm", bold=True)
     y += 20
     for cid in mine:
-        _draw_roster_line(image, reader, cid, y, gone="out" if out else "dead")
+        gone = "out" if out else "dead"
+        _draw_roster_line(image, reader, cid, y, gone, extras[cid], rows[cid])
         y += ROSTER_LINE * rows[cid]
     return y + 8
 
@@ -1185,19 +1187,19 @@ def _roster_extras(reader: _Reader, cid: str) -> str:
     return " ".join(extras)
 
 
-def _roster_rows(reader: _Reader, cid: str) -> int:
-    """1, or 2 when the extras do not fit beside the Health and charge: then they take the
-    next line, so a public Canon's name is never cut away (spec generation_zero section 10)."""
-    extras = _roster_extras(reader, cid)
+def _roster_rows(extras: str) -> int:
+    """1, or 2 when ``extras`` (:func:`_roster_extras`) do not fit beside the Health and
+    charge: then they take the next line, so a public Canon's name is never cut away (spec
+    generation_zero section 10)."""
     return 1 if _width(extras, ROSTER_FONT - 1) <= PANEL_RIGHT - EXTRAS_LEFT else 2
 
 
-def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
-                      gone: str) -> None:  # fmt: skip
-    """One character: id, card name, Health, charge, then its extras (:func:`_roster_extras`;
-    on the next line when they do not fit, :func:`_roster_rows`). A character not in play
-    reads ``gone``: "dead", or "out" for a resigned seat's, whose living characters left play
-    (spec generation_zero R12.4) and are not told from its dead."""
+def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float, gone: str,
+                      extras: str, rows: int) -> None:  # fmt: skip
+    """One character: id, card name, Health, charge, then its ``extras``
+    (:func:`_roster_extras`; on the next line when ``rows`` is 2, :func:`_roster_rows`).
+    A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
+    living characters left play (spec generation_zero R12.4) and are not told from its dead."""
     char = reader.chars[cid]
     seat = int(char["seat"])
     alive = bool(char["at"])
@@ -1213,9 +1215,8 @@ def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float,
     _text(image, x, y, f"{char['hp']}/{reader.max_health(cid)}", size, INK, bold=True)
     cd = int(char["cd"])
     _text(image, x + 38, y, "ready" if cd == 0 else f"cd {cd}", size, INK if cd == 0 else MUTED)
-    extras = _roster_extras(reader, cid)
     left = EXTRAS_LEFT
-    if _roster_rows(reader, cid) == 2:
+    if rows == 2:
         left, y = EXTRAS_WRAP_LEFT, y + ROSTER_LINE
     _text(image, left, y, _fit(extras, PANEL_RIGHT - left, size - 1), size - 1, INK)
 
