@@ -266,7 +266,8 @@ def board_post_payload(version: int) -> str:
 def plan_board_post(game_id: int, version: int, now: datetime) -> ClockChanges:
     """A game-wide ``board_post`` timer, due :data:`BOARD_POST_GRACE` after ``now``, for the
     board of ``version`` (the game's version once the move is written). The post of that
-    board deletes it (:meth:`db.timers.TimersRepo.cancel_matching`); it fires only when the
+    board deletes it (:func:`db.timers.cancel_matching_timers`, in the board message's group
+    commit); it fires only when the
     process that committed the move stopped, or Discord refused the post, before that, and
     then the board is posted late rather than never (a crash mid-move)."""
     timer = NewTimer(

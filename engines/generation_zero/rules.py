@@ -1674,7 +1674,10 @@ class Game:
             self.alive(cid)
             and self.chars[cid]["at"] == loc
             and not self.paralysed(cid)
-            and any(m != cid and self.enemies(cid, m) for m in self.at(loc))
+            and any(
+                other != cid and ch["at"] == loc and self.enemies(cid, other)
+                for other, ch in self.chars.items()
+            )
         )
 
     def advance_battle(self) -> None:
