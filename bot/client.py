@@ -22,7 +22,7 @@ from bot.service.bot_seats import bot_name, is_bot
 from bot.service.locks import KeyedLock
 from bot.service.randomness import random_seed
 from bot.settings import Settings
-from bot.ui.bot_menu import BotLevelMenu
+from bot.ui.bot_menu import BotLevelMenu, BotRemovalMenu
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
 from bot.ui.offers import DrawOfferPosts
@@ -163,7 +163,9 @@ class GameroomBot(commands.AutoShardedBot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ChallengeButton, GameButton, BotLevelMenu, RematchLevelMenu)
+        self.add_dynamic_items(
+            ChallengeButton, GameButton, BotLevelMenu, BotRemovalMenu, RematchLevelMenu
+        )
         await self._sync_commands()
         log.info("set up: database %r, %d extensions", self.database, len(EXTENSIONS))
 

@@ -424,6 +424,18 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 await self._show_closed(interaction, challenge_id, closed.status)
                 raise
 
+    async def on_remove_bot(self, interaction: Interaction, challenge_id: int, bot_id: int) -> None:
+        """The lobby's "Remove a bot…" menu: the challenger takes bot ``bot_id``'s seat back
+        (nothing starts: a seat opens)."""
+        await interaction.response.defer()
+        async with answer_errors(interaction):
+            try:
+                info = await self.bot.service.remove_bot(challenge_id, interaction.user.id, bot_id)
+            except ChallengeClosedError as closed:
+                await self._show_closed(interaction, challenge_id, closed.status)
+                raise
+            await _edit_lobby(interaction, info)
+
     async def _press_where_games_go(
         self,
         channel: object,

@@ -51,6 +51,7 @@ from bot.service.lobby_rules import (
     decline_press,
     join_press,
     leave_press,
+    remove_bot_press,
     seated_after,
     start_press,
 )
@@ -395,6 +396,17 @@ class Lobby:
         assert update is not None  # levels is not empty
         return update
 
+    async def remove_bot(self, challenge_id: int, user_id: int, bot_id: int) -> ChallengeInfo:
+        """The challenger takes bot ``bot_id``'s seat back before the start (the lobby's
+        "Remove a bot…" menu); the seat is open again. Returns the lobby after the change.
+        Raises :class:`NotChallengedError` (not the challenger), :class:`LobbyError` (that
+        bot holds no seat here), :class:`ChallengeNotFoundError` and
+        :class:`ChallengeClosedError` (the challenge is no longer open)."""
+        update = await self._lobby_press(
+            challenge_id, user_id, partial(remove_bot_press, bot_id=bot_id)
+        )
+        return update.challenge
+
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         """The challenger withdraws. Raises :class:`NotChallengedError` for anyone else."""
         now = self.core.now()
@@ -469,7 +481,13 @@ class Lobby:
                 )
             except (DbChallengeChangedError, DbChallengeClosedError, DbChallengeFullError):
                 continue
-            log.info("challenge %d: %d is %s", challenge_id, user_id, press.entry.status.value)
+            log.info(
+                "challenge %d: %d is %s (pressed by %d)",
+                challenge_id,
+                press.entry.user_id,
+                press.entry.status.value,
+                user_id,
+            )
             return LobbyUpdate(self.challenge_info(updated))
         raise StaleActionError("The lobby kept changing while you pressed; please press again.")
 

@@ -1,11 +1,11 @@
 """Lobby decisions: what one press on a challenge changes, or the user's mistake.
 
 Pure functions of the challenge as read (no database, no clock): each press — Accept, Join,
-Decline, Leave, Start, and the challenger's Add bot — returns a :class:`Press` (the presser's
-new place in the lobby, and whether the game starts or the challenge closes) or raises the
-:class:`~bot.service.errors.ServiceError` the user sees. :class:`~bot.service.lobby.Lobby`
-reads, decides with these, and writes with a compare-and-set, deciding again when another
-press landed first.
+Decline, Leave, Start, and the challenger's Add bot and Remove bot — returns a
+:class:`Press` (the presser's new place in the lobby, and whether the game starts or the
+challenge closes) or raises the :class:`~bot.service.errors.ServiceError` the user sees.
+:class:`~bot.service.lobby.Lobby` reads, decides with these, and writes with a
+compare-and-set, deciding again when another press landed first.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "decline_press",
     "join_press",
     "leave_press",
+    "remove_bot_press",
     "seated_after",
     "start_press",
     "take_seat",
@@ -74,10 +75,25 @@ def bot_press(challenge: ChallengeRow, user_id: int, *, level: int) -> Press:
         raise NotChallengedError("Only the challenger can add bots to this challenge.")
     if challenge.open_seats < 1:
         raise LobbyError("Every seat is taken or reserved, so there is no room for a bot.")
-    taken = {p.user_id for p in challenge.lobby}
+    # A bot removed earlier gets its lobby row back, so the ids stay few however often the
+    # challenger adds and removes bots (a lobby holds at most ``players`` bots at once).
+    taken = {p.user_id for p in challenge.lobby if p.status is SEATED}
     instance = next(k for k in range(challenge.players + 1) if bot_user_id(level, k) not in taken)
     entry = ChallengeEntry(bot_user_id(level, instance), ChallengePlayerRole.BOT, SEATED)
     return take_seat(challenge, entry)
+
+
+def remove_bot_press(challenge: ChallengeRow, user_id: int, *, bot_id: int) -> Press:
+    """Remove bot: the challenger takes back the seat of bot ``bot_id`` (a bot user id,
+    :mod:`bot.service.bot_seats`) seated in this lobby; the seat is open again. Raises
+    :class:`NotChallengedError` for anyone else and :class:`LobbyError` when that bot holds
+    no seat here (removed meanwhile: a double click, or a stale menu)."""
+    if user_id != challenge.challenger_id:
+        raise NotChallengedError("Only the challenger can remove bots from this challenge.")
+    entry = challenge.entry_of(bot_id)
+    if entry is None or entry.role is not ChallengePlayerRole.BOT or entry.status is not SEATED:
+        raise LobbyError("That bot no longer has a seat in this challenge.")
+    return Press(ChallengeEntry(bot_id, ChallengePlayerRole.BOT, LEFT))
 
 
 def accept_press(challenge: ChallengeRow, user_id: int) -> Press:

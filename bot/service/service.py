@@ -270,6 +270,10 @@ class GameService:
             parent_channel_id=parent_channel_id,
         )
 
+    async def remove_bot(self, challenge_id: int, user_id: int, bot_id: int) -> ChallengeInfo:
+        """See :meth:`~bot.service.lobby.Lobby.remove_bot`."""
+        return await self.lobby.remove_bot(challenge_id, user_id, bot_id)
+
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> ChallengeInfo:
         """See :meth:`~bot.service.lobby.Lobby.cancel_challenge`."""
         return await self.lobby.cancel_challenge(challenge_id, user_id)

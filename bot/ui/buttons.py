@@ -14,11 +14,12 @@ from typing import Any, Protocol, TypeAlias, cast
 import discord
 
 from bot.service import ChallengeInfo
-from bot.ui.bot_menu import BotLevelMenu
+from bot.ui.bot_menu import BotLevelMenu, BotRemovalMenu, removal_options
 from bot.ui.custom_ids import (
     CHALLENGE_TEMPLATE,
     GAME_TEMPLATE,
     BotMenuId,
+    BotRemovalMenuId,
     ChallengeAction,
     ChallengeButtonId,
     GameAction,
@@ -164,9 +165,10 @@ def challenge_view(info: ChallengeInfo) -> discord.ui.View:
     Accept and Decline while an invitation is pending, Join while a seat is open, Leave once
     someone besides the challenger is seated, Start once the challenger may start early
     (:attr:`ChallengeInfo.can_start_early`), and always Cancel; below them, while a seat is
-    open, the challenger's "Add a bot…" menu (:class:`~bot.ui.bot_menu.BotLevelMenu`). A
-    two-seat challenge thus shows Accept / Decline / Cancel to a named opponent and Join /
-    Cancel to anyone.
+    open, the challenger's "Add a bot…" menu (:class:`~bot.ui.bot_menu.BotLevelMenu`), and
+    while a bot is seated, the "Remove a bot…" menu
+    (:class:`~bot.ui.bot_menu.BotRemovalMenu`). A two-seat challenge thus shows Accept /
+    Decline / Cancel to a named opponent and Join / Cancel to anyone.
     """
     actions: list[ChallengeAction] = []
     if info.pending_ids:
@@ -183,6 +185,8 @@ def challenge_view(info: ChallengeInfo) -> discord.ui.View:
         view.add_item(ChallengeButton(ChallengeButtonId(info.challenge_id, action)))
     if info.open_seats > 0:
         view.add_item(BotLevelMenu(BotMenuId(info.challenge_id)))
+    if seated_bots := removal_options(info):
+        view.add_item(BotRemovalMenu(BotRemovalMenuId(info.challenge_id), seated_bots))
     return view
 
 

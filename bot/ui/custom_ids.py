@@ -6,8 +6,9 @@ Buttons carry everything they need in their custom id, so they keep working afte
 * game buttons: ``gr:<game_id>:<action>:<version>``, where ``version`` is the game version the
   button was drawn at, so a press on an old board or a withdrawn offer is recognised as stale
   (except "My view", which always shows the current private view and only notes it);
-* challenge buttons: ``gr:c<challenge_id>:<action>``, and the lobby's "Add a bot…" menu
-  ``gr:c<challenge_id>:bots``; the service checks every press against
+* challenge buttons: ``gr:c<challenge_id>:<action>``, the lobby's "Add a bot…" menu
+  ``gr:c<challenge_id>:bots`` and its "Remove a bot…" menu ``gr:c<challenge_id>:unbot``; the
+  service checks every press against
   the lobby as it is now (a challenge leaves ``open`` only once, and a press for a seat that
   was taken meanwhile is refused), so these ids need no version.
 
@@ -22,9 +23,11 @@ from enum import StrEnum
 
 __all__ = [
     "BOT_MENU_TEMPLATE",
+    "BOT_REMOVAL_TEMPLATE",
     "CHALLENGE_TEMPLATE",
     "GAME_TEMPLATE",
     "BotMenuId",
+    "BotRemovalMenuId",
     "ChallengeAction",
     "ChallengeButtonId",
     "GameAction",
@@ -147,4 +150,26 @@ class BotMenuId:
     def parse(cls, custom_id: str) -> BotMenuId | None:
         """The id ``custom_id`` encodes, or ``None`` if it is not a bot menu's."""
         match = _BOT_MENU.fullmatch(custom_id)
+        return None if match is None else cls(int(match["challenge_id"]))
+
+
+#: Template of a lobby's "Remove a bot…" menu: ``gr:c<challenge_id>:unbot`` (the bot is the
+#: option the challenger picks: its bot user id).
+BOT_REMOVAL_TEMPLATE = r"gr:c(?P<challenge_id>\d+):unbot"
+_BOT_REMOVAL = re.compile(BOT_REMOVAL_TEMPLATE)
+
+
+@dataclass(frozen=True, slots=True)
+class BotRemovalMenuId:
+    """A lobby's "Remove a bot…" menu: ``gr:c<challenge_id>:unbot``."""
+
+    challenge_id: int
+
+    def __str__(self) -> str:
+        return f"gr:c{self.challenge_id}:unbot"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> BotRemovalMenuId | None:
+        """The id ``custom_id`` encodes, or ``None`` if it is not a bot removal menu's."""
+        match = _BOT_REMOVAL.fullmatch(custom_id)
         return None if match is None else cls(int(match["challenge_id"]))

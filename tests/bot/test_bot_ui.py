@@ -12,13 +12,16 @@ import pytest
 
 from bot.client import EXTENSIONS, GameroomBot, intents, point_at_discord
 from bot.service import ChallengeInfo, ChallengePlayer
+from bot.service.bot_seats import bot_user_id
 from bot.settings import Settings
-from bot.ui.bot_menu import BotLevelMenu
+from bot.ui.bot_menu import BotLevelMenu, BotRemovalMenu
 from bot.ui.buttons import ChallengeButton, GameButton, challenge_view, draw_offer_view
 from bot.ui.custom_ids import (
+    BOT_REMOVAL_TEMPLATE,
     CHALLENGE_TEMPLATE,
     GAME_TEMPLATE,
     BotMenuId,
+    BotRemovalMenuId,
     ChallengeAction,
     ChallengeButtonId,
     GameAction,
@@ -152,6 +155,40 @@ async def test_dynamic_items_rebuild_themselves_from_custom_ids() -> None:
     again = await BotLevelMenu.from_custom_id(None, menu.item, match)  # type: ignore[arg-type]
     assert again.menu_id == menu.menu_id == BotMenuId(every_button.challenge_id)
     assert [o.value for o in again.item.options] == ["1", "2", "3", "4", "5"]
+
+
+async def test_the_remove_a_bot_menu_lists_the_seated_bots_by_their_lobby_line() -> None:
+    def bot(level: int, k: int, status: str = "seated") -> ChallengePlayer:
+        return ChallengePlayer(bot_user_id(level, k), "bot", status)
+
+    assert not [i for i in challenge_view(lobby()).children if isinstance(i, BotRemovalMenu)]
+    # Every seat held (BOB has not answered): no "Add a bot…", but the bots can be removed.
+    # A bot removed before (status "left") is not listed, nor numbered.
+    full = lobby(
+        players=4,
+        lobby=(
+            CHALLENGER,
+            bot(3, 0, "left"),
+            bot(3, 1),
+            ChallengePlayer(BOB, "invited", "invited"),
+            bot(1, 0),
+        ),
+    )
+    view = challenge_view(full)
+    assert not [i for i in view.children if isinstance(i, BotLevelMenu)]
+    [menu] = [i for i in view.children if isinstance(i, BotRemovalMenu)]
+    assert [(o.label, o.value) for o in menu.item.options] == [
+        ("2. Gameroom (level 3)", "-301"),
+        ("4. Gameroom (level 1)", "-100"),
+    ]
+    assert menu.custom_id == str(BotRemovalMenuId(7)) == "gr:c7:unbot"
+    match = menu.template.fullmatch(menu.custom_id)
+    assert match is not None
+    again = await BotRemovalMenu.from_custom_id(None, menu.item, match)  # type: ignore[arg-type]
+    assert again.menu_id == menu.menu_id
+    assert re.fullmatch(BOT_REMOVAL_TEMPLATE, "gr:c7:unbot")
+    assert BotMenuId.parse("gr:c7:unbot") is None
+    assert ChallengeButtonId.parse("gr:c7:unbot") is None
 
 
 def test_only_the_guilds_intent() -> None:

@@ -1,6 +1,6 @@
 """Playing the bot through Discord: a person against a level-1 bot in every game to its end,
-a lobby filled with bots from its "Add a bot…" menu, a draw offer and a takeback answered by
-the bot, and a restart while the bot is thinking.
+a lobby filled with bots from its "Add a bot…" menu (and a bot taken out again), a draw
+offer and a takeback answered by the bot, and a restart while the bot is thinking.
 
 The real bot runs as its own process against ``tests/fakediscord``; the person's moves are
 picked at random among what autocomplete offers them, so every move is checked by the bot.
@@ -229,6 +229,51 @@ async def test_a_lobby_filled_with_bots_starts_and_the_bots_play(room: Room) -> 
         if bot_moved(m) and (found := re.match(r"\*\*Gameroom \(level (\d)\)\*\*", m.content))
     }
     assert levels == {"1", "2"}, levels
+
+
+def select_ids(message: Any) -> list[str]:
+    """The custom ids of a message's select menus, top to bottom."""
+    return [
+        c["custom_id"] for row in message.components for c in row["components"] if c["type"] == 3
+    ]
+
+
+async def test_the_challenger_removes_a_bot_from_the_lobby(room: Room) -> None:
+    fake = room.fake
+    await room.start()
+    channel = room.channel("unbot")
+    mark = fake.checkpoint()
+    await fake.slash(room.alice, channel, "challenge", options={"game": "orbs", "players": 3})
+    lobby = await fake.wait_for_message(channel, lambda m: "bots" in str(m.components), after=mark)
+    [add] = select_ids(lobby)  # no bot yet: no "Remove a bot…"
+    await fake.select(room.alice, fake.message(lobby), add, ["3"])
+    add, remove = select_ids(fake.message(lobby))
+    assert remove.endswith(":unbot")
+    assert "2. **Gameroom (level 3)** (seated)" in fake.message(lobby).content
+    stranger = fake.add_user("mallory")
+    fake.add_member(room.guild, stranger)
+    refused = await fake.select(stranger, fake.message(lobby), remove, ["-300"])
+    assert refused.ephemeral
+    assert refused.content == "Only the challenger can remove bots from this challenge."
+    # A double click: one removal, and the other press is told the bot is gone.
+    answers = await asyncio.gather(
+        fake.select(room.alice, fake.message(lobby), remove, ["-300"]),
+        fake.select(room.alice, fake.message(lobby), remove, ["-300"]),
+    )
+    told = [a.content for a in answers if a.ephemeral]
+    assert told == ["That bot no longer has a seat in this challenge."], told
+    after = fake.message(lobby)
+    assert "Gameroom" not in after.content
+    assert "2. open" in after.content
+    assert "3. open" in after.content
+    assert select_ids(after) == [add]
+    # The seat is open again: two bots fill it and the game starts.
+    start = fake.checkpoint()
+    await fake.select(room.alice, fake.message(lobby), add, ["1"])
+    await fake.select(room.alice, fake.message(lobby), add, ["1"])
+    begins = await fake.wait_for_message(channel, lambda m: "begins" in m.content, after=start)
+    assert "Gameroom (level 3)" not in begins.content
+    assert begins.content.count("**Gameroom (level 1)** plays") == 2, begins.content
 
 
 async def test_the_bot_answers_a_draw_offer_and_a_takeback(room: Room) -> None:

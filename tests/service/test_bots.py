@@ -23,6 +23,7 @@ from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.bots import BOT_TURN_TIMER
 from bot.service.errors import (
+    ChallengeClosedError,
     DrawOfferError,
     HintError,
     LobbyError,
@@ -158,6 +159,39 @@ async def test_only_the_challenger_adds_bots_and_only_to_open_seats(
     started = await bot_service.add_bots(challenge.challenge_id, ALICE, [1])
     assert started.game is not None
     assert len(started.game.user_ids) == 4
+
+
+async def test_the_challenger_removes_a_bot_and_its_seat_opens_again(
+    bot_service: GameService,
+) -> None:
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=4
+    )
+    cid = challenge.challenge_id
+    await bot_service.add_bots(cid, ALICE, [3, 3])
+    with pytest.raises(NotChallengedError):
+        await bot_service.remove_bot(cid, BOB, bot_user_id(3, 0))
+    after = await bot_service.remove_bot(cid, ALICE, bot_user_id(3, 0))
+    assert after.seated_ids == (ALICE, bot_user_id(3, 1))
+    assert after.open_seats == 2
+    # A double click, a stale menu, a person's id: that bot holds no seat here.
+    for gone in (bot_user_id(3, 0), bot_user_id(4, 0), BOB, 0):
+        with pytest.raises(LobbyError):
+            await bot_service.remove_bot(cid, ALICE, gone)
+    # Adding a bot of that level again gives the removed bot its row back: the ids stay few
+    # however often bots come and go.
+    for _ in range(6):
+        await bot_service.add_bots(cid, ALICE, [3])
+        await bot_service.remove_bot(cid, ALICE, bot_user_id(3, 0))
+    again = await bot_service.add_bots(cid, ALICE, [3])
+    assert set(again.challenge.seated_ids) == {ALICE, bot_user_id(3, 0), bot_user_id(3, 1)}
+    started = await bot_service.add_bots(cid, ALICE, [1])
+    assert started.game is not None
+    assert sorted(started.game.user_ids) == sorted(
+        [ALICE, bot_user_id(3, 0), bot_user_id(3, 1), bot_user_id(1, 0)]
+    )
+    with pytest.raises(ChallengeClosedError):
+        await bot_service.remove_bot(cid, ALICE, bot_user_id(1, 0))
 
 
 async def test_a_bot_turn_is_a_timer_planned_with_the_move(
