@@ -327,6 +327,27 @@ class ChallengesRepo:
         expired = [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
         return sorted(expired, key=lambda row: row.id)
 
+    async def started(self, game_id: int) -> ChallengeRow | None:
+        """The accepted challenge that started game ``game_id`` (its ``game_id`` names the
+        game), or ``None`` for a game no challenge started (a test's, or one whose challenge
+        row is gone)."""
+        async with self._tx.read() as conn:
+            row = (
+                await conn.execute(
+                    select(challenges)
+                    .where(
+                        challenges.c.game_id == game_id,
+                        challenges.c.status == ChallengeStatus.ACCEPTED.value,
+                    )
+                    .order_by(challenges.c.id.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+            if row is None:
+                return None
+            lobbies = await _lobbies(conn, [row.id])
+        return _challenge_row(row, lobbies.get(row.id, ()))
+
     async def started_rematch(self, game_id: int) -> ChallengeRow | None:
         """The accepted challenge that is a rematch of game ``game_id`` (its ``game_id`` names
         the rematch game; the newest if several were accepted before this check existed), or

@@ -261,17 +261,20 @@ class Endings:
     ) -> GameSnapshot:
         """Stop the active game here without a result.
 
-        A player may abort until every seat has made a move; ``moderator=True`` (the caller
-        checked the member's permissions) allows it at any time. Raises
+        A player may abort until every seat has made a move; the one who opened an
+        exhibition (a game of bots only, ``/challenge exhibition:true``) may stop it at any
+        time, since nobody's result is at stake (a decision of ours); ``moderator=True`` (the
+        caller checked the member's permissions) allows it at any time. Raises
         :class:`NoGameHereError`, :class:`AbortNotAllowedError`, :class:`StaleActionError`.
         """
         row = await self.core.active_row(channel_id)
         async with self.core.game_lock(row.id):
             loaded = await self.core.reload(row)
-            if not moderator:
+            if not moderator and not await self._opened_exhibition(loaded, user_id):
                 if not loaded.meta.seats_of(user_id):
                     raise AbortNotAllowedError(
-                        "Only the players (before each has moved) or a moderator can abort."
+                        "Only the players (before each has moved), the one who started an "
+                        "exhibition, or a moderator can abort."
                     )
                 logged = await self.core.database.games.moves(row.id)
                 left = {m.seat for m in logged if m.text == resign_move_text(m.seat or 0)}
@@ -292,6 +295,14 @@ class Endings:
                     )
             log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
             return self.core.snapshot(await self.core.finish(loaded, "aborted", None))
+
+    async def _opened_exhibition(self, loaded: Loaded, user_id: int) -> bool:
+        """Whether game ``loaded`` is played by bots only and ``user_id`` opened the challenge
+        that started it (an exhibition's opener watches it from no seat)."""
+        if not all(is_bot(p.user_id) for p in loaded.meta.players):
+            return False
+        challenge = await self.core.database.challenges.started(loaded.row.id)
+        return challenge is not None and challenge.challenger_id == user_id
 
     async def abort_in_deleted_channel(self, guild_id: int, channel_id: int) -> list[GameSnapshot]:
         """Abort every active game played in channel or thread ``channel_id`` of guild

@@ -23,6 +23,7 @@ from bot.service import bots as bots_module
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.bots import BOT_TURN_TIMER
 from bot.service.errors import (
+    AbortNotAllowedError,
     ChallengeClosedError,
     DrawOfferError,
     HintError,
@@ -412,6 +413,40 @@ async def test_an_exhibition_of_bots_plays_itself_to_the_end(
             break
     final = await bot_service.game_snapshot(started.game.game_id)
     assert final.status == "finished"
+
+
+async def test_the_one_who_opened_an_exhibition_may_abort_it_at_any_time(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    _, started = await exhibition(bot_service)
+    assert started.game is not None
+    for _ in range(4):  # every bot has moved: a player could no longer abort now
+        await run_bot_turns(bot_service, clock)
+    assert (await bot_service.game_snapshot(started.game.game_id)).ply >= 2
+    with pytest.raises(AbortNotAllowedError, match="the one who started an exhibition"):
+        await bot_service.abort(GAMES, BOB)
+    aborted = await bot_service.abort(GAMES, ALICE)
+    assert aborted.status == "aborted"
+
+
+async def test_a_game_left_to_bots_is_no_exhibition_to_abort(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    """ALICE challenged two bots to Generator and resigned: the bots play on, but the game
+    had a person in it, so she cannot stop it (a moderator can)."""
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="generator", players=3
+    )
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
+    assert started is not None
+    opened = await bot_service.database.challenges.started(started.game_id)
+    assert opened is not None
+    assert opened.challenger_id == ALICE
+    await to_a_persons_turn(bot_service, clock)
+    assert (await bot_service.resign(GAMES, ALICE)).status == "active"
+    with pytest.raises(AbortNotAllowedError, match="You have left this game"):
+        await bot_service.abort(GAMES, ALICE)
+    assert await bot_service.database.challenges.started(started.game_id + 1) is None
 
 
 @pytest.mark.parametrize("clock_text", [None, "hard:1h"])
