@@ -14,7 +14,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import presenters
-from bot.service import NoGameHereError
+from bot.service import NoGameHereError, ServiceError
 from bot.service.bot_seats import is_bot
 from bot.service.models import ReplayAnimation
 from bot.service.records import BoardAtPly, GameRecord
@@ -214,7 +214,8 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
         ply="How many moves in: 0 is the start position (default: the last ply)",
         public="Show it to everyone (default: only you)",
         game_id="Any game of this server (default: the one in this channel)",
-        format="png: one board (default); gif: an animation of the plies",
+        format="png: one board; gif: an animation of the plies (default: gif when from_ply, "
+        "to_ply or speed is given, else png)",
         from_ply="GIF: the first ply shown (default: 0, the start position)",
         to_ply="GIF: the last ply shown (default: the last ply)",
         speed="GIF: real (frame times follow the real move times, default) or fast (0.5 s)",
@@ -235,17 +236,20 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
         ply: app_commands.Range[int, 0] | None = None,
         public: bool = False,
         game_id: app_commands.Range[int, 1] | None = None,
-        format: str = "png",
+        format: str | None = None,
         from_ply: app_commands.Range[int, 0] | None = None,
         to_ply: app_commands.Range[int, 0] | None = None,
-        speed: str = "real",
+        speed: str | None = None,
     ) -> None:
         # Defer first: a long game's GIF takes seconds to draw, so the user sees "thinking".
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=game_id):
+            drawn = replay_format(format, ply=ply, from_ply=from_ply, to_ply=to_ply, speed=speed)
             await require_visible_game(interaction, self.bot.service, game_id)
-            if format == "gif":
-                await self._replay_gif(interaction, game_id, from_ply, to_ply, speed, public)
+            if drawn == "gif":
+                await self._replay_gif(
+                    interaction, game_id, from_ply, to_ply, speed or "real", public
+                )
                 return
             board = await self.bot.service.board_at(
                 channel_id_of(interaction), guild_id=interaction.guild_id, ply=ply, game_id=game_id
@@ -323,6 +327,40 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+def replay_format(
+    format: str | None,
+    *,
+    ply: int | None,
+    from_ply: int | None,
+    to_ply: int | None,
+    speed: str | None,
+) -> str:
+    """What ``/game replay`` draws, ``"png"`` (one board) or ``"gif"`` (an animation): the
+    ``format`` asked for; without one, a GIF when an option only a GIF uses (``from_ply``,
+    ``to_ply``, ``speed``) is given, else a PNG (a decision of ours: such an option says what
+    the user wants, and ignoring it answered a different question).
+
+    Raises :class:`ServiceError` (one sentence) for options of both kinds, or of the other
+    kind than ``format``: ``ply`` picks one board, the others shape a GIF."""
+    gif_options = [
+        f"`{name}`"
+        for name, value in (("from_ply", from_ply), ("to_ply", to_ply), ("speed", speed))
+        if value is not None
+    ]
+    wanted = format or ("gif" if gif_options else "png")
+    if wanted == "gif" and ply is not None:
+        raise ServiceError(
+            "`ply` picks one board (`format:png`); a GIF runs from `from_ply` to `to_ply`."
+        )
+    if wanted == "png" and gif_options:
+        verb = "shape" if len(gif_options) > 1 else "shapes"
+        raise ServiceError(
+            f"{' and '.join(gif_options)} {verb} a GIF (`format:gif`); "
+            "`ply` picks the one board a PNG shows."
+        )
+    return wanted
 
 
 def replay_gif_caption(animation: ReplayAnimation) -> str:

@@ -210,9 +210,18 @@ class Replays:
         first = 0 if from_ply is None else from_ply
         last = plies if to_ply is None else to_ply
         if not 0 <= first <= last <= plies:
+            # Name only what the user asked for: plies the game does not have, else the order.
+            missing = sorted(
+                {v for v in (from_ply, to_ply) if v is not None and not 0 <= v <= plies}
+            )
+            if len(missing) == 1:
+                wrong = f"there is no ply {missing[0]}"
+            elif missing:
+                wrong = f"there are no plies {missing[0]} and {missing[1]}"
+            else:
+                wrong = f"from_ply {first} comes after to_ply {last}"
             error = ServiceError(
-                f"{name} game {row.id} has plies 0 to {plies} (0 is the start position); "
-                f"from_ply {first} to to_ply {last} is not a range of them."
+                f"{name} game {row.id} has plies 0 to {plies} (0 is the start position); {wrong}."
             )
             error.game_id = row.id
             raise error

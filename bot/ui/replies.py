@@ -332,12 +332,16 @@ async def require_visible_game(
     """Refuse a game named by id that lives in a channel the caller cannot see.
 
     Games of this channel (or of a thread off it) always pass. Raises
-    :class:`~bot.service.NoGameHereError` with the same sentence as for an unknown game, so
-    the existence of a hidden channel's game is not given away.
+    :class:`~bot.service.NoGameHereError` with one sentence, "There is no game N here.", for
+    an unknown game and a hidden one alike, so the existence of a hidden channel's game (or
+    another server's) is not given away.
     """
     if game_id is None:
         return
-    snapshot = await service.game_snapshot(game_id)
+    try:
+        snapshot = await service.game_snapshot(game_id)
+    except NoGameHereError:
+        raise NoGameHereError(f"There is no game {game_id} here.") from None
     here = channel_id_of(interaction)
     if here in (snapshot.channel_id, snapshot.parent_channel_id):
         return

@@ -69,3 +69,17 @@ async def test_a_game_of_another_guild_is_unknown_and_no_game_id_checks_nothing(
     service = service_with(elsewhere)
     await require_visible_game(interaction, service, None)
     service.game_snapshot.assert_not_awaited()
+
+
+async def test_an_unknown_game_reads_as_a_hidden_one() -> None:
+    """One sentence for a game that does not exist and one the caller may not see, so the
+    answer does not tell which ids exist elsewhere."""
+    interaction = interaction_in(LOUNGE, readable={LOUNGE})
+    service = MagicMock()
+    service.game_snapshot = AsyncMock(side_effect=NoGameHereError("That game does not exist."))
+    with pytest.raises(NoGameHereError) as unknown:
+        await require_visible_game(interaction, service, 5)
+    hidden = replace(snapshot(), guild_id=2, channel_id=STAFF)
+    with pytest.raises(NoGameHereError) as elsewhere:
+        await require_visible_game(interaction, service_with(hidden), 5)
+    assert str(unknown.value) == str(elsewhere.value) == "There is no game 5 here."

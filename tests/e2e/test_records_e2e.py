@@ -4,7 +4,8 @@ The real bot runs as its own process against ``tests/fakediscord``; the test pla
 players with ``/move`` (a local engine picks the moves and mirrors the game), exports the game
 while it goes on and once it is over, and replays each exported JSON with
 ``python -m engines --record`` in a subprocess, which must reach the mirrored position.
-``/game replay`` shows the board at a ply ephemerally or, with ``public:true``, in the channel.
+``/game replay`` shows the board at a ply ephemerally or, with ``public:true``, in the channel,
+and a GIF of a range of plies.
 """
 
 from __future__ import annotations
@@ -171,3 +172,21 @@ async def test_export_and_replay_a_game(
     assert f"Ply {PLIES} of {PLIES}" in last.content
     assert "resignation" in last.content.lower()
     png_of(last.files)
+
+    # -- a GIF: from_ply and to_ply ask for one without format:gif; a mix is one sentence -----
+    game = {"game_id": active["game_id"]}
+    clip = await fake.slash(carol, lounge, "game replay", from_ply=1, to_ply=3, **game)
+    assert clip.ephemeral
+    assert f"plies 1 to 3 of {PLIES}" in clip.content, clip.content
+    ((name, data),) = clip.files
+    assert name.endswith(".gif")
+    with Image.open(io.BytesIO(data)) as gif:
+        assert (gif.format, getattr(gif, "n_frames", 1)) == ("GIF", 3)
+    mixed = await fake.slash(carol, lounge, "game replay", ply=2, format="gif", **game)
+    assert mixed.ephemeral
+    assert not mixed.files
+    assert mixed.content.startswith("`ply` picks one board"), mixed.content
+    beyond = await fake.slash(carol, lounge, "game replay", from_ply=PLIES + 4, **game)
+    assert beyond.content.endswith(f"there is no ply {PLIES + 4}."), beyond.content
+    unknown = await fake.slash(carol, lounge, "game replay", game_id=active["game_id"] + 99)
+    assert unknown.content == f"There is no game {active['game_id'] + 99} here."

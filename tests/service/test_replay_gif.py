@@ -57,10 +57,18 @@ async def test_bad_ranges_and_speeds_are_one_sentence(
 ) -> None:
     snapshot = await start_game(game="generator")
     snapshot = await play_random(service, snapshot, Rng(3), plies=4)
-    with pytest.raises(ServiceError, match="plies 0 to"):
+    head = f"Generator game {snapshot.game_id} has plies 0 to {snapshot.ply} (0 is the start "
+    with pytest.raises(ServiceError) as reversed_range:
         await service.animation(GAMES, guild_id=GUILD, from_ply=3, to_ply=2)
-    with pytest.raises(ServiceError, match="plies 0 to"):
-        await service.animation(GAMES, guild_id=GUILD, to_ply=snapshot.ply + 1)
+    assert str(reversed_range.value) == f"{head}position); from_ply 3 comes after to_ply 2."
+    # Only the plies the user named, never a default they did not type.
+    beyond = snapshot.ply + 1
+    for first, last in ((None, beyond), (beyond, None), (beyond, 1)):
+        with pytest.raises(ServiceError) as missing:
+            await service.animation(GAMES, guild_id=GUILD, from_ply=first, to_ply=last)
+        assert str(missing.value) == f"{head}position); there is no ply {beyond}."
+    with pytest.raises(ServiceError, match=f"there are no plies {beyond} and {beyond + 1}"):
+        await service.animation(GAMES, guild_id=GUILD, from_ply=beyond + 1, to_ply=beyond)
     with pytest.raises(ServiceError, match="speed"):
         await service.animation(GAMES, guild_id=GUILD, speed="slow")
 
