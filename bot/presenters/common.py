@@ -43,13 +43,16 @@ def _players_named(
     """The players ``user_ids`` of ``snapshot`` as :func:`_mentions` names them, each followed
     by the seats it plays (:func:`seat_label`) when ``with_seats`` (``<@2> (Seat 1)``: the
     winners, whom an engine's score line names by seat), and anyway when two of the game's
-    players share a name (an exhibition of level-1 bots: ``**Gameroom (level 1)** (Seat 2)``)."""
+    players share a name (an exhibition of level-1 bots: ``**Gameroom (level 1)** (Seat 2)``);
+    then every player is named with seats, so that a line naming some by seat (an Orbs team
+    draw with a level-1 bot on each team) tells every side apart."""
     players = dict.fromkeys(snapshot.user_ids)
     shared = Counter(mention(u) for u in players)
+    with_seats = with_seats or any(count > 1 for count in shared.values())
     parts = []
     for user_id in user_ids:
         name = mention(user_id)
-        if with_seats or shared[name] > 1:
+        if with_seats:
             seats = [seat_label(p.seat_name) for p in snapshot.players if p.user_id == user_id]
             name = f"{name} ({_join(seats)})"
         parts.append(name)

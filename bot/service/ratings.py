@@ -169,27 +169,25 @@ def update_ratings(
 ) -> tuple[list[RatingRow], list[RatingChangeRow]]:
     """The new ``ratings`` rows and the history rows of one game (pure).
 
-    ``current`` maps rating identities to their rows (absent: a newcomer). Returns nothing
-    when fewer than two sides are left (every identity on one side).
+    ``current`` maps rating identities to their rows (absent: a newcomer). Every seat counts
+    in its side's strength and place, but an identity seated more than once (a bot level
+    added twice) is updated once, by its first seat (in ``result.sides`` order): its other
+    seats take part with its rating as it was, like a stand-in whose result is not kept.
+    Its win, draw or loss is that of the seat it is rated by. Returns nothing when the game
+    has fewer than two identities (bots of one level only) or fewer than two sides.
     """
     outcome = result.outcome
     place_of_seat = {seat: i for i, group in enumerate(outcome.ranking) for seat in group}
     unranked = len(outcome.ranking)
+    identity_of = [bot_identity(user_id) for user_id in result.user_ids]
     identity_seat: dict[int, int] = {}
-    teams: list[list[int]] = []
-    ranks: list[float] = []
-    for side in result.sides:
-        members = []
+    sides = [side for side in result.sides if side]
+    for side in sides:
         for seat in side:
-            identity = bot_identity(result.user_ids[seat])
-            if identity not in identity_seat:
-                identity_seat[identity] = seat
-                members.append(identity)
-        if members:
-            teams.append(members)
-            ranks.append(min(place_of_seat.get(seat, unranked) for seat in side))
-    if len(teams) < 2:
+            identity_seat.setdefault(identity_of[seat], seat)
+    if len(identity_seat) < 2 or len(sides) < 2:
         return [], []
+    ranks = [float(min(place_of_seat.get(seat, unranked) for seat in side)) for side in sides]
     before: dict[int, tuple[float, float]] = {}
     for identity in identity_seat:
         row = current.get(identity)
@@ -199,16 +197,24 @@ def update_ratings(
             idle = result.finished_at - row.last_played_at
             before[identity] = (row.mu, inflated_sigma(row.sigma, idle))
     rated = MODEL.rate(
-        [[MODEL.rating(mu=before[i][0], sigma=before[i][1]) for i in team] for team in teams],
+        [
+            [
+                MODEL.rating(mu=before[identity_of[s]][0], sigma=before[identity_of[s]][1])
+                for s in side
+            ]
+            for side in sides
+        ],
         ranks=ranks,
     )
     winners = set(outcome.winners)
     rows: list[RatingRow] = []
     changes: list[RatingChangeRow] = []
-    for team, new_team, rank in zip(teams, rated, ranks, strict=True):
-        for identity, new in zip(team, new_team, strict=True):
-            seats = [s for s, u in enumerate(result.user_ids) if bot_identity(u) == identity]
-            if any(s in winners for s in seats):
+    for side, new_side, rank in zip(sides, rated, ranks, strict=True):
+        for seat, new in zip(side, new_side, strict=True):
+            identity = identity_of[seat]
+            if identity_seat[identity] != seat:
+                continue  # a stand-in: its identity is rated by its first seat
+            if seat in winners:
                 verdict = "win"
             elif outcome.is_draw:
                 verdict = "draw"
@@ -238,7 +244,7 @@ def update_ratings(
                     user_id=identity,
                     game=result.game,
                     guild_id=result.guild_id,
-                    seat=identity_seat[identity],
+                    seat=seat,
                     place=int(rank),
                     result=verdict,
                     mu_before=mu0,

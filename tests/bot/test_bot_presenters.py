@@ -241,6 +241,20 @@ def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() ->
         "**Gameroom (level 3)** (North) wins by x! Good game, <@11>."
     )
     assert "<@11> (South)" not in presenters.outcome_text(ended)
+    # Once some players need their seats, every player has them: an Orbs team draw with a
+    # level-1 bot on each team says who was on which team.
+    teams = (
+        Player(0, 22, "North-east, team A"),
+        Player(1, SOUTH, "South-east, team B"),
+        Player(2, bot_user_id(1), "South-west, team A"),
+        Player(3, bot_user_id(1, 1), "North-west, team B"),
+    )
+    draw = snapshot(players=teams, status="finished", to_move=(), outcome=Outcome.draw("x", 4))
+    assert presenters.outcome_text(draw).startswith(
+        "The game between <@22> (North-east, team A); <@11> (South-east, team B); "
+        "**Gameroom (level 1)** (South-west, team A); and **Gameroom (level 1)** "
+        "(North-west, team B) is drawn"
+    )
 
 
 def test_chance_outcomes_are_listed() -> None:

@@ -121,6 +121,39 @@ def test_bots_of_one_level_are_one_player() -> None:
     assert [c.seat for c in changes] == [0, 1]
 
 
+def test_a_bot_level_on_both_teams_counts_on_both_and_is_rated_once() -> None:
+    """Orbs 02-13 with BOB and a level-1 bot against ALICE and another level-1 bot: the
+    second bot seat still counts in its team's strength (a stand-in with the level's
+    rating), so a draw between two teams alike moves nobody's mu; the level is rated by its
+    first seat, and its win or loss is that seat's."""
+    bot, other = bot_user_id(1), bot_user_id(1, 1)
+    users, sides = [BOB, ALICE, bot, other], ((0, 2), (1, 3))
+    drawn = by_user(update_ratings(result(users, Outcome.draw("no_progress", 4), sides), {})[0])
+    assert sorted(drawn) == [-100, ALICE, BOB]
+    assert all(row.mu == pytest.approx(25.0) for row in drawn.values())
+    won = Outcome("last_standing", (1, 3), ((1, 3), (0, 2)))
+    rows, changes = update_ratings(result(users, won, sides), {})
+    got = by_user(rows)
+    [[b, _bot], [a, _other]] = MODEL.rate(
+        [[MODEL.rating(), MODEL.rating()], [MODEL.rating(), MODEL.rating()]], ranks=[1, 0]
+    )
+    assert got[ALICE].mu == pytest.approx(a.mu)
+    assert got[BOB].mu == pytest.approx(b.mu) == pytest.approx(got[-100].mu)
+    assert (got[-100].wins, got[-100].losses) == (0, 1)
+    assert [(c.seat, c.result) for c in changes] == [(0, "loss"), (1, "win"), (2, "loss")]
+    # Bots of one level only: nobody to be rated against.
+    assert update_ratings(result([bot, other], Outcome.win("x", 0, 2)), {}) == ([], [])
+
+
+def test_a_person_beating_three_bots_of_one_level_beat_three() -> None:
+    """Free-for-all: each bot seat is an opponent, though the level is rated once."""
+    field = [ALICE, bot_user_id(2), bot_user_id(2, 1), bot_user_id(2, 2)]
+    win = Outcome("last_standing", (0,), ((0,), (1,), (2,), (3,)))
+    against_three = by_user(update_ratings(result(field, win), {})[0])
+    against_one = by_user(update_ratings(result(field[:2], Outcome.win("x", 0, 2)), {})[0])
+    assert against_three[ALICE].mu > against_one[ALICE].mu
+
+
 def test_sigma_grows_back_when_idle() -> None:
     assert inflated_sigma(3.0, timedelta(0)) == 3.0
     assert 3.0 < inflated_sigma(3.0, timedelta(days=60)) < inflated_sigma(3.0, timedelta(days=180))
