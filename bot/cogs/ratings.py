@@ -15,7 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ai.levels import LEVELS
 from bot import presenters
+from bot.service.bot_seats import bot_user_id
 from bot.service.rating_models import Leaderboard, LeaderboardEntry, RatingProfile
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
@@ -58,6 +60,10 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
         await interaction.response.defer(thinking=True)
         async with answer_errors(interaction):
             target = user or interaction.user
+            me = self.bot.user
+            if me is not None and target.id == me.id:
+                await self._bot_levels(interaction, game)
+                return
             self.bot.remember_name(target)
             profile = await self.bot.service.rating_profile(target.id, game)
             name, games, title, history, best = await self._profile_picture(
@@ -72,13 +78,25 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
+    async def _bot_levels(self, interaction: Interaction, game: str | None) -> None:
+        """``/rating user:@Gameroom``: the bot has a rating per level, not one of its own
+        (docs/ratings.md), so the answer lists the five levels' ratings in text."""
+        profiles = [
+            await self.bot.service.rating_profile(bot_user_id(level.number), game)
+            for level in LEVELS
+        ]
+        await interaction.followup.send(
+            presenters.bot_levels_caption(profiles),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
     async def _profile_picture(
         self, profile: RatingProfile, name: str
     ) -> tuple[str, list[ProfileGame], str, list[tuple[float, int]], str | None]:
         games = [
             ProfileGame(
                 g.game_name,
-                presenters.rating_value_text(g.rating, g.provisional),
+                presenters.profile_rating_text(g),
                 g.games,
                 g.wins,
                 g.draws,

@@ -38,6 +38,7 @@ from bot.presenters.lobby import challenge_closed_text, challenge_text
 from bot.presenters.private import move_ack_text, private_view_text
 from bot.presenters.ratings import (
     FORGET_ME_PHRASE,
+    bot_levels_caption,
     forget_me_done_text,
     forget_me_refused_text,
     leaderboard_caption,
@@ -45,6 +46,7 @@ from bot.presenters.ratings import (
     leaderboard_title,
     privacy_text,
     profile_caption,
+    profile_rating_text,
     rating_value_text,
 )
 from bot.presenters.records import (
@@ -117,6 +119,7 @@ __all__ = [
     "WATCHERS_LINE",
     "abort_text",
     "board_caption",
+    "bot_levels_caption",
     "challenge_closed_text",
     "challenge_text",
     "channel_deleted_text",
@@ -148,6 +151,7 @@ __all__ = [
     "privacy_text",
     "private_view_text",
     "profile_caption",
+    "profile_rating_text",
     "rating_change_text",
     "rating_changes_text",
     "rating_value_text",

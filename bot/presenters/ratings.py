@@ -7,11 +7,16 @@ footers, the privacy setting and ``/forget-me``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ai.levels import LEVELS
 from bot.presenters.common import mention
+from bot.service.bot_seats import BOT_NAME
 from bot.service.rating_models import GameRating, Leaderboard, RatingProfile
 
 __all__ = [
     "FORGET_ME_PHRASE",
+    "bot_levels_caption",
     "forget_me_done_text",
     "forget_me_refused_text",
     "leaderboard_caption",
@@ -19,6 +24,7 @@ __all__ = [
     "leaderboard_title",
     "privacy_text",
     "profile_caption",
+    "profile_rating_text",
     "rating_value_text",
 ]
 
@@ -31,8 +37,22 @@ def rating_value_text(rating: int, provisional: bool) -> str:
     return f"{rating}{'?' if provisional else ''}"
 
 
+def profile_rating_text(game: GameRating) -> str:
+    """A profile's rating of one game: ``1540?``, or ``–`` for the game asked for that the
+    player has no rated game of (a newcomer's 1500 is a prior, not a rating they earned)."""
+    return rating_value_text(game.rating, game.provisional) if game.games else "–"
+
+
 def _record(game: GameRating) -> str:
-    return f"{game.games} rated games, {game.wins} won, {game.draws} drawn, {game.losses} lost"
+    games = "1 rated game" if game.games == 1 else f"{game.games} rated games"
+    return f"{games}, {game.wins} won, {game.draws} drawn, {game.losses} lost"
+
+
+def _game_line(game: GameRating) -> str:
+    """``Orbs: **1540?** (3 rated games, …)``, or ``Arbos: no rated game yet``."""
+    if not game.games:
+        return f"{game.game_name}: no rated game yet"
+    return f"{game.game_name}: **{profile_rating_text(game)}** ({_record(game)})"
 
 
 def profile_caption(profile: RatingProfile) -> str:
@@ -40,9 +60,27 @@ def profile_caption(profile: RatingProfile) -> str:
     if not profile.ratings:
         return f"{mention(profile.user_id)} has no rated games yet."
     lines = [f"Ratings of {mention(profile.user_id)} (`?`: provisional):"]
-    for game in profile.ratings:
-        shown = rating_value_text(game.rating, game.provisional)
-        lines.append(f"• {game.game_name}: **{shown}** ({_record(game)})")
+    lines += [f"• {_game_line(game)}" for game in profile.ratings]
+    return "\n".join(lines)
+
+
+def bot_levels_caption(profiles: Sequence[RatingProfile]) -> str:
+    """``/rating user:@Gameroom``: the bot is rated per level, each level a player of its own
+    (:func:`~bot.service.bot_seats.bot_identity`), so the answer lists the levels, one line
+    each, in ``profiles``' order (levels 1–5; each profile's ``user_id`` is a bot seat id)::
+
+        **Gameroom** plays at five levels, each rated as a player of its own (`?`: provisional):
+        • Level 1 · beginner: Generatorb **1596?** (3 rated games, 0 won, 0 drawn, 3 lost)
+        • Level 2 · casual: no rated game yet
+    """
+    lines = [
+        f"**{BOT_NAME}** plays at {len(LEVELS)} levels, each rated as a player of its own "
+        "(`?`: provisional):"
+    ]
+    for level, profile in zip(LEVELS, profiles, strict=True):
+        played = [game for game in profile.ratings if game.games]
+        games = "; ".join(_game_line(game) for game in played) or "no rated game yet"
+        lines.append(f"• Level {level.number} · {level.name}: {games}")
     return "\n".join(lines)
 
 
@@ -64,9 +102,10 @@ def leaderboard_caption(board: Leaderboard, caller_id: int) -> str:
     picture is posted in the channel, so the caption names whom its "you" means
     (``<@1>: Your rating: **1520**, place **3**.``; the post pings nobody)."""
     if board.caller is None:
-        text = board.caller_note or "You are not rated in this game yet."
+        text = board.caller_note or f"You have no rated {board.game_name} game yet."
     else:
-        line = f"Your rating: **{board.caller.rating}**"
+        shown = rating_value_text(board.caller.rating, board.caller.provisional)
+        line = f"Your rating: **{shown}**"
         text = (
             f"{line}. {board.caller_note}"
             if board.caller_note

@@ -47,6 +47,9 @@ class LeaderboardEntry:
     rating: int
     games: int
     trend: int
+    provisional: bool = False
+    """Whether the rating is still provisional (only the caller's own line can be: the
+    board lists settled ratings)."""
 
 
 @dataclass(frozen=True, slots=True)

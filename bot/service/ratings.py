@@ -471,7 +471,7 @@ class Ratings:
         if caller_id is not None:
             mine = await repo.get(caller_id, game)
             if mine is None:
-                note = "You have no rated game of this one yet."
+                note = f"You have no rated {_game_name(game)} game yet."
             else:
                 place = await repo.place(mine, **gate)  # type: ignore[arg-type]
                 caller = LeaderboardEntry(
@@ -480,6 +480,7 @@ class Ratings:
                     round(mine.rating),
                     mine.games,
                     await self._trend(caller_id, game),
+                    provisional=is_provisional(mine.sigma),
                 )
                 note = _gate_note(mine, now)
                 if scope == "global" and await repo.is_hidden(caller_id):

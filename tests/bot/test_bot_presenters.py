@@ -22,7 +22,7 @@ from bot.service import (
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.models import Hint, HintMove, TakebackAnswer
-from bot.service.rating_models import Leaderboard, LeaderboardEntry
+from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -708,6 +708,43 @@ def test_a_leaderboard_caption_names_whom_its_you_means() -> None:
     assert (
         presenters.leaderboard_caption(listed, 42) == "<@42>: Your rating: **1520**, place **3**."
     )
+    # A provisional rating keeps its mark, as /rating shows it.
+    unsettled = LeaderboardEntry(7, 42, 1547, 1, 47, provisional=True)
+    note = "You need 5 rated games to be listed (you have 1)."
+    early = replace(unrated, caller=unsettled, caller_note=note)
+    assert presenters.leaderboard_caption(early, 42) == f"<@42>: Your rating: **1547?**. {note}"
+
+
+def rated(game: str, name: str, games: int, rating: int = 1500) -> GameRating:
+    return GameRating(
+        game, name, rating, True, games, games, 0, 0, datetime(2026, 11, 28, tzinfo=UTC)
+    )
+
+
+def test_a_profile_names_a_game_never_rated_as_such_and_counts_one_game_as_one() -> None:
+    profile = RatingProfile(42, (rated("arbos", "Arbos", 0), rated("orbs", "Orbs", 1, 1596)))
+    assert presenters.profile_caption(profile) == (
+        "Ratings of <@42> (`?`: provisional):\n"
+        "• Arbos: no rated game yet\n"
+        "• Orbs: **1596?** (1 rated game, 1 won, 0 drawn, 0 lost)"
+    )
+    assert [presenters.profile_rating_text(g) for g in profile.ratings] == ["–", "1596?"]
+
+
+def test_the_bots_rating_is_told_per_level() -> None:
+    levels = [
+        RatingProfile(bot_user_id(n), (rated("orbs", "Orbs", 3, 1596),) if n == 1 else ())
+        for n in range(1, 6)
+    ]
+    # A game asked for but never played by a level is left out of its line.
+    levels[1] = RatingProfile(bot_user_id(2), (rated("arbos", "Arbos", 0),))
+    lines = presenters.bot_levels_caption(levels).split("\n")
+    assert lines[0].startswith("**Gameroom** plays at 5 levels, each rated as a player")
+    assert (
+        lines[1] == "• Level 1 · beginner: Orbs: **1596?** (3 rated games, 3 won, 0 drawn, 0 lost)"
+    )
+    assert lines[2] == "• Level 2 · casual: no rated game yet"
+    assert len(lines) == 6
 
 
 def test_a_lobby_names_the_bots_seated_and_not_anyone_for_their_seats() -> None:

@@ -25,7 +25,15 @@ from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
-COMMANDS = ["challenge", "move", "board", "draw", "takeback", "game", "hint"]
+COMMANDS = ["challenge", "move", "board", "draw", "takeback", "game", "hint", "rating"]
+#: The games' names as posts write them.
+ENGINE_NAMES = {
+    "generatorb": "Generatorb",
+    "arbos": "Arbos",
+    "generator": "Generator",
+    "orbs": "Orbs",
+    "generation_zero": "Generation Zero",
+}
 #: Options that keep each game short enough for the suite (the rules are unchanged).
 SHORT = {
     "generatorb": "move_limit=40",
@@ -159,6 +167,16 @@ async def test_a_person_plays_a_level_1_bot_to_the_end_in_every_game(room: Room)
         assert bot_posts, f"{game}: the bot never moved"
         # "Gameroom is typing…" while it searched, for the person waiting.
         assert typing_in(fake, channel), f"{game}: no typing indicator"
+    # Every game was rated (the default): the bot's answer to /rating lists its level 1,
+    # which played them all, and no level that did not play.
+    ratings = await fake.slash(room.alice, channel, "rating", user=fake.bot_user)
+    lines = ratings.content.split("\n")
+    assert lines[0].startswith("**Gameroom** plays at 5 levels"), ratings.content
+    assert all(f"{ENGINE_NAMES[game]}: **" in lines[1] for game in SHORT), lines[1]
+    assert lines[2:] == [
+        f"• Level {n} · {name}: no rated game yet"
+        for n, name in ((2, "casual"), (3, "club"), (4, "strong"), (5, "strongest"))
+    ]
 
 
 async def test_a_hint_in_a_practice_game_is_private_and_playable(room: Room) -> None:
