@@ -25,7 +25,7 @@ from bot.settings import Settings
 from bot.ui.bot_menu import BotLevelMenu, BotRemovalMenu
 from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
-from bot.ui.offers import DrawOfferPosts
+from bot.ui.offers import OfferPosts
 from bot.ui.rematch_menu import RematchLevelMenu
 from bot.ui.replies import describe, send_ephemeral
 from db import Database
@@ -115,8 +115,8 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
 
 
 class GameroomBot(commands.AutoShardedBot):
-    """The Gameroom bot. ``service``, ``database`` and ``draw_offers`` exist once ``setup_hook``
-    has run.
+    """The Gameroom bot. ``service``, ``database``, ``draw_offers`` and ``takebacks`` exist
+    once ``setup_hook`` has run.
 
     Sharded (discord.py's ``AutoShardedBot``): one process runs every shard Discord recommends,
     or, with ``GAMEROOM_SHARD_COUNT`` and ``GAMEROOM_SHARD_IDS``, only its own shards, so
@@ -125,7 +125,8 @@ class GameroomBot(commands.AutoShardedBot):
 
     service: GameService
     database: Database
-    draw_offers: DrawOfferPosts
+    draw_offers: OfferPosts
+    takebacks: OfferPosts
     #: Set when :meth:`close` begins (:meth:`GameroomTree.on_error` reads it).
     shutting_down: bool = False
 
@@ -146,7 +147,18 @@ class GameroomBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.database = Database(self.settings.db_url)
         await self.database.migrate()
-        self.draw_offers = DrawOfferPosts(self.database.draw_offer_posts, self)
+        self.draw_offers = OfferPosts(
+            self.database.draw_offer_posts,
+            self,
+            closed_text=presenters.DRAW_OFFER_CLOSED,
+            what="draw offer",
+        )
+        self.takebacks = OfferPosts(
+            self.database.takeback_posts,
+            self,
+            closed_text=presenters.TAKEBACK_REQUEST_CLOSED,
+            what="takeback request",
+        )
         fixed_seed = self.settings.game_seed
         seed_source = random_seed if fixed_seed is None else (lambda: fixed_seed)
         if fixed_seed is not None:

@@ -15,8 +15,9 @@ from db.challenges import ChallengesRepo
 from db.clocks import ClocksRepo, VacationsRepo
 from db.engine import DEFAULT_URL, Transactions, create_engine
 from db.games import GamesRepo
-from db.offers import DrawOfferPostsRepo
+from db.offers import OfferPostsRepo
 from db.ratings import RatingsRepo
+from db.schema import draw_offer_posts, games, takeback_posts
 from db.settings import SettingsRepo
 from db.timers import TimersRepo
 from db.watchers import WatchersRepo
@@ -63,7 +64,12 @@ class Database:
         self.settings = SettingsRepo(self._transactions)
         self.watchers = WatchersRepo(self._transactions)
         self.ratings = RatingsRepo(self._transactions)
-        self.draw_offer_posts = DrawOfferPostsRepo(self._transactions)
+        self.draw_offer_posts = OfferPostsRepo(
+            self._transactions, draw_offer_posts, games.c.draw_offer_seat
+        )
+        self.takeback_posts = OfferPostsRepo(
+            self._transactions, takeback_posts, games.c.takeback_seat
+        )
 
     @property
     def engine(self) -> AsyncEngine:

@@ -654,10 +654,34 @@ __all__ += ["draw_offer_posts"]
 
 #: The chat post of a game's open draw offer (its Accept / Decline buttons), so whichever
 #: process closes the offer, also after a restart, can retire the buttons
-#: (``db.offers.DrawOfferPostsRepo``, ``bot/ui/offers.py``). At most one per game; deleted
+#: (``db.offers.OfferPostsRepo``, ``bot/ui/offers.py``). At most one per game; deleted
 #: when the offer is answered, lapses or its game ends, and with the game.
 draw_offer_posts = Table(
     "draw_offer_posts",
+    metadata,
+    Column(
+        "game_id",
+        Integer,
+        ForeignKey(games.c.id, ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger, nullable=False),
+)
+
+
+# ------------------------------------------------------------------------------------------
+# Takeback request posts (migration 0012)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["takeback_posts"]
+
+#: The chat post of a game's open takeback request (its Allow / Refuse buttons), kept like
+#: ``draw_offer_posts`` so that a move, a resignation, an abort or a time-out retires its
+#: buttons in any process (``db.offers.OfferPostsRepo``, ``bot/ui/offers.py``). At most one
+#: per game; deleted when the request is answered, lapses or its game ends, and with the game.
+takeback_posts = Table(
+    "takeback_posts",
     metadata,
     Column(
         "game_id",

@@ -28,7 +28,7 @@ from bot.service import StaleActionError
 from bot.service.clocks import CLOCK_TIMER, FINAL_WARNING_TIMER
 from bot.service.models import ClockEvent, ClockEventKind
 from bot.service.timers import Handler
-from bot.ui.board import post_board, turn_in_order
+from bot.ui.board import post_board, retire_offers, turn_in_order
 from bot.ui.buttons import CLOCKS_COG, GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -138,7 +138,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
             lapsed = presenters.DRAW_OFFER_RESIGNED
         else:
             lapsed = presenters.DRAW_OFFER_LAPSED
-        await self.bot.draw_offers.retire(snapshot.game_id, lapsed)
+        await retire_offers(self.bot, snapshot, lapsed)
 
     # ---- claims -------------------------------------------------------------------------
 

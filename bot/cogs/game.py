@@ -18,7 +18,7 @@ from bot.service import NoGameHereError, ServiceError
 from bot.service.bot_seats import is_bot
 from bot.service.models import ReplayAnimation
 from bot.service.records import BoardAtPly, GameRecord
-from bot.ui.board import direct_messages, post_board, render_file
+from bot.ui.board import direct_messages, post_board, render_file, retire_offers
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import (
@@ -98,7 +98,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             )
             text = presenters.abort_text(snapshot, interaction.user.id)
             posted = await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
-            await self.bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_ENDED)
+            await retire_offers(self.bot, snapshot, presenters.DRAW_OFFER_ENDED)
             ack = "Game aborted." if posted else "Game aborted, but I could not post here."
             await interaction.followup.send(ack, ephemeral=True)
 
@@ -158,6 +158,7 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
             games = []
         for snapshot in games:
             await self.bot.draw_offers.forget(snapshot.game_id)
+            await self.bot.takebacks.forget(snapshot.game_id)
             people = [u for u in snapshot.user_ids if not is_bot(u)]
             await direct_messages(self.bot, people, presenters.channel_deleted_text(snapshot))
         try:

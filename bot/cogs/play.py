@@ -36,6 +36,7 @@ from bot.ui.board import (
     post_turn,
     private_file,
     render_file,
+    retire_offers,
     turn_in_order,
 )
 from bot.ui.buttons import PLAY_COG, draw_offer_view
@@ -260,13 +261,14 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             snapshot = await self.bot.service.resign(channel_id_of(interaction), user_id)
             text = presenters.resign_text(snapshot, user_id)
             await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
-            # The resignation was committed like a move, which ends an open draw offer.
+            # The resignation was committed like a move, which ends an open draw offer (and
+            # takeback request).
             lapsed = (
                 presenters.DRAW_OFFER_RESIGNED
                 if snapshot.is_active
                 else presenters.DRAW_OFFER_ENDED
             )
-            await self.bot.draw_offers.retire(snapshot.game_id, lapsed)
+            await retire_offers(self.bot, snapshot, lapsed)
             await interaction.followup.send("You resigned.", ephemeral=True)
 
     @app_commands.command(
@@ -342,6 +344,8 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             return
         await self.bot.draw_offers.forget(offer.game_id)
         accepted = not snapshot.is_active
+        if accepted:  # drawn: a takeback request open beside the offer ends with the game
+            await self.bot.takebacks.retire(offer.game_id, presenters.TAKEBACK_REQUEST_ENDED)
         text = presenters.draw_answer_text(snapshot, accepted=accepted, by_user_id=bot_id)
         try:
             await post.edit(content=text, view=None)
@@ -433,6 +437,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             await self.bot.draw_offers.forget(button.game_id)
             await edit_post(interaction, text)
             if not snapshot.is_active:
+                await self.bot.takebacks.retire(button.game_id, presenters.TAKEBACK_REQUEST_ENDED)
                 await post_board(
                     self.bot,
                     snapshot,

@@ -89,6 +89,8 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                     ephemeral=True,
                 )
                 return
+            # Kept, so that a move, a resignation or the game's end retires its buttons.
+            await self.bot.takebacks.remember(request.game_id, posted)
             if any(is_bot(user_id) for user_id in request.opponent_user_ids):
                 async with turn_in_order(self.bot, channel_id_of(interaction)):
                     answer = await self.bot.service.bots.answer_takeback(request)
@@ -103,6 +105,7 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
     async def _show_answer(self, request_post: discord.Message, answer: TakebackAnswer) -> None:
         """The bot answered a takeback at once: say so on the request's post (no buttons
         left to press) and, if allowed, post the board as it was."""
+        await self.bot.takebacks.forget(answer.snapshot.game_id)
         try:
             await request_post.edit(content=presenters.takeback_answer_text(answer), view=None)
         except discord.HTTPException:
@@ -139,6 +142,7 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 except StaleActionError:
                     await close_post(interaction, presenters.TAKEBACK_REQUEST_CLOSED)
                     raise
+                await self.bot.takebacks.forget(button.game_id)
                 await edit_post(interaction, presenters.takeback_answer_text(answer))
                 await self._post_taken_back(answer)
 

@@ -59,6 +59,8 @@ from bot.presenters.records import (
 from bot.presenters.social import (
     REMATCH_ALREADY_CHOSEN,
     TAKEBACK_REQUEST_CLOSED,
+    TAKEBACK_REQUEST_ENDED,
+    TAKEBACK_REQUEST_LAPSED,
     rematch_level_prompt,
     rematch_open_text,
     rematch_posted_text,
@@ -116,6 +118,8 @@ __all__ = [
     "POSITION_INLINE_MAX",
     "REMATCH_ALREADY_CHOSEN",
     "TAKEBACK_REQUEST_CLOSED",
+    "TAKEBACK_REQUEST_ENDED",
+    "TAKEBACK_REQUEST_LAPSED",
     "WATCHERS_LINE",
     "abort_text",
     "board_caption",

@@ -15,6 +15,8 @@ from bot.service.models import TakebackAnswer, TakebackRequest
 __all__ = [
     "REMATCH_ALREADY_CHOSEN",
     "TAKEBACK_REQUEST_CLOSED",
+    "TAKEBACK_REQUEST_ENDED",
+    "TAKEBACK_REQUEST_LAPSED",
     "rematch_level_prompt",
     "rematch_open_text",
     "rematch_posted_text",
@@ -24,10 +26,15 @@ __all__ = [
 ]
 
 
-#: A takeback request post whose request was answered, withdrawn or overtaken by a move.
+#: A takeback request post whose request was answered, withdrawn or overtaken by a move or
+#: the game's end, found so on a press or when the post is stored (``bot/ui/offers.py``).
 TAKEBACK_REQUEST_CLOSED = (
-    "This takeback request is no longer open: it was answered, or a move came first."
+    "This takeback request is no longer open: it was answered, or the game went on without it."
 )
+#: The request's post once a move refused it (the buttons are removed).
+TAKEBACK_REQUEST_LAPSED = "This takeback request lapsed: a move was played instead."
+#: The request's post once the game ended another way (resignation, abort, time-out).
+TAKEBACK_REQUEST_ENDED = "This takeback request lapsed: the game ended."
 
 
 def takeback_request_text(request: TakebackRequest) -> str:

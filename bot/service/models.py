@@ -199,7 +199,7 @@ class TurnResult:
     already tell ("North rolled red (R)") is not repeated, and a step with only private
     events is not named in public (its notation may show what they hide). ``snapshot`` is the
     game after all of them. ``declined_draw_offer`` is true when the move declined a pending
-    draw offer.
+    draw offer, ``refused_takeback`` when it refused a pending takeback request.
 
     ``private_events`` are the events of the same steps that only some seats may see and
     the mover's seat is among them (a card it looked at): they go to the mover alone, in
@@ -218,6 +218,7 @@ class TurnResult:
     unannounced: tuple[str, ...]
     declined_draw_offer: bool
     private_events: tuple[Event, ...] = ()
+    refused_takeback: bool = False
     turn_goes_on: bool = False
 
     @property

@@ -201,6 +201,7 @@ class Play:
                 m.text for m in automatic_moves if not _codec.load_events(m.events_json)
             ),
             declined_draw_offer=loaded.row.draw_offer_seat is not None,
+            refused_takeback=loaded.row.takeback_seat is not None,
             private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
             turn_goes_on=turn_goes_on,
         )

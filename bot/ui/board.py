@@ -43,6 +43,7 @@ __all__ = [
     "post_turn",
     "private_file",
     "render_file",
+    "retire_offers",
     "turn_in_order",
 ]
 
@@ -241,7 +242,8 @@ async def post_turn(
     ``interaction``, so the post is its public response or follow-up; the bot's own moves
     pass none): one quiet line while the same seat decides again, else the board (``drawn``
     already, or drawn here) with the summary, mentioning who acts next (every player once
-    the game is over). A draw offer the move declined loses its buttons. Returns the post,
+    the game is over). A draw offer the move declined, or a takeback request it refused,
+    loses its buttons. Returns the post,
     or ``None`` when Discord refused it."""
     snapshot = result.snapshot
     if result.turn_goes_on:
@@ -265,7 +267,23 @@ async def post_turn(
         )
     if result.declined_draw_offer:
         await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
+    if result.refused_takeback:
+        await bot.takebacks.retire(snapshot.game_id, presenters.TAKEBACK_REQUEST_LAPSED)
     return posted
+
+
+async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) -> None:
+    """After a change that closes whatever offer was open without a move (a resignation, an
+    abort, a time-out): the draw offer's post reads ``draw_text``, the takeback request's
+    says the game ended or moved on, and both lose their buttons (nothing when none is
+    open; :class:`~bot.ui.offers.OfferPosts`)."""
+    await bot.draw_offers.retire(snapshot.game_id, draw_text)
+    takeback_text = (
+        presenters.TAKEBACK_REQUEST_LAPSED
+        if snapshot.is_active
+        else presenters.TAKEBACK_REQUEST_ENDED
+    )
+    await bot.takebacks.retire(snapshot.game_id, takeback_text)
 
 
 async def _watchers(bot: BotHost, snapshot: GameSnapshot) -> tuple[int, ...]:

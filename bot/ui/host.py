@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.service import GameService, GameSnapshot
 from bot.service.locks import KeyedLock
 from bot.settings import Settings
-from bot.ui.offers import DrawOfferPosts
+from bot.ui.offers import OfferPosts
 from db import Database
 
 __all__ = ["BotHost", "Interaction"]
@@ -44,7 +44,9 @@ class BotHost(Protocol):
     settings: Settings
     #: The posts of open draw offers (to retire their buttons when a move closes them; built
     #: in ``setup_hook``, over the database).
-    draw_offers: DrawOfferPosts
+    draw_offers: OfferPosts
+    #: The posts of open takeback requests, kept the same way.
+    takebacks: OfferPosts
     #: Channel id → the order of its moves' posts (:func:`bot.ui.board.turn_in_order`).
     turn_order: KeyedLock[int]
 

@@ -1,5 +1,5 @@
-"""Stand-ins for the draw offers' post store and for the client that edits posts by id, so
-the cogs' tests see what ``bot.ui.offers.DrawOfferPosts`` retires without a database."""
+"""Stand-ins for the offers' post stores and for the client that edits posts by id, so the
+cogs' tests see what ``bot.ui.offers.OfferPosts`` retires without a database."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
 
-from bot.ui.offers import DrawOfferPosts
+from bot import presenters
+from bot.ui.offers import OfferPosts
 
 
 class MemoryOfferPosts:
-    """``db.offers.DrawOfferPostsRepo`` in a dict. ``closed``: games whose offer has closed
+    """``db.offers.OfferPostsRepo`` in a dict. ``closed``: games whose offer has closed
     already, so :meth:`remember` refuses their post, as the database would."""
 
     def __init__(self) -> None:
@@ -50,8 +51,15 @@ class PostsClient:
         return SimpleNamespace(get_partial_message=get_partial_message)
 
 
-def memory_offer_posts() -> tuple[DrawOfferPosts, MemoryOfferPosts, PostsClient]:
-    """A :class:`DrawOfferPosts` over a :class:`MemoryOfferPosts` and a :class:`PostsClient`."""
-    repo, client = MemoryOfferPosts(), PostsClient()
-    posts = DrawOfferPosts(repo, client)  # type: ignore[arg-type]
+def memory_offer_posts(
+    client: PostsClient | None = None,
+    *,
+    closed_text: str = presenters.DRAW_OFFER_CLOSED,
+    what: str = "draw offer",
+) -> tuple[OfferPosts, MemoryOfferPosts, PostsClient]:
+    """An :class:`OfferPosts` over a :class:`MemoryOfferPosts` and a :class:`PostsClient`
+    (``client``, or a new one); draw offers' unless ``closed_text`` and ``what`` say
+    otherwise."""
+    repo, client = MemoryOfferPosts(), client or PostsClient()
+    posts = OfferPosts(repo, client, closed_text=closed_text, what=what)  # type: ignore[arg-type]
     return posts, repo, client

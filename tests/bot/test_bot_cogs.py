@@ -41,6 +41,11 @@ def stand_in_bot() -> Any:
     bot = MagicMock()
     bot.service = MagicMock()
     bot.draw_offers, _, bot.offer_client = memory_offer_posts()
+    bot.takebacks, _, _ = memory_offer_posts(
+        bot.offer_client,
+        closed_text=presenters.TAKEBACK_REQUEST_CLOSED,
+        what="takeback request",
+    )
     bot.turn_order = KeyedLock()
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))

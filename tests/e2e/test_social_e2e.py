@@ -154,6 +154,17 @@ async def test_a_takeback_allowed_one_refused_then_a_rematch(
         info = await fake.slash(carol, channel, "game info")
         assert " · ply 2" in info.content
 
+        # -- South moves and asks for it back; North moves instead: the request lapses --------
+        third, _ = await game.move()
+        request = await game.ask_takeback(0, third)
+        await game.move()
+        await fake.wait_until(
+            lambda: labels(fake.message(request)) == [], what="the request's buttons retired"
+        )
+        assert fake.message(request).content == (
+            "This takeback request lapsed: a move was played instead."
+        )
+
         # -- played to the end; the loser presses Rematch -------------------------------------
         final = None
         while game.state.outcome is None:

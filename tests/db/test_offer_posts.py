@@ -1,5 +1,6 @@
-"""``DrawOfferPostsRepo`` (migration 0010): the post of a game's open draw offer, stored only
-while the offer is open, taken once, gone with its game. SQLite and PostgreSQL."""
+"""``OfferPostsRepo``: the post of a game's open draw offer (migration 0010) or takeback
+request (migration 0012), stored only while it is open, taken once, gone with its game.
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -52,3 +53,18 @@ async def test_a_post_goes_with_its_game(db: Database, new_game: NewGame) -> Non
     async with db.engine.begin() as conn:
         await conn.execute(delete(games).where(games.c.id == game.id))
     assert await db.draw_offer_posts.take(game.id) is None
+
+
+async def test_a_takeback_post_is_kept_while_the_request_is_open(
+    db: Database, new_game: NewGame
+) -> None:
+    game = await new_game()
+    posts = db.takeback_posts
+    await db.games.set_draw_offer(game.id, game.version, 0, T0)  # a draw offer is not one
+    assert not await posts.remember(game.id, 500, 9001)
+    asked = await db.games.set_takeback(game.id, game.version + 1, 1, T0)
+    assert await posts.remember(game.id, 500, 9002)
+    assert await db.draw_offer_posts.take(game.id) is None  # each kind has its own table
+    assert await posts.take(game.id) == (500, 9002)
+    await db.games.set_takeback(game.id, asked.version, None, T0)
+    assert not await posts.remember(game.id, 500, 9003)

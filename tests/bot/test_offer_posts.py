@@ -1,6 +1,7 @@
 """A draw offer's buttons are retired as soon as a move, a resignation or an abort closes the
-offer (issue 17): the offer's post is edited to say so, without buttons, by whichever process
-closes it (the post's ids are stored, migration 0010)."""
+offer (issue 17), and so are a takeback request's: the post is edited to say so, without
+buttons, by whichever process closes it (the post's ids are stored, migrations 0010 and
+0012)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bot import presenters
 from bot.cogs.play import PlayCog
 from bot.service import StaleActionError
 from bot.ui.custom_ids import GameAction, GameButtonId
-from bot.ui.offers import DrawOfferPosts
+from bot.ui.offers import OfferPosts
 from tests.bot.fakes import PostsClient, memory_offer_posts
 from tests.bot.test_bot_cogs import stand_in_bot
 from tests.bot.test_hidden_cogs import acting
@@ -36,7 +37,7 @@ async def test_a_post_is_retired_by_its_ids_not_by_the_object_that_posted_it() -
     posts, repo, client = memory_offer_posts()
     await posts.remember(7, client.post(100, 1))
     other_client = PostsClient()
-    elsewhere = DrawOfferPosts(repo, other_client)  # type: ignore[arg-type]  # same database
+    elsewhere = OfferPosts(repo, other_client, closed_text="", what="offer")  # type: ignore[arg-type]
     post_there = other_client.post(100, 1)  # the same Discord message, seen by the other client
     await elsewhere.retire(7, presenters.DRAW_OFFER_ENDED)
     post_there.edit.assert_awaited_once_with(content=presenters.DRAW_OFFER_ENDED, view=None)
@@ -89,7 +90,31 @@ async def test_a_move_that_declines_an_offer_retires_its_post(monkeypatch: Any) 
     post.edit.assert_awaited_once_with(content=presenters.DRAW_OFFER_LAPSED, view=None)
 
 
-async def test_a_resignation_that_ends_the_game_retires_the_offer(monkeypatch: Any) -> None:
+async def test_a_move_that_refuses_a_takeback_request_retires_its_post(monkeypatch: Any) -> None:
+    bot = stand_in_bot()
+    offer, request = bot.offer_client.post(100, 1), bot.offer_client.post(100, 2)
+    await bot.draw_offers.remember(5, offer)
+    await bot.takebacks.remember(5, request)
+    result = MagicMock(
+        turn_goes_on=False, declined_draw_offer=False, refused_takeback=True, outcome=None
+    )
+    result.snapshot.game_id = 5
+    bot.service.play = AsyncMock(return_value=result)
+    monkeypatch.setattr("bot.ui.board.post_board", AsyncMock(return_value=MagicMock()))
+    monkeypatch.setattr("bot.cogs.play.board_view", lambda *a, **k: None)
+    monkeypatch.setattr("bot.cogs.play.presenters.move_ack_text", lambda *a, **k: "Played.")
+    monkeypatch.setattr("bot.cogs.play.presenters.turn_text", lambda *a, **k: "A move.")
+    interaction = acting(7)
+    interaction.edit_original_response = AsyncMock()
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "a1-a3")
+    request.edit.assert_awaited_once_with(content=presenters.TAKEBACK_REQUEST_LAPSED, view=None)
+    offer.edit.assert_not_awaited()  # the move declined no draw offer (none was open)
+
+
+async def test_a_resignation_that_ends_the_game_retires_the_offer_and_request(
+    monkeypatch: Any,
+) -> None:
     bot = stand_in_bot()
     post = bot.offer_client.post(100, 1)
     await bot.draw_offers.remember(5, post)
@@ -97,9 +122,12 @@ async def test_a_resignation_that_ends_the_game_retires_the_offer(monkeypatch: A
     bot.service.resign = AsyncMock(return_value=snapshot)
     monkeypatch.setattr("bot.cogs.play.post_board", AsyncMock(return_value=MagicMock()))
     monkeypatch.setattr("bot.cogs.play.presenters.resign_text", lambda *a: "resigned")
+    request = bot.offer_client.post(100, 2)
+    await bot.takebacks.remember(5, request)
     resign: Any = PlayCog.resign.callback
     await resign(PlayCog(bot), acting(7))
     post.edit.assert_awaited_once_with(content=presenters.DRAW_OFFER_ENDED, view=None)
+    request.edit.assert_awaited_once_with(content=presenters.TAKEBACK_REQUEST_ENDED, view=None)
 
 
 async def test_a_press_on_a_closed_offer_says_so_on_its_post_and_drops_it() -> None:
