@@ -49,6 +49,7 @@ from bot.service.lobby_rules import (
     accept_press,
     bot_press,
     decline_press,
+    fewest_players,
     join_press,
     leave_press,
     remove_bot_press,
@@ -605,7 +606,7 @@ class Lobby:
             game=row.game,
             game_name=engine.info.name,
             players=row.players,
-            min_players=engine.info.min_players,
+            min_players=fewest_players(row.game, row.options_json, row.players),
             lobby=tuple(
                 ChallengePlayer(p.user_id, p.role.value, p.status.value) for p in row.lobby
             ),

@@ -11,11 +11,15 @@ compare-and-set, deciding again when another press landed first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from bot.service import _codec
 from bot.service.bot_seats import bot_user_id
 from bot.service.errors import LobbyError, NotChallengedError
+from bot.service.options import format_options
 from db import ChallengeEntry, ChallengePlayerRole, ChallengePlayerStatus, ChallengeRow
 from engines import get_engine
+from engines.base import UsageError
 
 __all__ = [
     "DECLINED",
@@ -26,6 +30,7 @@ __all__ = [
     "accept_press",
     "bot_press",
     "decline_press",
+    "fewest_players",
     "join_press",
     "leave_press",
     "remove_bot_press",
@@ -161,15 +166,45 @@ def leave_press(challenge: ChallengeRow, user_id: int) -> Press:
     return Press(ChallengeEntry(user_id, mine.role, LEFT))
 
 
+@lru_cache(maxsize=256)
+def fewest_players(game: str, options_json: str, players: int) -> int:
+    """The fewest players a challenge of ``players`` seats of ``game`` with these options
+    (as stored, JSON) can start with: the game's ``min_players``, raised while the options
+    do not fit fewer seats (Orbs' ``teams=02-13`` names all four, and spec orbs makes
+    "teams that do not name every seat exactly once" a usage error), and ``players`` when
+    only a full table fits. Asks the engine for a start position of each smaller count
+    (cached: a lobby is drawn after every press)."""
+    engine = get_engine(game)
+    try:
+        options = engine.resolve_options(_codec.load_options(options_json))
+    except (UsageError, ValueError):
+        return players  # refused at the start, with the engine's own sentence
+    for count in range(engine.info.min_players, players):
+        try:
+            engine.new_game(count, options, 0)
+        except (UsageError, ValueError):
+            continue
+        return count
+    return players
+
+
 def start_press(challenge: ChallengeRow, user_id: int) -> Press:
-    """Start: the challenger, for a game that allows fewer players than seats, once at
-    least its ``min_players`` are seated."""
+    """Start: the challenger, for a game that allows fewer players than seats (with the
+    challenge's options: :func:`fewest_players`), once at least that many are seated."""
     if user_id != challenge.challenger_id:
         raise NotChallengedError("Only the challenger can start the game.")
-    info = get_engine(challenge.game).info
+    engine = get_engine(challenge.game)
+    info = engine.info
+    fewest = fewest_players(challenge.game, challenge.options_json, challenge.players)
     if info.min_players >= challenge.players:
         raise LobbyError(
             f"{info.name} needs all {challenge.players} seats filled; "
+            "the game starts by itself once they are."
+        )
+    if fewest >= challenge.players:
+        options = format_options(info, _codec.load_options(challenge.options_json))
+        raise LobbyError(
+            f"With `{options}`, {info.name} needs all {challenge.players} seats filled; "
             "the game starts by itself once they are."
         )
     if challenge.start_position is not None:
@@ -178,9 +213,9 @@ def start_press(challenge: ChallengeRow, user_id: int) -> Press:
             "by itself once every seat is filled."
         )
     seated = len(challenge.seated_ids)
-    if seated < info.min_players:
+    if seated < fewest:
         raise LobbyError(
-            f"{info.name} needs at least {info.min_players} players to start; "
+            f"{info.name} needs at least {fewest} players to start; "
             f"{seated} {'has' if seated == 1 else 'have'} a seat so far."
         )
     return Press(None, starts=True)

@@ -309,9 +309,11 @@ class ChallengeInfo:
 
     ``lobby`` lists the challenger first, then the invited users in the order named, then
     those who joined (including users who declined or left; see :class:`ChallengePlayer`).
-    ``min_players`` is the game's minimum: when it is below ``players`` the challenger may
-    start early once that many are seated. ``status`` is ``open``, ``accepted`` (``game_id``
-    names the game), ``declined``, ``cancelled`` or ``expired``.
+    ``min_players`` is the fewest players it can start with (the game's minimum, or more
+    when its options name every seat, :func:`~bot.service.lobby_rules.fewest_players`):
+    when it is below ``players`` the challenger may start early once that many are seated.
+    ``status`` is ``open``, ``accepted`` (``game_id`` names the game), ``declined``,
+    ``cancelled`` or ``expired``.
     """
 
     challenge_id: int

@@ -231,12 +231,38 @@ async def test_start_refuses_options_that_need_every_seat(service: GameService) 
     info = await lobby(service, players=4, options="teams=true")
     await service.join_challenge(info.challenge_id, BOB)
     await service.join_challenge(info.challenge_id, CAROL)
-    with pytest.raises(ChallengeSetupError, match="Teams=true needs 4 players, not 3"):
+    with pytest.raises(LobbyError, match=r"With `teams=true`, .* needs all 4 seats filled"):
         await service.start_challenge(info.challenge_id, ALICE)
     still = await service.get_challenge(info.challenge_id)
     assert (still.status, still.seated_ids) == ("open", (ALICE, BOB, CAROL))
+    # The lobby never offered it: no Start button, no "starts with at least 2" sentence.
+    assert still.min_players == 4
+    assert not still.can_start_early
     game = await started(service.join_challenge(info.challenge_id, DAN))
     assert len(game.players) == 4
+
+
+async def test_an_orbs_team_lobby_starts_only_with_every_seat_its_teams_name(
+    service: GameService,
+) -> None:
+    teams = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="orbs",
+        players=4,
+        options_text="teams=02-13",
+    )
+    assert (teams.min_players, teams.can_start_early) == (4, False)
+    await service.join_challenge(teams.challenge_id, BOB)
+    with pytest.raises(LobbyError, match=r"With `teams=02-13`, Orbs needs all 4 seats filled"):
+        await service.start_challenge(teams.challenge_id, ALICE)
+    # Without teams, two of the four seats are enough, as for any Orbs lobby.
+    free = await service.create_challenge(
+        guild_id=GUILD, channel_id=700, challenger_id=ALICE, game="orbs", players=4
+    )
+    await service.join_challenge(free.challenge_id, BOB)
+    assert (await service.get_challenge(free.challenge_id)).can_start_early
 
 
 async def test_cancel_and_expiry_close_a_lobby_with_players_in_it(
