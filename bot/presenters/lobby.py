@@ -96,13 +96,20 @@ def _answer_note(info: ChallengeInfo) -> list[str]:
 
 def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:
     """The lobby post once the game started, or the challenge was declined, cancelled or
-    expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``."""
+    expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``, and one
+    started early says how many of the seats were filled."""
     head = _challenge_head(info, "challenged")
     if info.status == "accepted":
         if game is None:
             return f"{head}: the game has started."
         seats = "\n".join(_seated(p) for p in game.players)
-        return f"{head}: the game is on in <#{game.channel_id}>.\n{seats}"
+        # Started early (Start): the heading's seat count is the challenge's, not the game's.
+        early = (
+            f", started with {len(game.players)} of the {info.players} seats filled"
+            if len(game.players) < info.players
+            else ""
+        )
+        return f"{head}: the game is on in <#{game.channel_id}>{early}.\n{seats}"
     if info.status == "declined":
         by = f" by {_mentions(info.declined_ids)}" if info.declined_ids else ""
         return f"{head}: declined{by}."

@@ -8,8 +8,9 @@ by field. Two rules keep a record from giving anything away while the game goes 
 
 * the seed is ``null`` until the game is over: with it anyone could compute every future roll
   and draw;
-* a game with hidden information cannot be exported until it is over: its move list holds
-  what players chose in secret.
+* a game with hidden information cannot be exported until it is over: its record holds the
+  position, and the position holds every hidden card (spec generation_zero R14). Its moves
+  are public; ``/game moves`` lists them.
 
 :func:`replay_log` is the only loop in the code base that turns logged moves back into engine
 states. :meth:`GameService.replay <bot.service.GameService.replay>` (the consistency check), the
@@ -448,8 +449,8 @@ def build_record(row: GameRow, meta: GameMeta, moves: Sequence[MoveRow]) -> Game
     info = engine.info
     if row.is_active and info.has_hidden_information:
         raise ServiceError(
-            f"{info.name} game {row.id} can be exported once it is over: its move list holds "
-            "players' secrets."
+            f"{info.name} game {row.id} can be exported once it is over: its record holds the "
+            "position, hidden cards included."
         )
     players = len(meta.players)
     logged = [m for m in moves if m.ply <= row.ply]

@@ -135,7 +135,7 @@ class Replays:
         caller to fill in (:meth:`~bot.service.records.GameRecord.with_display_names`).
         Raises :class:`NoGameHereError` (no game here; an unknown game or one of another
         guild) and :class:`ServiceError` for a game with hidden information that is still
-        going on (its move list holds the players' secrets).
+        going on (its record's position holds the hidden cards).
         """
         row = await self.record_row(channel_id, guild_id, game_id)
         meta = await self.core.game_meta(row)

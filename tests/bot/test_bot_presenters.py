@@ -398,6 +398,12 @@ def test_two_seat_challenge_texts() -> None:
     assert presenters.challenge_closed_text(accepted) == (
         "<@11> challenged <@22> to **Generatorb**: the game has started."
     )
+    # Started early: two of four seats (the heading keeps the challenge's count).
+    early = replace(accepted, players=4)
+    assert presenters.challenge_closed_text(early, game=started) == (
+        "<@11> challenged <@22> and anyone to **Generatorb** (4 players): the game is on in "
+        "<#9>, started with 2 of the 4 seats filled.\nSouth — <@11>\nNorth — <@22>"
+    )
     declined = replace(
         named,
         status="declined",

@@ -402,8 +402,8 @@ async def test_a_hidden_information_game_is_exported_only_once_over(
     with pytest.raises(ServiceError) as refused:
         await service.export_record(GAMES, guild_id=GUILD)
     assert refused.value.message == (
-        f"Generation Zero game {snapshot.game_id} can be exported once it is over: its move "
-        "list holds players' secrets."
+        f"Generation Zero game {snapshot.game_id} can be exported once it is over: its record "
+        "holds the position, hidden cards included."
     )
     assert refused.value.game_id == snapshot.game_id
     # The board of any ply stays open to everyone: it is the public view.
