@@ -24,7 +24,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenters.ratings import privacy_text
-from bot.service.clocks import DurationTooLongError, format_duration, parse_duration
+from bot.service.clocks import (
+    DurationTooLongError,
+    format_duration,
+    parse_duration,
+    short_duration,
+)
 from bot.service.models import VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource, effective_settings, parse_quiet
 from bot.ui.host import BotHost, Interaction
@@ -273,7 +278,10 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             info = await self.bot.service.start_vacation(user_id, duration)
             if info.until is not None:
                 await self._announce(info, vacation_line(user_id, info.until))
-            await interaction.followup.send(vacation_text(info), ephemeral=True)
+            text = vacation_text(info)
+            if info.booked is not None and info.booked < duration:
+                text = f"{shortened_text(duration, info.booked)}\n{text}"
+            await interaction.followup.send(text, ephemeral=True)
 
     @vacation_group.command(name="end", description="Come back early: your clocks run again")
     async def vacation_end(self, interaction: Interaction) -> None:
@@ -282,9 +290,7 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             user_id = interaction.user.id
             info = await self.bot.service.end_vacation(user_id)
             await self._announce(info, vacation_back_line(user_id))
-            await interaction.followup.send(
-                f"Welcome back: your clocks run again.\n{vacation_text(info)}", ephemeral=True
-            )
+            await interaction.followup.send(welcome_back_text(info), ephemeral=True)
 
     @vacation_group.command(name="status", description="Your vacation and what is left this year")
     async def vacation_status(self, interaction: Interaction) -> None:
@@ -403,11 +409,37 @@ def vacation_text(info: VacationInfo) -> str:
         )
     else:
         lines.append("You are not on vacation.")
-    lines.append(
-        f"This year you have used {format_duration(info.used)} of "
-        f"{format_duration(info.allowance)}; {format_duration(info.left)} left."
-    )
+    lines.append(allowance_text(info))
     return "\n".join(lines)
+
+
+def allowance_text(info: VacationInfo) -> str:
+    """``This year you have used 3d 4h of 30d; 26d 20h left.`` (two units each, as clocks
+    are shown; ``nothing left`` once it is all used)."""
+    left = f"{short_duration(info.left)} left" if info.left > timedelta(0) else "nothing left"
+    return (
+        f"This year you have used {short_duration(info.used)} of "
+        f"{short_duration(info.allowance)}; {left}."
+    )
+
+
+def welcome_back_text(info: VacationInfo) -> str:
+    """``/vacation end``: the clocks that run again (none: just the welcome), then the
+    allowance."""
+    games = len(info.games)
+    if games:
+        back = f"Welcome back: your clocks run again in {games} game{'s' if games != 1 else ''}."
+    else:
+        back = "Welcome back."
+    return f"{back}\n{allowance_text(info)}"
+
+
+def shortened_text(asked: timedelta, booked: timedelta) -> str:
+    """The first line of a ``/vacation start`` the allowance cut short."""
+    return (
+        f"You asked for {short_duration(asked)}, but only {short_duration(booked)} "
+        "of this year's vacation were left, so that is what you have."
+    )
 
 
 async def setup(bot: BotHost) -> None:

@@ -4,12 +4,9 @@ the note on the clocks of the seats to move that ends a turn post.
 
 from __future__ import annotations
 
-import re
-from datetime import timedelta
-
 from bot.presenters.common import _timestamp, seat_label
 from bot.service import GameSnapshot
-from bot.service.clocks import format_duration
+from bot.service.clocks import short_duration
 from bot.service.models import SeatClockInfo
 
 __all__ = ["clock_line", "time_left_text"]
@@ -21,16 +18,6 @@ def clock_line(clock_text: str) -> str:
     return f"⏱️ {clock_text[:1].upper()}{clock_text[1:]}"
 
 
-def _short(delta: timedelta) -> str:
-    """A duration in its two largest units: ``1d 2h``, ``3h 12m``, ``45s``, ``0s``."""
-    units = _UNIT.findall(format_duration(max(delta, timedelta(0))))
-    return " ".join(units[:2])
-
-
-#: One ``<number><unit>`` of a :func:`~bot.service.clocks.format_duration` text.
-_UNIT = re.compile(r"\d+[dhms]")
-
-
 def time_left_text(info: SeatClockInfo) -> str:
     """One seat's clock in a few words, for ``/game info`` and the turn text.
 
@@ -39,7 +26,7 @@ def time_left_text(info: SeatClockInfo) -> str:
     """
     if info.flagged:
         return "out of time"
-    left = _short(info.time_left)
+    left = short_duration(info.time_left)
     if info.paused_until is not None:
         return f"{left}, on vacation until {_timestamp(info.paused_until, 'f')}"
     if info.running and info.deadline is not None:
@@ -67,10 +54,10 @@ def _to_move_clocks(snapshot: GameSnapshot) -> str:
         elif info.paused_until is not None:
             notes.append(
                 f"{who}on vacation until {_timestamp(info.paused_until, 'f')}; the clock "
-                f"({_short(info.time_left)} left) waits"
+                f"({short_duration(info.time_left)} left) waits"
             )
         elif info.deadline is not None:
             notes.append(
-                f"{who}{_short(info.time_left)} left, runs out {_timestamp(info.deadline)}"
+                f"{who}{short_duration(info.time_left)} left, runs out {_timestamp(info.deadline)}"
             )
     return f"⏱️ {'; '.join(notes)}." if notes else ""

@@ -83,6 +83,7 @@ __all__ = [
     "format_duration",
     "parse_duration",
     "reminder_delay",
+    "short_duration",
     "to_ms",
 ]
 
@@ -171,6 +172,14 @@ def format_duration(delta: timedelta) -> str:
         if amount:
             parts.append(f"{amount}{name}")
     return sign + ("".join(parts) or "0s")
+
+
+def short_duration(delta: timedelta) -> str:
+    """A duration as people read it, in its two largest units (rounded down): ``1d 2h``,
+    ``3h 12m``, ``45s``, ``0s`` (a negative one as ``0s``). For messages; the settings and
+    clock specs keep :func:`format_duration`'s exact, parseable form."""
+    units = re.findall(r"\d+[dhms]", format_duration(max(delta, timedelta(0))))
+    return " ".join(units[:2])
 
 
 def to_ms(delta: timedelta) -> int:

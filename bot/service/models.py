@@ -584,7 +584,8 @@ class VacationInfo:
     ``until`` is the end of the current vacation (``None`` when not on vacation); ``used``
     is the vacation booked in the current UTC year, ``left`` what may still be booked of
     ``allowance``. ``games`` are the user's active games with a clock (the ones a vacation
-    pauses), oldest first.
+    pauses), oldest first. ``booked`` is what the ``/vacation start`` that returned it
+    added (less than asked when the allowance ran short), ``None`` otherwise.
     """
 
     user_id: int
@@ -594,6 +595,7 @@ class VacationInfo:
     allowance: timedelta
     games: tuple[VacationGame, ...]
     as_of: datetime
+    booked: timedelta | None = None
 
     @property
     def on_vacation(self) -> bool:

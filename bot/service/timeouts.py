@@ -27,7 +27,7 @@ from bot.service.clocks import (
     ClockMode,
     ClockSpec,
     SeatClock,
-    format_duration,
+    short_duration,
 )
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import (
@@ -172,6 +172,11 @@ class Timeouts:
                 raise NotAPlayerError()
             if not loaded.clocks:
                 raise ClaimError("This game has no clock, so nobody can run out of time.")
+            if ClockSpec.parse(loaded.row.clock).mode is ClockMode.HARD:
+                raise ClaimError(
+                    "This game has a hard clock: a player whose time runs out is timed out "
+                    "at once, so there is nothing to claim."
+                )
             out = [s for s in loaded.row.to_move if self.out_of_time(loaded, s, now)]
             claimable = [s for s in out if s not in seats]
             if not claimable:
@@ -236,7 +241,7 @@ class Timeouts:
             if clock_row is not None:
                 left = SeatClock.from_row(clock_row).time_left(now)
                 name = loaded.meta.players[seat].seat_name
-                parts.append(f"{name} has {format_duration(left)} left")
+                parts.append(f"{name} has {short_duration(left)} left")
         return ", ".join(parts) or "no clock is running"
 
     async def apply_timeout(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -70,7 +71,8 @@ class Vacations:
 
     async def start(self, user_id: int, duration: timedelta) -> VacationInfo:
         """``/vacation start``: ``user_id`` goes on vacation for ``duration`` (or what is left
-        of this year's allowance, if less; a vacation under way is extended). Their running
+        of this year's allowance, if less: the answer's ``booked`` says how much was added;
+        a vacation under way is extended). Their running
         clocks in every active game pause until it ends, and those clocks' timers move with
         them, atomically; a turn that reaches them meanwhile starts paused too.
 
@@ -79,6 +81,7 @@ class Vacations:
         the vacation was written.
         """
         now = self.core.now()
+        before = await self.status(user_id)
         try:
             await start_vacation(
                 self.core.database, user_id, duration, allowance=self.allowance, now=now
@@ -88,7 +91,8 @@ class Vacations:
         except (ClockChangedError, VacationChangedError) as exc:
             raise StaleActionError("Your games kept changing; please try again.") from exc
         log.info("user %d is on vacation for up to %s", user_id, format_duration(duration))
-        return await self.status(user_id)
+        after = await self.status(user_id)
+        return replace(after, booked=after.used - before.used)
 
     async def end(self, user_id: int) -> VacationInfo:
         """``/vacation end``: end ``user_id``'s vacation now. Their paused clocks run again

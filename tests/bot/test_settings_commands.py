@@ -4,6 +4,7 @@ what is stored, what the caller reads, who may change the server, what the chann
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,6 +20,7 @@ from bot.cogs.settings import (
     vacation_back_line,
     vacation_line,
     vacation_text,
+    welcome_back_text,
 )
 from bot.service import GameService
 from bot.service.models import VacationInfo
@@ -238,7 +240,7 @@ async def test_a_vacation_is_announced_in_each_game_with_a_clock(
 async def test_a_vacation_for_a_duration(cog: SettingsCog, posts: AsyncMock) -> None:
     text = await run(SettingsCog.vacation_start, cog, caller(), for_="1d12h")
     assert "none of your games has a clock" in text
-    assert "used 1d12h of 30d; 28d12h left" in text
+    assert "used 1d 12h of 30d; 28d 12h left" in text
     posts.assert_not_awaited()
 
 
@@ -269,10 +271,31 @@ async def test_ending_a_vacation_early_is_announced_and_refunds_the_rest(
     text = await run(SettingsCog.vacation_end, cog, caller())
     assert [call.args[1:] for call in posts.await_args_list] == [(100, vacation_back_line(USER))]
     assert text.splitlines() == [
-        "Welcome back: your clocks run again.",
-        "You are not on vacation.",
+        "Welcome back: your clocks run again in 1 game.",
         "This year you have used 0s of 30d; 30d left.",
     ]
+    # Without a game with a clock there is no clock to run again.
+    await cog.bot.service.start_vacation(USER, timedelta(hours=5, seconds=3))
+    await cog.bot.service.end_vacation(USER)  # the game's clock is running again
+    assert welcome_back_text(replace(await cog.bot.service.vacation(USER), games=())) == (
+        "Welcome back.\nThis year you have used 0s of 30d; 30d left."
+    )
+
+
+async def test_a_vacation_the_allowance_cuts_short_says_so(
+    cog: SettingsCog, posts: AsyncMock
+) -> None:
+    await cog.bot.service.start_vacation(USER, timedelta(days=27, hours=12, minutes=1))
+    text = await run(SettingsCog.vacation_start, cog, caller(), days=6)
+    assert text.splitlines()[0] == (
+        "You asked for 6d, but only 2d 11h of this year's vacation were left, "
+        "so that is what you have."
+    )
+    assert text.splitlines()[-1] == "This year you have used 30d of 30d; nothing left."
+    # Asked for no more than is left: nothing to say about it.
+    await run(SettingsCog.vacation_end, cog, caller())
+    text = await run(SettingsCog.vacation_start, cog, caller(), days=1)
+    assert text.startswith("You are on vacation until")
 
 
 async def test_ending_no_vacation_is_refused_with_a_sentence(

@@ -210,14 +210,22 @@ async def test_increment_and_maximum_after_moves(
 # ---- soft clocks: the claim -----------------------------------------------------------------
 
 
+async def test_nothing_to_claim_on_a_hard_clock(service: GameService) -> None:
+    snapshot = await start(service, "hard:1d")
+    with pytest.raises(ClaimError, match="This game has a hard clock: .* nothing to claim"):
+        await service.claim_on_time(GAMES, waiting_user(snapshot))
+
+
 async def test_soft_clock_claim_too_early_by_the_late_player_and_then_accepted(
     service: GameService, database: Database, clock: FakeClock
 ) -> None:
     snapshot = await start(service, "soft:1d")
     late, opponent = to_move_user(snapshot), waiting_user(snapshot)
     late_seat = snapshot.to_move[0]
-    with pytest.raises(ClaimError, match=r"Nobody is out of time yet: \w+ has 1d left"):
+    clock.advance(timedelta(minutes=1, seconds=7))
+    with pytest.raises(ClaimError, match=r"Nobody is out of time yet: \w+ has 23h 58m left\.$"):
         await service.claim_on_time(GAMES, opponent)
+    clock.advance(-timedelta(minutes=1, seconds=7))
     with pytest.raises(NotAPlayerError):
         await service.claim_on_time(GAMES, CAROL)
 
