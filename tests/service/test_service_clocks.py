@@ -212,7 +212,7 @@ async def test_increment_and_maximum_after_moves(
 
 async def test_nothing_to_claim_on_a_hard_clock(service: GameService) -> None:
     snapshot = await start(service, "hard:1d")
-    with pytest.raises(ClaimError, match="This game has a hard clock: .* nothing to claim"):
+    with pytest.raises(ClaimError, match=r"This game has a hard clock: .* nothing to claim"):
         await service.claim_on_time(GAMES, waiting_user(snapshot))
 
 
