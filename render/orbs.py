@@ -855,7 +855,8 @@ def _list(seats: Sequence[int]) -> str:
 
 def headline(view: OrbsView) -> tuple[str, str]:
     """The panel's big line and the one under it: ``("Seat 1 (S) to move", "")`` while the
-    game runs; ``("Seats 0 and 2 win", "Last side standing")`` or ``("Draw", "Draw agreed")``
+    game runs; ``("Team A (0+2) wins", "Last side standing")``, ``("Seats 0 and 2 win",
+    …)`` (winners who are not one team) or ``("Draw", "Draw agreed")``
     once it is over (an unknown termination is written with spaces for underscores)."""
     outcome = view.outcome
     if outcome is None:
@@ -868,6 +869,10 @@ def headline(view: OrbsView) -> tuple[str, str]:
         return ("Draw", reason)
     if len(winners) == 1:
         return (f"{_seat_name(view, winners[0])} wins", reason)
+    team = _team_texts(view.sides).get(winners[0], "")
+    if any(sorted(side) == winners for side in view.sides) and team:
+        # One team won: its letter as the chat names it, "Team A (0+2) wins".
+        return (f"{team[:1].upper()}{team[1:]} wins", reason)
     return (f"Seats {_list(winners)} win", reason)
 
 
@@ -1021,9 +1026,16 @@ RING_SAMPLE_RADIUS = 19.0
 MIN_COUNT_STEP = 38
 
 
-def _team_text(side: Sequence[int]) -> str:
-    """``team 0+2+4``: the seats of a side, on each of its seats' rows."""
-    return "team " + "+".join(str(s) for s in side)
+def _team_texts(sides: Sequence[Sequence[int]]) -> dict[int, str]:
+    """Per seat, ``team A (0+2+4)``: its side's letter, as the chat names it (the engine's
+    seat names, sides lettered by their smallest seat, as ``teams=02-13`` prints them), and
+    the seats of that side, on each of its seats' rows."""
+    ordered = sorted(sides, key=min)
+    return {
+        seat: f"team {letter} ({'+'.join(str(s) for s in sorted(side))})"
+        for letter, side in zip("ABCDEF", ordered, strict=False)
+        for seat in side
+    }
 
 
 def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] | None) -> int:
@@ -1041,7 +1053,7 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
     for _, seat, element in view.orbs:
         counts[seat][element] += 1
     shown = [e for e in ELEMENTS if any(c[e] for c in counts)] or list(ELEMENTS[:4])
-    teams = {seat: side for side in view.sides for seat in side}
+    teams = _team_texts(view.sides)
     with_teams = any(len(side) > 1 for side in view.sides)
     winners = set(view.outcome.winners) if view.outcome is not None else set()
     for seat in range(view.players):
@@ -1061,7 +1073,7 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         tag = "out" if out and not tag else tag
         tag_width = _text_width(tag, 14, bold=True) + 8 if tag else 0
         y = top + 39
-        counts_left = x + (_text_width(_team_text(teams[seat]), 15) + 10 if with_teams else 0)
+        counts_left = x + (_text_width(teams[seat], 15) + 10 if with_teams else 0)
         counts_right: float = PANEL_RIGHT
         tag_y: float | None = top + 16
         if seat_labels is not None:
@@ -1079,7 +1091,7 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         if tag_y is not None:
             draw_text(image, PANEL_RIGHT, tag_y, tag, 14, ink, "rm", bold=True)
         if with_teams:
-            draw_text(image, x, y, _team_text(teams[seat]), 15, ink)
+            draw_text(image, x, y, teams[seat], 15, ink)
         x = counts_left
         if out:
             draw_text(image, x, y, "no orbs", 15, ink)

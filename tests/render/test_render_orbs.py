@@ -488,7 +488,7 @@ def test_the_board_fits_its_area_at_every_scale() -> None:
 
 def test_headline() -> None:
     assert ob.headline(START_2P) == ("Seat 0 (N) to move", "")
-    assert ob.headline(FINISHED) == ("Seats 0 and 2 win", "Last side standing")
+    assert ob.headline(FINISHED) == ("Team A (0+2) wins", "Last side standing")
     single = replace(FINISHED, outcome=Outcome("last_standing", (1,), ((1,), (0, 2, 3))))
     assert ob.headline(single) == ("Seat 1 (SE) wins", "Last side standing")
     three = replace(BUSY_6P, to_move=None, outcome=Outcome("last_standing", (4, 0, 2), ()))
