@@ -331,22 +331,10 @@ class ChallengesRepo:
         """The accepted challenge that started game ``game_id`` (its ``game_id`` names the
         game), or ``None`` for a game no challenge started (a test's, or one whose challenge
         row is gone)."""
-        async with self._tx.read() as conn:
-            row = (
-                await conn.execute(
-                    select(challenges)
-                    .where(
-                        challenges.c.game_id == game_id,
-                        challenges.c.status == ChallengeStatus.ACCEPTED.value,
-                    )
-                    .order_by(challenges.c.id.desc())
-                    .limit(1)
-                )
-            ).one_or_none()
-            if row is None:
-                return None
-            lobbies = await _lobbies(conn, [row.id])
-        return _challenge_row(row, lobbies.get(row.id, ()))
+        return await self._newest(
+            challenges.c.game_id == game_id,
+            challenges.c.status == ChallengeStatus.ACCEPTED.value,
+        )
 
     async def started_rematch(self, game_id: int) -> ChallengeRow | None:
         """The accepted challenge that is a rematch of game ``game_id`` (its ``game_id`` names
@@ -369,17 +357,17 @@ class ChallengesRepo:
     ) -> ChallengeRow | None:
         """The newest challenge in ``status`` that is a rematch of game ``game_id`` and meets
         the conditions ``where``."""
+        return await self._newest(
+            challenges.c.rematch_of == game_id, challenges.c.status == status.value, *where
+        )
+
+    async def _newest(self, *where: Any) -> ChallengeRow | None:
+        """The newest challenge (highest id) that meets the conditions ``where``, with its
+        lobby, or ``None``."""
         async with self._tx.read() as conn:
             row = (
                 await conn.execute(
-                    select(challenges)
-                    .where(
-                        challenges.c.rematch_of == game_id,
-                        challenges.c.status == status.value,
-                        *where,
-                    )
-                    .order_by(challenges.c.id.desc())
-                    .limit(1)
+                    select(challenges).where(*where).order_by(challenges.c.id.desc()).limit(1)
                 )
             ).one_or_none()
             if row is None:

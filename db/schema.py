@@ -652,22 +652,29 @@ anonymous_ids = Table(
 
 __all__ += ["draw_offer_posts"]
 
+
 #: The chat post of a game's open draw offer (its Accept / Decline buttons), so whichever
 #: process closes the offer, also after a restart, can retire the buttons
 #: (``db.offers.OfferPostsRepo``, ``bot/ui/offers.py``). At most one per game; deleted
 #: when the offer is answered, lapses or its game ends, and with the game.
-draw_offer_posts = Table(
-    "draw_offer_posts",
-    metadata,
-    Column(
-        "game_id",
-        Integer,
-        ForeignKey(games.c.id, ondelete="CASCADE"),
-        primary_key=True,
-    ),
-    Column("channel_id", BigInteger, nullable=False),
-    Column("message_id", BigInteger, nullable=False),
-)
+def _offer_posts(name: str) -> Table:
+    """A table of the chat posts of one kind of open offer: one row per game (its channel and
+    message ids), deleted with the game."""
+    return Table(
+        name,
+        metadata,
+        Column(
+            "game_id",
+            Integer,
+            ForeignKey(games.c.id, ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        Column("channel_id", BigInteger, nullable=False),
+        Column("message_id", BigInteger, nullable=False),
+    )
+
+
+draw_offer_posts = _offer_posts("draw_offer_posts")
 
 
 # ------------------------------------------------------------------------------------------
@@ -680,15 +687,4 @@ __all__ += ["takeback_posts"]
 #: ``draw_offer_posts`` so that a move, a resignation, an abort or a time-out retires its
 #: buttons in any process (``db.offers.OfferPostsRepo``, ``bot/ui/offers.py``). At most one
 #: per game; deleted when the request is answered, lapses or its game ends, and with the game.
-takeback_posts = Table(
-    "takeback_posts",
-    metadata,
-    Column(
-        "game_id",
-        Integer,
-        ForeignKey(games.c.id, ondelete="CASCADE"),
-        primary_key=True,
-    ),
-    Column("channel_id", BigInteger, nullable=False),
-    Column("message_id", BigInteger, nullable=False),
-)
+takeback_posts = _offer_posts("takeback_posts")
