@@ -124,6 +124,9 @@ class ArbosView:
 
 CELLS = range(SIZE * SIZE)
 _CELL_RE = re.compile(r"([a-t])(1[0-9]|20|[1-9])")
+#: The first words of Arbos moves that take cells (spec arbos section 6), completed by
+#: :meth:`ArbosEngine.suggest_moves`.
+_ACTION_WORDS = frozenset({"seed", "replace", "double", "prune", "spore"})
 _NAMES: tuple[str, ...] = tuple(cell_name(c) for c in CELLS)
 _INDEX: dict[str, int] = {name.lower(): c for c, name in enumerate(_NAMES)}
 
@@ -1296,8 +1299,9 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         """Complete what was typed without listing every double (issue: chat autocomplete).
 
         ``K1`` offers ``K1`` and the legal ``K10``…``K19``; ``seed K``, ``replace``,
-        ``prune`` and ``double E5 F`` complete their next cell from the legal ones; an empty
-        or partial first word also offers the action words that are legal now. A suggestion
+        ``prune`` and ``double E5 F`` complete their next cell from the legal ones (a whole
+        action word, ``seed``, as if a space followed it); an empty or partial first word
+        also offers the action words that are legal now. A suggestion
         is a legal move, or a legal move's beginning (an action word, a double's first cell)
         to keep typing from. Cells come in reading order; at most ``limit`` suggestions.
         """
@@ -1306,6 +1310,10 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         text = typed.lower().replace(",", " ")
         words = text.split()
         partial = "" if not words or text.endswith(" ") else words.pop()
+        if not words and partial in _ACTION_WORDS:
+            # A whole action word, as this list offered it a moment ago: go on to its cells
+            # (``seed`` finds ``seed A1``…, as ``seed `` with a space does).
+            words, partial = [partial], ""
         if state.phase == "setup":
             if words and words != ["seed"]:
                 return []

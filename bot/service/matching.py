@@ -18,9 +18,11 @@ def normalise_move_text(text: str) -> str:
 def filter_moves(moves: Sequence[str], typed: str, *, limit: int) -> list[str]:
     """The moves matching ``typed``, best matches first, at most ``limit``.
 
-    Order: moves starting with the normalised text (whitespace removed, lower case); then
-    moves starting with it when separators are ignored on both sides (``a1a3`` finds
-    ``a1-a3``); then moves containing it. Within each group, the input order is kept.
+    Order: moves starting with the normalised text (whitespace removed, lower case; the
+    moves are compared normalised the same way, so ``m:`` finds Generator's ``M:G-GR`` and
+    ``g3`` Orbs' ``G3-G4``); then moves starting with it when separators are ignored on both
+    sides (``a1a3`` finds ``a1-a3``); then moves containing it. Within each group, the input
+    order is kept. The moves are returned as given (canonical).
     """
     needle = normalise_move_text(typed)
     if not needle:
@@ -28,10 +30,11 @@ def filter_moves(moves: Sequence[str], typed: str, *, limit: int) -> list[str]:
     bare = needle.translate(_SEPARATORS)
     groups: tuple[list[str], list[str], list[str]] = ([], [], [])
     for move in moves:
-        if move.startswith(needle):
+        key = normalise_move_text(move)
+        if key.startswith(needle):
             groups[0].append(move)
-        elif bare and move.translate(_SEPARATORS).startswith(bare):
+        elif bare and key.translate(_SEPARATORS).startswith(bare):
             groups[1].append(move)
-        elif needle in move:
+        elif needle in key:
             groups[2].append(move)
     return [*groups[0], *groups[1], *groups[2]][:limit]

@@ -577,6 +577,22 @@ def test_suggest_offers_action_words_and_double_partners() -> None:
     for text in partners:
         ENGINE.parse_move(state, 0, text)
     assert ENGINE.suggest_moves(state, 0, "replace ", 25) == ["replace T20"]
+    # A whole action word, as the list offered it, goes on to its cells without a space.
+    assert ENGINE.suggest_moves(state, 0, "replace", 25) == ["replace T20"]
+    assert ENGINE.suggest_moves(state, 0, "DOUBLE", 25) == ENGINE.suggest_moves(
+        state, 0, "double ", 25
+    )
+    assert ENGINE.suggest_moves(state, 0, "seed", 25)[0].startswith("seed ")
+
+
+def test_suggest_in_setup_completes_seed_without_a_space() -> None:
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"setup_mode": "manual"}), 1)
+    seat = ENGINE.to_move(state)[0]
+    spaced = ENGINE.suggest_moves(state, seat, "seed ", 25)
+    assert spaced[0].startswith("seed ")
+    assert ENGINE.suggest_moves(state, seat, "seed", 25) == spaced
+    for text in spaced:
+        ENGINE.parse_move(state, seat, text)
 
 
 def test_every_complete_suggestion_is_legal_in_playouts() -> None:

@@ -97,6 +97,19 @@ def test_filter_moves_ranks_prefixes_first() -> None:
     assert filter_moves(moves, "zz", limit=25) == []
 
 
+def test_filter_moves_matches_whatever_the_case_of_the_notation() -> None:
+    """Moves keep their canonical capitals (Generator ``M:G-GR``, Orbs cells); what is typed
+    is matched against them in lower case, as the engines read it."""
+    generator = ["M:G-GR", "M:G-R", "+S", "pass"]
+    assert filter_moves(generator, "M:", limit=25) == ["M:G-GR", "M:G-R"]
+    assert filter_moves(generator, "m:g-gr", limit=25) == ["M:G-GR"]
+    assert filter_moves(generator, "+s", limit=25) == ["+S"]
+    assert filter_moves(generator, "mggr", limit=25) == ["M:G-GR"]  # separators ignored
+    orbs = ["G3-G4", "H1-H2", "B1-G3"]
+    assert filter_moves(orbs, "g3", limit=25) == ["G3-G4", "B1-G3"]
+    assert filter_moves(orbs, " H 1", limit=25) == ["H1-H2"]
+
+
 def test_codecs_round_trip() -> None:
     events = (
         Event("moved", 0, "the orb on a1 moves to a3", ("a1", "a3")),
