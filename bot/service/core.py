@@ -49,7 +49,14 @@ from bot.service.errors import (
 )
 from bot.service.locks import KeyedLock
 from bot.service.logbook import RECENT_MOVES, left_seats, move_record, public_position
-from bot.service.models import FEW_MOVES, GameSnapshot, Player, RatingChange, SeatClockInfo
+from bot.service.models import (
+    FEW_MOVES,
+    GameSnapshot,
+    Player,
+    RatingChange,
+    SeatClockInfo,
+    view_with_result,
+)
 from bot.service.options import format_options
 from db import Database, GameRow, GameStatus, NewMove
 from db import GameNotActiveError as DbGameNotActiveError
@@ -378,6 +385,7 @@ class GameCore:
     def snapshot(self, loaded: Loaded) -> GameSnapshot:
         row, meta, position = loaded.row, loaded.meta, loaded.position
         engine = meta.engine
+        outcome = _codec.load_outcome(row.outcome_json)
         return GameSnapshot(
             game_id=row.id,
             game=row.game,
@@ -393,11 +401,11 @@ class GameCore:
             prompt=self.prompt(loaded),
             options=meta.options,
             options_text=meta.options_text,
-            outcome=_codec.load_outcome(row.outcome_json),
+            outcome=outcome,
             draw_offer_seat=row.draw_offer_seat,
             draw_agreed=row.draw_agreed,
             position=public_position(engine, position.state, active=row.is_active),
-            view=engine.view(position.state, None),
+            view=view_with_result(engine.view(position.state, None), outcome),
             last_moves=position.recent,
             board_message_id=row.board_message_id,
             watchers=row.watchers,

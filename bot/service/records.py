@@ -32,7 +32,7 @@ from bot.service import _codec
 from bot.service._cache import GameMeta
 from bot.service.errors import ServiceError
 from bot.service.logbook import RECENT_MOVES, public_events, resign_move_text
-from bot.service.models import GameSnapshot, MoveRecord
+from bot.service.models import GameSnapshot, MoveRecord, view_with_result
 from db import GameRow, MoveRow
 from engines import get_engine
 from engines.base import CHANCE, Engine, MoveError, OptionValue, Outcome
@@ -556,7 +556,7 @@ def board_at_ply(
         only_moves=(),
         prompt=None,
         position="" if hidden_now else engine.position(state),
-        view=engine.view(state, None),
+        view=view_with_result(engine.view(state, None), current.outcome),
         last_moves=tuple(_move_record(m) for m in logged[-RECENT_MOVES:]),
         board_message_id=None,
     )
@@ -570,6 +570,7 @@ def board_at_ply(
             takeback_seat=None,
             clocks=(),
             finished_at=None,
+            view=engine.view(state, None),
         )
     return BoardAtPly(snapshot, plies)
 

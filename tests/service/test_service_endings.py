@@ -41,6 +41,12 @@ async def test_resignation_gives_the_opponent_the_win(
     assert [m.text for m in await service.move_list(GAMES)] == []
     finished = await service.game_snapshot(ended.game_id)
     assert finished.outcome == ended.outcome
+    # The picture's view knows the result, though the engine (Generatorb leaves resigning
+    # to the bot) never heard of it: no "South to move" above "wins by resignation".
+    for shown_view in (ended.view, shown.view, finished.view):
+        assert (shown_view.outcome, shown_view.to_move) == (ended.outcome, None)
+    last = await service.board_at(GAMES, guild_id=GUILD)
+    assert last.snapshot.view.outcome == ended.outcome
 
 
 async def test_a_draw_offer_accepted_ends_the_game_by_agreement(
@@ -64,6 +70,7 @@ async def test_a_draw_offer_accepted_ends_the_game_by_agreement(
     ended = await service.answer_draw(offer.game_id, opponent, accept=True, version=offer.version)
     assert ended.outcome == Outcome.draw("agreement", 2)
     assert ended.status == "finished"
+    assert (ended.view.outcome, ended.view.to_move) == (ended.outcome, None)
     # The second press of the same button finds the offer gone.
     with pytest.raises(StaleActionError):
         await service.answer_draw(offer.game_id, opponent, accept=True, version=offer.version)
