@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import presenters
+from bot.presenters.common import ANONYMOUS_NAME
 from bot.service import GameService, GameSnapshot
 from bot.service.bot_seats import bot_name, is_bot
 from bot.service.locks import KeyedLock
@@ -29,6 +30,7 @@ from bot.ui.offers import OfferPosts
 from bot.ui.rematch_menu import RematchLevelMenu
 from bot.ui.replies import describe, send_ephemeral
 from db import Database
+from db.ratings import is_anonymous
 
 __all__ = ["EXTENSIONS", "GameroomBot", "intents", "point_at_discord"]
 
@@ -214,9 +216,12 @@ class GameroomBot(commands.AutoShardedBot):
 
     async def display_name(self, user_id: int) -> str:
         """A user's display name: remembered, cached by discord.py, or fetched once; the
-        bot's own seats are "Gameroom (level N)" (:func:`bot.service.bot_seats.bot_name`)."""
+        bot's own seats are "Gameroom (level N)" (:func:`bot.service.bot_seats.bot_name`)
+        and a forgotten player's anonymous id "Anonymous"."""
         if is_bot(user_id):
             return bot_name(user_id)
+        if is_anonymous(user_id):
+            return ANONYMOUS_NAME  # a forgotten player (/forget-me): no Discord user to ask
         name = self._names.get(user_id)
         if name is not None:
             return name

@@ -22,7 +22,6 @@ from bot.service.rating_models import Leaderboard, LeaderboardEntry, RatingProfi
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
 from bot.ui.replies import answer_errors
-from db.ratings import is_anonymous
 from render.ratings import LeaderboardLine, ProfileGame, leaderboard_png, profile_card_png
 
 __all__ = ["RATINGS_COG", "RatingsCog"]
@@ -42,8 +41,8 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
         self.bot = bot
 
     async def _name(self, user_id: int) -> str:
-        if is_anonymous(user_id):
-            return "Anonymous"
+        """A name for a picture: the display name (a forgotten player's is "Anonymous"), or
+        ``User <id>`` when Discord cannot say."""
         try:
             return await self.bot.display_name(user_id)
         except discord.HTTPException:

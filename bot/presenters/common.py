@@ -13,6 +13,7 @@ from datetime import datetime
 
 from bot.service import GameSnapshot, InvalidMoveError, NotYourTurnError, Player, ServiceError
 from bot.service.bot_seats import bot_name, is_bot
+from db.ratings import is_anonymous
 
 __all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
 
@@ -24,12 +25,20 @@ MESSAGE_LIMIT = 2000
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
 
 
+#: How a player who used ``/forget-me`` is named (docs/ratings.md): their seats hold an
+#: anonymous id that is no Discord user, so a mention of it would show as raw text.
+ANONYMOUS_NAME = "Anonymous"
+
+
 def mention(user_id: int) -> str:
     """``<@123>``: a user mention (it only pings if the message's allowed mentions say so);
     the bot's own seats are named instead, ``**Gameroom (level 3)**``, so it never pings
-    itself (:mod:`bot.service.bot_seats`)."""
+    itself (:mod:`bot.service.bot_seats`), and a forgotten player's anonymous id reads
+    ``*Anonymous*`` (:func:`db.ratings.is_anonymous`)."""
     if is_bot(user_id):
         return f"**{bot_name(user_id)}**"
+    if is_anonymous(user_id):
+        return f"*{ANONYMOUS_NAME}*"
     return f"<@{user_id}>"
 
 

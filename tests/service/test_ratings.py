@@ -457,6 +457,10 @@ async def test_a_forgotten_player_leaves_the_finished_games_shown_at_once(
     shown = await service.game_snapshot(final.game_id)
     assert ALICE not in shown.user_ids
     assert anonymous in shown.user_ids
+    # Posts name the anonymous id in words: a mention of it would show as raw text.
+    texts = presenters.outcome_text(shown) + presenters.game_info_text(shown)
+    assert "*Anonymous*" in texts
+    assert f"<@{anonymous}>" not in texts
 
 
 async def test_a_casual_challenge_says_so_and_its_rematch_stays_casual(
