@@ -159,8 +159,17 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
         how = " " + _BOT_TERMINATIONS.get(termination, f"by {termination.replace('_', ' ')}")
     lead = f"{engine}. " if engine else ""
     if outcome.is_draw:
-        everyone = _players_named(snapshot, dict.fromkeys(snapshot.user_ids))
-        return f"{lead}The game between {everyone} is drawn{how}.{ratings}"
+        # Those ranked below the draw left the game before it ended (a resignation, Orbs'
+        # elimination in a game of three or more): they did not draw.
+        first = outcome.ranking[0] if outcome.ranking else ()
+        drew = list(dict.fromkeys(snapshot.players[s].user_id for s in first))
+        if len(drew) < 2:
+            drew = list(dict.fromkeys(snapshot.user_ids))
+        gone = [u for u in dict.fromkeys(snapshot.user_ids) if u not in drew]
+        text = f"{lead}The game between {_players_named(snapshot, drew)} is drawn{how}."
+        if gone:
+            text += f" {_players_named(snapshot, gone)} had left it."
+        return f"{text}{ratings}"
     winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
     verb = "wins" if len(winners) == 1 else "win"
     named = _players_named(snapshot, winners, with_seats=True)

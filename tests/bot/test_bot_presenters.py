@@ -257,6 +257,17 @@ def test_bots_of_one_level_are_told_apart_by_their_seats_when_the_game_ends() ->
     )
 
 
+def test_a_draw_after_a_resignation_names_who_drew_and_who_had_left() -> None:
+    """Generator with three: Red resigned, the other two drew at the turn limit; the engine
+    ranks Red below the draw."""
+    three = (Player(0, 11, "Green"), Player(1, 22, "Red"), Player(2, 33, "Yellow"))
+    drawn = Outcome("turn_limit", (), ((0, 2), (1,)))
+    ended = snapshot(players=three, status="finished", to_move=(), outcome=drawn)
+    assert presenters.outcome_text(ended).endswith(
+        "The game between <@11> and <@33> is drawn by turn limit. <@22> had left it."
+    )
+
+
 def test_chance_outcomes_are_listed() -> None:
     assert "Then: `d:6`." in presenters.turn_text(turn(unannounced=("d:6",)))
 
