@@ -134,6 +134,8 @@ TERMINATIONS: tuple[str, ...] = (
 )
 
 RULES_SUMMARY = """\
+2–6 players, alone or in teams, on a Chinese Checkers star; each owns orbs of Fire, Earth, Air \
+and Water (and Void ones with the `void` option).
 • On your turn move one of your orbs one step to a neighbouring cell. There are no jumps; if \
 you cannot move, the bot passes for you.
 • Moving onto an enemy orb resolves by element: Fire burns Air, Air evaporates Water, Water \

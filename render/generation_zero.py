@@ -31,9 +31,11 @@ with a ``!``; the character whose decision it is ringed in orange; identities on
 knows (a private view) drawn with purple edges.
 
 The panel holds the title ("public board", or "Private view: <name>" on a purple banner),
-the round against ``max_rounds``, the result or whose decision it is (with the view's prompt),
-one block per seat (score, kills, "TO ACT", "WINNER" or "resigned", then one line per
-character with its card name, Health, charge, effects, Canons and artefacts), pending battles,
+the round against ``max_rounds`` ("Draft" while ``part`` is ``draft``, spec 3.5), the result or
+whose decision it is (with the view's prompt), one block per seat (score, kills, "TO ACT",
+"WINNER" or "resigned", then one line per character with its card name, Health, charge,
+effects, Canons and artefacts; "drafted", "dead" or "out" instead for one not on the map, see
+:func:`roster_status`), pending battles,
 the Bree flag (``grey``), the last decision, the last lines of the combat log, the viewer's
 ``brought`` Canons and the identities it knows (private view only), and a key. The bundled font
 has no dashes or arrows, so text uses ``-`` and ``->``.
@@ -94,6 +96,7 @@ __all__ = [
     "WIDTH",
     "render",
     "render_recording_texts",
+    "roster_status",
     "slot_xy",
 ]
 
@@ -666,6 +669,8 @@ class _Reader:
         self.monsters: Mapping[str, Mapping[str, Any]] = self.data["monsters"]
         self.map = view.map
         self.slot = {location: k for k, location in enumerate(self.map)}
+        #: The draft (spec 3.5) is on: picked characters wait off the map at full Health.
+        self.drafting = self.data.get("part") == "draft"
 
     def label(self, location: str) -> str:
         return f"L{self.slot[location] + 1}"
@@ -1035,10 +1040,14 @@ def _viewer_name(reader: _Reader, seat_labels: Sequence[str] | None) -> str:
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader,
                  seat_labels: Sequence[str] | None) -> None:  # fmt: skip
     """The strip across the top: the title (a purple banner for a private view) and the
-    round against ``max_rounds``."""
+    round against ``max_rounds``, or "Draft" while the draft runs (spec 3.5: the rounds start
+    after setup)."""
     view = reader.view
     max_rounds = view.options.get("max_rounds", "?")
-    round_text = f"Round {reader.data['round']}/{max_rounds}"
+    if reader.drafting:
+        round_text = "Draft"
+    else:
+        round_text = f"Round {reader.data['round']}/{max_rounds}"
     if view.viewer is None:
         _text(image, 14, HEADER / 2, "Generation Zero - public board", 22, INK, bold=True)
         _text(image, WIDTH - 14, HEADER / 2, round_text, 20, INK, "rm", bold=True)
@@ -1159,8 +1168,8 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader, s
     _text(image, PANEL_RIGHT, y, right, 14, ink, "rm", bold=True)
     y += 20
     for cid in mine:
-        gone = "out" if out else "dead"
-        _draw_roster_line(image, reader, cid, y, gone, extras[cid], rows[cid])
+        status = roster_status(reader.chars[cid], drafting=reader.drafting, seat_out=out)
+        _draw_roster_line(image, reader, cid, y, status, extras[cid], rows[cid])
         y += ROSTER_LINE * rows[cid]
     return y + 8
 
@@ -1194,23 +1203,40 @@ def _roster_rows(extras: str) -> int:
     return 1 if _width(extras, ROSTER_FONT - 1) <= PANEL_RIGHT - EXTRAS_LEFT else 2
 
 
-def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float, gone: str,
+def roster_status(char: Mapping[str, Any], *, drafting: bool, seat_out: bool) -> str:
+    """What a roster line shows in place of Health and charge for one character.
+
+    Takes ``char``, the character's object of the view (spec 7.2; only ``at`` is read),
+    ``drafting``, whether the position's ``part`` is ``draft``, and ``seat_out``, whether its
+    seat resigned. Returns ``""`` for a character on the map (its Health is shown); "out" for
+    a resigned seat's, whose living characters left play (R12.4) and are not told from its
+    dead; "drafted" during the draft, when every picked character has ``at`` ``""`` and full
+    Health until setup ends (3.5), so it is not yet placed, not dead; "dead" otherwise (R10).
+    """
+    if char["at"]:
+        return ""
+    if seat_out:
+        return "out"
+    return "drafted" if drafting else "dead"
+
+
+def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float, status: str,
                       extras: str, rows: int) -> None:  # fmt: skip
     """One character: id, card name, Health, charge, then its ``extras``
     (:func:`_roster_extras`; on the next line when ``rows`` is 2, :func:`_roster_rows`).
-    A character not in play reads ``gone``: "dead", or "out" for a resigned seat's, whose
-    living characters left play (spec generation_zero R12.4) and are not told from its dead."""
+    A character not on the map reads ``status`` (:func:`roster_status`) instead: greyed when
+    it is "dead" or "out", in ink when it is "drafted" (still to be placed)."""
     char = reader.chars[cid]
     seat = int(char["seat"])
-    alive = bool(char["at"])
-    ink = INK if alive else MUTED
+    greyed = status in ("dead", "out")
+    ink = MUTED if greyed else INK
     size = ROSTER_FONT
     x = PANEL_LEFT + 6
-    _text(image, x, y, cid, size, SEAT_DARK[seat] if alive else MUTED, bold=True)
+    _text(image, x, y, cid, size, MUTED if greyed else SEAT_DARK[seat], bold=True)
     _text(image, x + 30, y, _fit(reader.card_name(cid), 132, size), size, ink)
     x = PANEL_LEFT + 172
-    if not alive:
-        _text(image, x, y, gone, size, MUTED)
+    if status:
+        _text(image, x, y, status, size, ink)
         return
     _text(image, x, y, f"{char['hp']}/{reader.max_health(cid)}", size, INK, bold=True)
     cd = int(char["cd"])

@@ -66,7 +66,10 @@ class GameCog(commands.GroupCog, name="Game", group_name="game"):
                 try:
                     game = (await self.bot.service.snapshot(channel_id_of(interaction))).game
                 except NoGameHereError:
-                    game = next(iter(ENGINES))
+                    names = [engine.info.name for engine in ENGINES.values()]
+                    text = presenters.no_game_rules_text(names)
+                    await interaction.followup.send(text, ephemeral=True)
+                    return
             for chunk in presenters.split_message(presenters.rules_text(ENGINES[game].info)):
                 await interaction.followup.send(chunk, ephemeral=True)
 

@@ -53,6 +53,7 @@ from bot.presenters.records import (
     POSITION_INLINE_MAX,
     game_info_text,
     move_list_text,
+    no_game_rules_text,
     position_file_name,
     rules_text,
 )
@@ -150,6 +151,7 @@ __all__ = [
     "mention",
     "move_ack_text",
     "move_list_text",
+    "no_game_rules_text",
     "outcome_text",
     "position_file_name",
     "privacy_text",

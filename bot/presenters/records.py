@@ -14,6 +14,7 @@ __all__ = [
     "POSITION_INLINE_MAX",
     "game_info_text",
     "move_list_text",
+    "no_game_rules_text",
     "position_file_name",
     "rules_text",
 ]
@@ -104,5 +105,19 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
 
 
 def rules_text(info: GameInfo) -> str:
-    """``/game rules``: the engine's rules summary and notation help."""
-    return f"{info.rules_summary}\n\n**Notation**\n{info.notation_help}"
+    """``/game rules``: the game's name in bold, then the engine's rules summary and notation
+    help, so every game's answer opens the same way (``**Arbos** — White and Black grow…``);
+    a summary that already opens with the bold name (Generatorb's, Generator's) is not given
+    it twice. May pass one message: send it through :func:`split_message`."""
+    title = f"**{info.name}**"
+    summary = info.rules_summary
+    if not summary.startswith(title):
+        summary = f"{title} — {summary}"
+    return f"{summary}\n\n**Notation**\n{info.notation_help}"
+
+
+def no_game_rules_text(names: Sequence[str]) -> str:
+    """``/game rules`` with neither a game in the channel nor ``game:``: one sentence naming
+    the games ``names`` (the order of the ``game:`` menu) and saying to pick one."""
+    listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
+    return f"There is no game in this channel: pick one with `game:` ({listed})."

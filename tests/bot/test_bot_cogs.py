@@ -23,6 +23,7 @@ from bot.service import (
     ChallengePlayer,
     ChannelBusyError,
     LobbyUpdate,
+    NoGameHereError,
     Player,
 )
 from bot.service.bot_seats import bot_user_id
@@ -30,6 +31,7 @@ from bot.service.locks import KeyedLock
 from bot.service.models import DrawOffer, TakebackAnswer, TakebackRequest
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow
+from engines import ENGINES
 from engines.base import Outcome
 
 from .fakes import memory_offer_posts
@@ -652,3 +654,55 @@ async def test_a_takeback_the_bot_allows_at_once_holds_the_turn_order_too(
     await takeback(SocialCog(bot), interaction)
     assert held_at == {"commit": True, "post": True}
     interaction.followup.send.assert_awaited_once_with("Takeback asked of the bot.", ephemeral=True)
+
+
+# ---- /game rules -----------------------------------------------------------------------------
+
+
+async def ask_rules(bot: Any, game: str | None) -> list[str]:
+    """Run ``/game rules`` (``game:`` as given) in channel 2; return the texts sent, checking
+    every one was ephemeral."""
+    interaction = fake_interaction(done=False)
+    interaction.response.defer = AsyncMock()
+    rules: Any = GameCog.rules.callback
+    await rules(GameCog(bot), interaction, game)
+    interaction.response.defer.assert_awaited_once_with(ephemeral=True, thinking=True)
+    sent = interaction.followup.send.await_args_list
+    assert all(call.kwargs == {"ephemeral": True} for call in sent)
+    return [call.args[0] for call in sent]
+
+
+async def test_rules_with_no_game_here_and_none_chosen_asks_to_pick_one() -> None:
+    # README: "this channel's game, or the chosen game"; with neither, no game is guessed.
+    bot = stand_in_bot()
+    bot.service.snapshot = AsyncMock(side_effect=NoGameHereError())
+    sent = await ask_rules(bot, None)
+    assert sent[0] == (
+        "There is no game in this channel: pick one with `game:` "
+        "(Generatorb, Arbos, Generator, Orbs or Generation Zero)."
+    )
+    assert all(engine.info.name in sent[0] for engine in ENGINES.values())
+    assert "**Notation**" not in sent[0]
+
+
+async def test_rules_without_game_option_shows_this_channels_game() -> None:
+    bot = stand_in_bot()
+    bot.service.snapshot = AsyncMock(return_value=snapshot(game="orbs", game_name="Orbs"))
+    sent = await ask_rules(bot, None)
+    bot.service.snapshot.assert_awaited_once_with(2)
+    assert sent[0].startswith("**Orbs** — ")
+    assert "\n".join(sent) == presenters.rules_text(ENGINES["orbs"].info)
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+async def test_every_games_rules_open_with_its_name_in_bold_once(game: str) -> None:
+    bot = stand_in_bot()
+    bot.service.snapshot = AsyncMock(side_effect=AssertionError("game: was given"))
+    info = ENGINES[game].info
+    sent = await ask_rules(bot, game)
+    text = "\n".join(sent)
+    assert text.startswith(f"**{info.name}** — ")
+    assert text.count(f"**{info.name}**") == 1  # Generatorb's and Generator's not doubled
+    assert text.endswith(info.notation_help)
+    assert info.rules_summary in text
+    bot.service.snapshot.assert_not_called()

@@ -196,6 +196,20 @@ FINISHED_POSITION: dict[str, Any] = {
 }
 FINISHED_MOVES = ("rest S1", "move A1 L13", "attack A1", "attack S2")
 
+#: A 2-player game dealt by draft (spec 3.5, ``deal=draft``) at its fifth pick: both Agent
+#: rounds and seat 0's first 'Sue pick are done, seat 1 picks a 'Sue next. The picked
+#: characters wait off the map at full Health; nothing is placed yet.
+DRAFT_POSITION: dict[str, Any] = {
+    "version": 1,
+    "set": "gz-lotr",
+    "players": 2,
+    "part": "draft",
+    "chars": {},
+    "canons": {},
+    "monsters": {},
+}
+DRAFT_MOVES = ("pick cinderbrush", "pick glorp", "pick kay_seven", "pick pillbury", "pick raven")
+
 LABELS_2 = ("Zoë Ångström 🐉", "bob")
 LABELS_4 = ("Zoë Ångström 🐉", "bob", "北の王", "a very long display name indeed")
 
@@ -203,6 +217,11 @@ LABELS_4 = ("Zoë Ångström 🐉", "bob", "北の王", "a very long display nam
 @cache
 def start_state() -> GenerationZeroState:
     return play(START_POSITION)
+
+
+@cache
+def draft_state() -> GenerationZeroState:
+    return play(DRAFT_POSITION, *DRAFT_MOVES)
 
 
 @cache
@@ -230,6 +249,7 @@ MIDGAME_LAST = LastDecision(
 GOLDEN_VIEWS: dict[str, tuple[Any, int | None, tuple[str, ...] | None]] = {
     "start_2p_public": (start_state, None, LABELS_2),
     "start_2p_seat0_private": (start_state, 0, LABELS_2),
+    "draft_2p_public": (draft_state, None, ("alice", "bob")),
     "midgame_4p_pending_battle": (midgame_state, None, LABELS_4),
     "battle_in_progress": (battle_state, None, ("alice", "bob")),
     # A bot's name too long to share its line with WINNER and the score: it gets the line
@@ -268,6 +288,11 @@ def test_the_golden_states_show_what_their_names_say() -> None:
     over = ENGINE.view(finished_state(), None)
     assert over.outcome is not None
     assert over.outcome.winners == (0,)
+    draft = ENGINE.view(draft_state(), None)
+    assert draft.data["part"] == "draft"
+    assert draft.to_move == (1,)
+    assert sorted(draft.data["chars"]) == ["A1", "A2", "A3", "A4", "S1"]
+    assert all(c["at"] == "" and c["hp"] > 0 for c in draft.data["chars"].values())
 
 
 # ---- goldens ---------------------------------------------------------------------------------
@@ -526,6 +551,31 @@ def test_a_resigned_seats_characters_read_out_not_dead() -> None:
     assert before.count("dead") == dead_of[0] + dead_of[1]
     assert after.count("dead") == dead_of[0]
     assert after.count("out") == dead_of[1]
+
+
+def test_roster_status_tells_drafted_from_dead_and_out() -> None:
+    # Spec 3.5: drafted characters have `at` "" and full Health until setup ends; they are
+    # not dead (R10). A resigned seat's characters read "out" (R12.4), draft or not.
+    off_map = {"at": "", "hp": 5}
+    assert gz.roster_status(off_map, drafting=True, seat_out=False) == "drafted"
+    assert gz.roster_status(off_map, drafting=False, seat_out=False) == "dead"
+    assert gz.roster_status(off_map, drafting=True, seat_out=True) == "out"
+    assert gz.roster_status(off_map, drafting=False, seat_out=True) == "out"
+    on_map = {"at": "bree", "hp": 5}
+    assert gz.roster_status(on_map, drafting=False, seat_out=False) == ""
+
+
+def test_a_draft_roster_reads_drafted_not_dead_and_the_header_says_draft() -> None:
+    view, labels = golden_view("draft_2p_public")
+    _, texts = gz.render_recording_texts(view, seat_labels=labels)
+    assert texts.count("drafted") == len(view.data["chars"]) == 5
+    assert not any("dead" in text for text in texts)
+    assert "Draft" in texts
+    assert not any(text.startswith("Round") for text in texts)
+    # The same characters once the draft is over (off the map, not drafting) read dead.
+    _, after = gz.render_recording_texts(with_data(view, part="sue"), seat_labels=labels)
+    assert after.count("dead") == 5
+    assert "Round 1/12" in after
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
