@@ -269,7 +269,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 else presenters.DRAW_OFFER_ENDED
             )
             await retire_offers(self.bot, snapshot, lapsed)
-            await interaction.followup.send("You resigned.", ephemeral=True)
+            await interaction.followup.send(presenters.resigned_ack(snapshot), ephemeral=True)
 
     @app_commands.command(
         name="draw", description="Offer a draw (every other player still in must accept)"

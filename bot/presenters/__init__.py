@@ -100,6 +100,7 @@ from bot.presenters.turns import (
     rating_change_text,
     rating_changes_text,
     resign_text,
+    resigned_ack,
     turn_text,
     watcher_turn_line,
 )
@@ -165,6 +166,7 @@ __all__ = [
     "rematch_open_text",
     "rematch_posted_text",
     "resign_text",
+    "resigned_ack",
     "rules_text",
     "seat_label",
     "split_message",

@@ -8,6 +8,7 @@ from bot.presenters.clocks import clock_line, time_left_text
 from bot.presenters.common import _code, _join, _player, _seated, seat_label
 from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot, MoveRecord, Player
+from bot.service.logbook import resign_move_text
 from engines.base import GameInfo
 
 __all__ = [
@@ -61,7 +62,7 @@ def game_info_text(snapshot: GameSnapshot) -> str:
         accepted = f"; accepted by {_join([_player(p) for p in others])}" if others else ""
         lines.append(f"Draw offered by {_player(offerer)}{accepted}.")
     if snapshot.last_moves:
-        recent = " ".join(f"{m.ply}.\u00a0{_code(m.text)}" for m in snapshot.last_moves)
+        recent = " ".join(_recent_move(snapshot, m) for m in snapshot.last_moves)
         lines.append(f"Last moves: {recent}")
     attached = position_file_name(snapshot)
     if attached is not None:
@@ -93,15 +94,31 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
     head = f"{snapshot.game_name}, game {snapshot.game_id}: {len(moves)} plies"
     if len(snapshot.players) == 2 and all(m.seat == i % 2 for i, m in enumerate(moves)):
         rounds = [
-            f"{n + 1}. {' '.join(m.text for m in moves[2 * n : 2 * n + 2])}"
+            f"{n + 1}. {' '.join(_move_words(m) for m in moves[2 * n : 2 * n + 2])}"
             for n in range((len(moves) + 1) // 2)
         ]
         return "\n".join([head, *rounds])
     lines = []
     for move in moves:
         who = "chance" if move.seat is None else snapshot.players[move.seat].seat_name
-        lines.append(f"{move.ply}. {who}: {move.text}")
+        lines.append(f"{move.ply}. {who}: {_move_words(move)}")
     return "\n".join([head, *lines])
+
+
+def _recent_move(snapshot: GameSnapshot, move: MoveRecord) -> str:
+    """``12.\u00a0`a1-a3``` for ``/game info``'s last moves; a resignation as ``12. Red
+    resigns``."""
+    if move.seat is not None and move.text == resign_move_text(move.seat):
+        return f"{move.ply}.\u00a0{snapshot.players[move.seat].seat_name} resigns"
+    return f"{move.ply}.\u00a0{_code(move.text)}"
+
+
+def _move_words(move: MoveRecord) -> str:
+    """A logged move as a list shows it: its notation, except a resignation, which the log
+    keeps in engine syntax with a 0-based seat (``[1]resign``): ``resigns``."""
+    if move.seat is not None and move.text == resign_move_text(move.seat):
+        return "resigns"
+    return move.text
 
 
 def rules_text(info: GameInfo) -> str:

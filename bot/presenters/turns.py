@@ -45,6 +45,7 @@ __all__ = [
     "rating_change_text",
     "rating_changes_text",
     "resign_text",
+    "resigned_ack",
     "turn_text",
     "watcher_turn_line",
 ]
@@ -461,6 +462,16 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
         f"\n{_to_move_text(snapshot)}"
     )
+
+
+def resigned_ack(snapshot: GameSnapshot) -> str:
+    """The resigner's private answer, naming the game (a player may have games in a channel
+    and in its threads): ``You resigned from **Arbos** (game 4).``; for a rated game that
+    ended unrated, why (docs/ratings.md: fewer plies than players are not rated)."""
+    text = f"You resigned from **{snapshot.game_name}** (game {snapshot.game_id})."
+    if not snapshot.is_active and snapshot.rated and not snapshot.rating_changes:
+        text += " It is not rated: too few moves had been played."
+    return text
 
 
 def channel_deleted_text(snapshot: GameSnapshot) -> str:

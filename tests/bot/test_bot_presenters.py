@@ -268,6 +268,24 @@ def test_a_draw_after_a_resignation_names_who_drew_and_who_had_left() -> None:
     )
 
 
+def test_a_resignation_reads_as_words_in_move_lists_and_the_resigner_hears_the_game() -> None:
+    three = (Player(0, 11, "Green"), Player(1, 22, "Red"), Player(2, 33, "Yellow"))
+    moves = (
+        MoveRecord(ply=1, seat=0, text="M:G-GR", events=(), at=T),
+        MoveRecord(ply=2, seat=1, text="[1]resign", events=(), at=T),
+    )
+    going = snapshot(players=three, last_moves=moves)
+    listed = presenters.move_list_text(going, moves)
+    assert listed.endswith("1. Green: M:G-GR\n2. Red: resigns")
+    assert "Last moves: 1.\u00a0`M:G-GR` 2.\u00a0Red resigns" in presenters.game_info_text(going)
+    assert "[1]resign" not in listed + presenters.game_info_text(going)
+    assert presenters.resigned_ack(going) == "You resigned from **Generatorb** (game 5)."
+    ended = replace(going, status="finished", outcome=Outcome.win("resignation", 0, 2))
+    assert presenters.resigned_ack(replace(ended, rated=True)).endswith(
+        " It is not rated: too few moves had been played."
+    )
+
+
 def test_chance_outcomes_are_listed() -> None:
     assert "Then: `d:6`." in presenters.turn_text(turn(unannounced=("d:6",)))
 

@@ -251,7 +251,7 @@ async def test_a_resignation_ends_a_three_player_draw_offer(
     offer = await fake.wait_for_message(channel, lambda m: "Accept draw" in labels(m), after=mark)
     await fake.press(bob, offer, label="Accept draw")
     resigned = await fake.slash(cat, channel, "resign")
-    assert resigned.content == "You resigned."
+    assert re.fullmatch(r"You resigned from \*\*Orbs\*\* \(game \d+\)\.", resigned.content)
     await fake.wait_until(
         lambda: labels(fake.message(offer)) == [], what="the offer's buttons retired"
     )
