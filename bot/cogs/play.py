@@ -24,7 +24,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot import presenters
-from bot.service import NoGameHereError, StaleActionError
+from bot.service import NoGameHereError, NotAPlayerError, ServiceError, StaleActionError
 from bot.service.bot_seats import is_bot
 from bot.service.clock_plans import BOARD_POST_TIMER
 from bot.service.models import DrawOffer, GameSnapshot, PrivateView, TurnResult
@@ -135,6 +135,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             playing = asyncio.ensure_future(play_in_order())
             try:
                 result, drawn = await answered_in_time(interaction, playing)
+            except (NoGameHereError, NotAPlayerError) as refused:
+                raise await self._played_elsewhere(
+                    channel_id, interaction.user.id, refused
+                ) from None
             finally:
                 if not playing.done():
                     # Given up before the move ended (cancelled, or the defer failed): what it
@@ -149,6 +153,22 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 ack = presenters.move_ack_text(result, posted=posted is not None)
                 for chunk in presenters.split_message(ack):
                     await send_ephemeral(interaction, chunk)
+
+    async def _played_elsewhere(
+        self, channel_id: int, user_id: int, refused: ServiceError
+    ) -> ServiceError:
+        """A ``/move`` refused because the channel's game is not the caller's (or there is
+        none): when the caller plays in a thread of this channel, the refusal points there
+        instead ("Your **Orbs** game (game 4) is in <#…>: play it there."); otherwise
+        ``refused`` as it was."""
+        try:
+            elsewhere = await self.bot.service.games_in_threads_of(channel_id, user_id)
+        except Exception:
+            log.exception("could not look for %d's games in threads of %d", user_id, channel_id)
+            return refused
+        if not elsewhere:
+            return refused
+        return NotAPlayerError(presenters.play_it_there_text(elsewhere))
 
     async def _play_and_draw(
         self, channel_id: int, user_id: int, text: str

@@ -42,6 +42,7 @@ __all__ = [
     "hint_text",
     "late_board_text",
     "outcome_text",
+    "play_it_there_text",
     "rating_change_text",
     "rating_changes_text",
     "resign_text",
@@ -462,6 +463,21 @@ def resign_text(snapshot: GameSnapshot, user_id: int) -> str:
         f"{mention(user_id)} ({seats}) resigns and leaves the game; play goes on without them."
         f"\n{_to_move_text(snapshot)}"
     )
+
+
+def play_it_there_text(games: Sequence[GameSnapshot]) -> str:
+    """A ``/move`` typed in a channel whose game is not the caller's, who plays in threads of
+    it: where to play instead. ``Your **Orbs** game (game 4) is in <#9>: play it there.``,
+    or, for several, ``Your games are in threads of this channel: **Orbs** (game 4) in
+    <#9> and **Arbos** (game 6) in <#11>.``"""
+    if len(games) == 1:
+        (game,) = games
+        return (
+            f"Your **{game.game_name}** game (game {game.game_id}) is in <#{game.channel_id}>: "
+            "play it there."
+        )
+    where = [f"**{g.game_name}** (game {g.game_id}) in <#{g.channel_id}>" for g in games]
+    return f"Your games are in threads of this channel: {_join(where)}."
 
 
 def resigned_ack(snapshot: GameSnapshot) -> str:

@@ -392,6 +392,17 @@ class GameService:
         """See :meth:`~bot.service.views.Views.game_info`."""
         return await self.views.game_info(channel_id)
 
+    async def games_in_threads_of(self, channel_id: int, user_id: int) -> list[GameSnapshot]:
+        """``user_id``'s active games in threads of channel ``channel_id`` (oldest first):
+        where a command typed in the channel should have gone when the channel's own game is
+        not theirs (docs/slow-play.md: a busy channel's new games start in threads)."""
+        rows = await self.database.games.list_active(user_id=user_id)
+        return [
+            self.core.snapshot(await self.core.load_row(row))
+            for row in rows
+            if row.parent_channel_id == channel_id
+        ]
+
     async def game_snapshot(self, game_id: int) -> GameSnapshot:
         """See :meth:`~bot.service.views.Views.game_snapshot`."""
         return await self.views.game_snapshot(game_id)

@@ -24,6 +24,7 @@ from bot.service import (
     ChannelBusyError,
     LobbyUpdate,
     NoGameHereError,
+    NotAPlayerError,
     Player,
 )
 from bot.service.bot_seats import bot_user_id
@@ -706,3 +707,26 @@ async def test_every_games_rules_open_with_its_name_in_bold_once(game: str) -> N
     assert text.endswith(info.notation_help)
     assert info.rules_summary in text
     bot.service.snapshot.assert_not_called()
+
+
+@pytest.mark.parametrize("refused", [NotAPlayerError(), NoGameHereError()])
+async def test_a_move_typed_in_the_channel_of_a_thread_game_points_to_the_thread(
+    refused: Exception,
+) -> None:
+    """The channel's game is someone else's, or there is none: the caller, who plays in a
+    thread of this channel, is told where to play rather than that they play nothing."""
+    bot = stand_in_bot()
+    bot.service.play = AsyncMock(side_effect=refused)
+    orbs = snapshot(game="orbs", game_name="Orbs", channel_id=9)
+    bot.service.games_in_threads_of = AsyncMock(return_value=[orbs])
+    interaction = fake_interaction(done=False)
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "B1-A1")
+    answer = interaction.response.send_message.await_args
+    assert answer.args[0] == "Your **Orbs** game (game 5) is in <#9>: play it there."
+    assert answer.kwargs["ephemeral"]
+    # Nobody plays in a thread of it: the refusal stays what it was.
+    bot.service.games_in_threads_of = AsyncMock(return_value=[])
+    interaction = fake_interaction(done=False)
+    await move(PlayCog(bot), interaction, "B1-A1")
+    assert interaction.response.send_message.await_args.args[0] == str(refused)

@@ -67,6 +67,16 @@ async def start_in_thread(
     return update.game
 
 
+async def test_a_players_games_in_threads_of_a_channel(service: GameService) -> None:
+    """Where a /move typed in the channel should have gone (bot/cogs/play.py)."""
+    in_thread = await start_in_thread(service)
+    assert [g.game_id for g in await service.games_in_threads_of(GAMES, ALICE)] == [
+        in_thread.game_id
+    ]
+    assert await service.games_in_threads_of(GAMES, CAROL) == []
+    assert await service.games_in_threads_of(THREAD, ALICE) == []  # the thread's own game
+
+
 # ---- watching ------------------------------------------------------------------------------
 
 
