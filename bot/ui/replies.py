@@ -331,7 +331,9 @@ async def require_visible_game(
 ) -> None:
     """Refuse a game named by id that lives in a channel the caller cannot see.
 
-    Games of this channel (or of a thread off it) always pass. Raises
+    Games of this channel (or of a thread off it) always pass, and so do a server's games
+    to their own players, who know them already (also once the game's channel is deleted
+    and nobody can be shown it any more: its players were told "game 4 was aborted"). Raises
     :class:`~bot.service.NoGameHereError` with one sentence, "There is no game N here.", for
     an unknown game and a hidden one alike, so the existence of a hidden channel's game (or
     another server's) is not given away.
@@ -344,6 +346,8 @@ async def require_visible_game(
         raise NoGameHereError(f"There is no game {game_id} here.") from None
     here = channel_id_of(interaction)
     if here in (snapshot.channel_id, snapshot.parent_channel_id):
+        return
+    if snapshot.guild_id == interaction.guild_id and interaction.user.id in snapshot.user_ids:
         return
     if snapshot.guild_id != interaction.guild_id or not may_view(
         interaction, game_channel(snapshot)

@@ -83,3 +83,15 @@ async def test_an_unknown_game_reads_as_a_hidden_one() -> None:
     with pytest.raises(NoGameHereError) as elsewhere:
         await require_visible_game(interaction, service_with(hidden), 5)
     assert str(unknown.value) == str(elsewhere.value) == "There is no game 5 here."
+
+
+async def test_a_player_may_name_their_own_game_even_where_they_cannot_see_its_channel() -> None:
+    """A game whose channel is gone (deleted: nobody can view it) or hidden: its own players
+    may still export or replay it; others may not."""
+    hidden = replace(snapshot(), guild_id=1, channel_id=STAFF)
+    interaction = interaction_in(LOUNGE, readable={LOUNGE})
+    interaction.user.id = hidden.user_ids[0]
+    await require_visible_game(interaction, service_with(hidden), 5)
+    elsewhere = replace(hidden, guild_id=2)  # their game, but another server's: unknown here
+    with pytest.raises(NoGameHereError):
+        await require_visible_game(interaction, service_with(elsewhere), 5)
