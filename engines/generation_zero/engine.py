@@ -681,11 +681,14 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
     def suggest_moves(
         self, state: GenerationZeroState, seat: int, typed: str, limit: int
     ) -> list[str] | None:
-        """Legal moves starting with what was typed (case-insensitive), at most ``limit``;
-        when more match, one entry per distinct next word is offered first."""
+        """Legal moves starting with what was typed (case-insensitive), at most ``limit``,
+        shortest first and numbers in their order (``rest S1`` before a four-step path,
+        ``L7`` before ``L10``), so one-step decisions are not crowded out by long paths;
+        when more match than ``limit``, one entry per distinct next word that is itself a
+        move is offered first."""
         texts = self.legal_move_texts(state, seat)
         low = " ".join(typed.lower().split())
-        matching = [t for t in texts if t.lower().startswith(low)]
+        matching = sorted((t for t in texts if t.lower().startswith(low)), key=_reading_order)
         if len(matching) <= limit:
             return matching
         depth = len(low.split())
@@ -698,6 +701,16 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
 
     def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
         return self.info.seat_names[:players]
+
+
+def _reading_order(text: str) -> tuple[int, list[tuple[str, int]]]:
+    """The order moves are offered in: fewer words first, then word by word with the
+    number in an id compared as a number (``L7`` < ``L10``)."""
+    words = text.split()
+    return len(words), [
+        (word.rstrip("0123456789"), int(word[len(word.rstrip("0123456789")) :] or -1))
+        for word in words
+    ]
 
 
 def _settle_loaded(game: Game) -> None:

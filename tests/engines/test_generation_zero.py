@@ -532,6 +532,16 @@ def test_suggestions_are_legal() -> None:
     assert suggestions
     for text in suggestions:
         assert ENGINE.parse_move(state, 0, text) == text
+    # Shortest first, numbers in their order: one-step decisions before long paths.
+    everything = ENGINE.suggest_moves(state, 0, "", 1000)
+    assert everything is not None
+    assert sorted(everything) == sorted(ENGINE.legal_move_texts(state, 0))
+    lengths = [len(text.split()) for text in everything]
+    assert lengths == sorted(lengths)
+    steps = [t.split() for t in everything if len(t.split()) == 3 and t.startswith("move ")]
+    for who in {words[1] for words in steps}:
+        numbers = [int(w[2][1:]) for w in steps if w[1] == who and w[2].startswith("L")]
+        assert numbers == sorted(numbers), who
 
 
 def test_full_path_notation_and_location_ids() -> None:
