@@ -740,6 +740,7 @@ TERMINATIONS = {
     "passes": "Two passes in a row",
     "no_moves": "Neither player can act",
     "resignation": "{loser} resigned",
+    "agreement": "Agreed by both players",
 }
 
 #: A line of the panel: text, font size in px, bold.
@@ -753,7 +754,9 @@ def _status_lines(view: ArbosView) -> list[Line]:
     outcome = view.outcome
     if outcome is not None:
         if not outcome.winners:
-            return [("Game over", TITLE_SIZE, True)]
+            # Arbos' rules have no draw (A21); the bot's draw by agreement is one.
+            reason = TERMINATIONS.get(outcome.termination, outcome.termination.replace("_", " "))
+            return [("Draw", TITLE_SIZE, True), (reason.format(loser=""), 18, False)]
         winner = outcome.winners[0]
         loser = 1 - winner
         title = f"{SEAT_NAMES[winner]} wins"

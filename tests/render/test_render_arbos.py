@@ -433,6 +433,8 @@ def test_status_tells_the_phase_turn_and_result() -> None:
     assert texts(white_wins) == ["White wins 5-2", "Neither player can act"]
     resigned = replace(FINISHED, outcome=Outcome.win("resignation", 0, 2))
     assert texts(resigned) == ["White wins", "Black resigned"]
+    agreed = replace(FINISHED, outcome=Outcome.draw("agreement", 2))  # the bot's /draw
+    assert texts(agreed) == ["Draw", "Agreed by both players"]
 
 
 def test_status_texts_fit_the_panel() -> None:
