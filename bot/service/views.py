@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import _codec
+from bot.service.bot_seats import is_bot
 from bot.service.clock_plans import BOARD_POST_TIMER, board_post_payload
 from bot.service.core import GameCore
 from bot.service.errors import (
@@ -57,10 +58,22 @@ __all__ = ["Views", "public_perspective"]
 def public_perspective(snapshot: GameSnapshot) -> int | None:
     """The side a public board of ``snapshot`` is drawn from: the one seat to move while the
     game goes on (``None``, the fixed picture, when several seats or nobody may act, when the
-    game is over, and in games drawn the same for everybody)."""
+    game is over, and in games drawn the same for everybody).
+
+    Nobody sits in a bot's seat, so its turn is not drawn from its side: with one person in
+    the game the board stays on that person's side (it would otherwise turn away from them
+    every other post), and with several people it is the fixed picture (docs/pictures.md)."""
     if snapshot.game not in PERSPECTIVE_GAMES or not snapshot.is_active:
         return None
-    return snapshot.to_move[0] if len(snapshot.to_move) == 1 else None
+    if len(snapshot.to_move) != 1:
+        return None
+    seat = snapshot.to_move[0]
+    if not is_bot(snapshot.players[seat].user_id):
+        return seat
+    people = [p.seat for p in snapshot.players if not is_bot(p.user_id)]
+    if len({snapshot.players[s].user_id for s in people}) == 1:
+        return people[0]
+    return None
 
 
 class _BoardMessages:
