@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -1187,6 +1187,12 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         return _outcome(state)
 
     # ---- views and notation ------------------------------------------------------------
+
+    def ended_view(self, view: Any, outcome: Outcome) -> Any:
+        """As :meth:`Engine.ended_view`, with no prune due either: a prune belongs to the
+        player to act (A17), and nobody acts in an ended game."""
+        ended = super().ended_view(view, outcome)
+        return ended if ended is view else replace(ended, prune=0)
 
     def view(self, state: ArbosState, viewer: int | None) -> ArbosView:
         """Everything is public (section 10); ``viewer`` is only recorded."""

@@ -19,6 +19,7 @@ caller causes while *setting up* a game (bad option, malformed position, wrong p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -522,6 +523,24 @@ class Engine(ABC, Generic[S, M]):
     @abstractmethod
     def view(self, state: S, viewer: int | None) -> Any:
         """What ``viewer`` (a seat, or ``None`` for a spectator) may see of ``state``."""
+
+    def ended_view(self, view: Any, outcome: Outcome) -> Any:
+        """The public ``view`` of a game that ended with ``outcome`` outside this engine's
+        moves: a resignation the engine leaves to the bot (:meth:`resign` returns ``None``)
+        or a draw by agreement, which end the game on the bot's record while the state still
+        has a seat to act. Returns the view with that outcome and nobody to act, for the
+        final picture; a view that knows its outcome already is returned as it is.
+
+        The default replaces the dataclass fields ``outcome`` and ``to_move`` (``()`` where
+        ``to_move`` is a tuple, else ``None``). An engine whose view holds more that only the
+        seat to act may have pending overrides it (Arbos: a prune due). Raises
+        :class:`TypeError` for a view that is not such a dataclass."""
+        if getattr(view, "outcome", None) is not None:
+            return view
+        pending = getattr(view, "to_move", None)
+        return dataclasses.replace(
+            view, outcome=outcome, to_move=() if isinstance(pending, tuple) else None
+        )
 
     def determinize(self, view: Any, seat: int, seed: int) -> S:
         """A full state consistent with ``view`` (what ``seat`` sees, i.e. ``self.view(state,

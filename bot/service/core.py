@@ -55,9 +55,9 @@ from bot.service.models import (
     Player,
     RatingChange,
     SeatClockInfo,
-    view_with_result,
 )
 from bot.service.options import format_options
+from bot.service.records import public_view
 from db import Database, GameRow, GameStatus, NewMove
 from db import GameNotActiveError as DbGameNotActiveError
 from db import StaleVersionError as DbStaleVersionError
@@ -405,7 +405,7 @@ class GameCore:
             draw_offer_seat=row.draw_offer_seat,
             draw_agreed=row.draw_agreed,
             position=public_position(engine, position.state, active=row.is_active),
-            view=view_with_result(engine.view(position.state, None), outcome),
+            view=public_view(engine, position.state, outcome),
             last_moves=position.recent,
             board_message_id=row.board_message_id,
             watchers=row.watchers,

@@ -6,7 +6,6 @@ engine state never leaves the service.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -651,24 +650,3 @@ class RatingChange:
     @property
     def delta(self) -> int:
         return self.after - self.before
-
-
-__all__ += ["view_with_result"]
-
-
-def view_with_result(view: Any, outcome: Outcome | None) -> Any:
-    """The engine's public ``view`` of a game that ended with ``outcome`` as the bot stored
-    it: with that outcome and nobody to move, when the view does not know the game ended.
-
-    A resignation in a game whose engine leaves resignations to the bot (Generatorb, Arbos,
-    :meth:`~engines.base.Engine.resign` returning ``None``) and a draw by agreement end the
-    game on its row only; the engine's state, and so its view, still has a seat to move,
-    and the picture would say "South to move" above the result. Views are frozen
-    dataclasses with ``outcome`` and ``to_move`` fields (every engine's); anything else, a
-    view that knows its outcome, or ``outcome`` ``None`` is returned as it is."""
-    if outcome is None or not dataclasses.is_dataclass(view) or isinstance(view, type):
-        return view
-    fields = {field.name: getattr(view, field.name) for field in dataclasses.fields(view)}
-    if not {"outcome", "to_move"} <= fields.keys() or fields["outcome"] is not None:
-        return view
-    return dataclasses.replace(view, outcome=outcome, to_move=None)

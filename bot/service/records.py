@@ -32,7 +32,7 @@ from bot.service import _codec
 from bot.service._cache import GameMeta
 from bot.service.errors import ServiceError
 from bot.service.logbook import RECENT_MOVES, public_events, resign_move_text
-from bot.service.models import GameSnapshot, MoveRecord, view_with_result
+from bot.service.models import GameSnapshot, MoveRecord
 from db import GameRow, MoveRow
 from engines import get_engine
 from engines.base import CHANCE, Engine, MoveError, OptionValue, Outcome
@@ -49,6 +49,7 @@ __all__ = [
     "board_at_ply",
     "build_record",
     "position_start",
+    "public_view",
     "rebuild",
     "rebuild_game",
     "replay_log",
@@ -556,7 +557,7 @@ def board_at_ply(
         only_moves=(),
         prompt=None,
         position="" if hidden_now else engine.position(state),
-        view=view_with_result(engine.view(state, None), current.outcome),
+        view=public_view(engine, state, current.outcome),
         last_moves=tuple(_move_record(m) for m in logged[-RECENT_MOVES:]),
         board_message_id=None,
     )
@@ -622,3 +623,13 @@ def _wrap_command(groups: Sequence[Sequence[str]]) -> list[str]:
     indents = ["  "] + ["    "] * (len(lines) - 1)
     ends = [" \\"] * (len(lines) - 1) + [""]
     return [f"{i}{line}{e}" for i, line, e in zip(indents, lines, ends, strict=True)]
+
+
+def public_view(engine: Engine[Any, Any], state: Any, outcome: Outcome | None) -> Any:
+    """The spectators' view of ``state`` in a game whose stored outcome is ``outcome``: a
+    game ended on its row (a resignation the engine leaves to the bot, a draw by agreement)
+    has a state that does not know it, so its view gets the outcome and nobody to act
+    (:meth:`~engines.base.Engine.ended_view`), and its board shows the result. ``None``: the
+    engine's view as it is (a game going on, or one the engine ended itself)."""
+    view = engine.view(state, None)
+    return view if outcome is None else engine.ended_view(view, outcome)
