@@ -532,12 +532,17 @@ class Engine(ABC, Generic[S, M]):
         final picture; a view that knows its outcome already is returned as it is.
 
         The default replaces the dataclass fields ``outcome`` and ``to_move`` (``()`` where
-        ``to_move`` is a tuple, else ``None``). An engine whose view holds more that only the
-        seat to act may have pending overrides it (Arbos: a prune due). Raises
-        :class:`TypeError` for a view that is not such a dataclass."""
-        if getattr(view, "outcome", None) is not None:
+        ``to_move`` is a tuple, else ``None``); a view without both fields is returned as it
+        is. An engine whose view holds more that only the seat to act may have pending
+        overrides it (Arbos: a prune due)."""
+        if not dataclasses.is_dataclass(view) or isinstance(view, type):
             return view
-        pending = getattr(view, "to_move", None)
+        names = {field.name for field in dataclasses.fields(view)}
+        if not {"outcome", "to_move"} <= names:
+            return view
+        known, pending = (getattr(view, name) for name in ("outcome", "to_move"))
+        if known is not None:
+            return view
         return dataclasses.replace(
             view, outcome=outcome, to_move=() if isinstance(pending, tuple) else None
         )
