@@ -483,10 +483,14 @@ def play_it_there_text(games: Sequence[GameSnapshot]) -> str:
 def resigned_ack(snapshot: GameSnapshot) -> str:
     """The resigner's private answer, naming the game (a player may have games in a channel
     and in its threads): ``You resigned from **Arbos** (game 4).``; for a rated game that
-    ended unrated, why (docs/ratings.md: fewer plies than players are not rated)."""
+    ended unrated, that it is not (and why, when it is sure: docs/ratings.md, fewer plies
+    than players are not rated)."""
     text = f"You resigned from **{snapshot.game_name}** (game {snapshot.game_id})."
     if not snapshot.is_active and snapshot.rated and not snapshot.rating_changes:
-        text += " It is not rated: too few moves had been played."
+        # Fewer plies than players (chance plies included) is sure to be why; a game from a
+        # custom position, for one, is unrated for another reason.
+        few = snapshot.ply < len(snapshot.players)
+        text += " It is not rated: too few moves had been played." if few else " It is not rated."
     return text
 
 

@@ -21,7 +21,7 @@ from bot.service import (
     TurnResult,
 )
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import Hint, HintMove, TakebackAnswer
+from bot.service.models import Hint, HintMove, RatingChange, TakebackAnswer
 from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from engines import get_engine
 from engines.base import Event, Outcome
@@ -281,9 +281,16 @@ def test_a_resignation_reads_as_words_in_move_lists_and_the_resigner_hears_the_g
     assert "[1]resign" not in listed + presenters.game_info_text(going)
     assert presenters.resigned_ack(going) == "You resigned from **Generatorb** (game 5)."
     ended = replace(going, status="finished", outcome=Outcome.win("resignation", 0, 2))
-    assert presenters.resigned_ack(replace(ended, rated=True)).endswith(
+    assert presenters.resigned_ack(replace(ended, rated=True, ply=2)).endswith(
         " It is not rated: too few moves had been played."
     )
+    # Unrated for another reason (a custom start): no reason guessed.
+    assert presenters.resigned_ack(replace(ended, rated=True, ply=40)).endswith(
+        "(game 5). It is not rated."
+    )
+    rating = RatingChange(11, 0, 1500, 1520, provisional=True, provisional_before=True)
+    rated = replace(ended, rated=True, ply=40, rating_changes=(rating,))
+    assert presenters.resigned_ack(rated) == "You resigned from **Generatorb** (game 5)."
 
 
 def test_chance_outcomes_are_listed() -> None:
