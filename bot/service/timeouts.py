@@ -172,13 +172,16 @@ class Timeouts:
                 raise NotAPlayerError()
             if not loaded.clocks:
                 raise ClaimError("This game has no clock, so nobody can run out of time.")
-            if ClockSpec.parse(loaded.row.clock).mode is ClockMode.HARD:
-                raise ClaimError(
-                    "This game has a hard clock: a player whose time runs out is timed out "
-                    "at once, so there is nothing to claim."
-                )
             out = [s for s in loaded.row.to_move if self.out_of_time(loaded, s, now)]
             claimable = [s for s in out if s not in seats]
+            hard = ClockSpec.parse(loaded.row.clock).mode is ClockMode.HARD
+            if hard and not out:
+                # A claim there only applies, a little early, what the timer loop applies
+                # within GAMEROOM_TIMER_INTERVAL of the deadline (docs/clocks.md).
+                raise ClaimError(
+                    "This game has a hard clock: a player whose time runs out is timed out "
+                    "by the bot, so there is nothing to claim."
+                )
             if not claimable:
                 if out:
                     raise ClaimError(

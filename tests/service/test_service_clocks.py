@@ -210,10 +210,17 @@ async def test_increment_and_maximum_after_moves(
 # ---- soft clocks: the claim -----------------------------------------------------------------
 
 
-async def test_nothing_to_claim_on_a_hard_clock(service: GameService) -> None:
+async def test_nothing_to_claim_on_a_hard_clock_until_the_timer_is_late(
+    service: GameService, clock: FakeClock
+) -> None:
     snapshot = await start(service, "hard:1d")
     with pytest.raises(ClaimError, match=r"This game has a hard clock: .* nothing to claim"):
         await service.claim_on_time(GAMES, waiting_user(snapshot))
+    # Out of time, the timer loop not there yet: a claim applies the time-out at once.
+    clock.advance(DAY + timedelta(seconds=1))
+    event = await service.claim_on_time(GAMES, waiting_user(snapshot))
+    assert event.snapshot.outcome is not None
+    assert event.snapshot.outcome.termination == "time"
 
 
 async def test_soft_clock_claim_too_early_by_the_late_player_and_then_accepted(
