@@ -136,9 +136,11 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             try:
                 result, drawn = await answered_in_time(interaction, playing)
             except (NoGameHereError, NotAPlayerError) as refused:
-                raise await self._played_elsewhere(
-                    channel_id, interaction.user.id, refused
-                ) from None
+                if isinstance(refused, NotAPlayerError) and refused.seated:
+                    raise  # about this very game ("You have left this game, …")
+                await in_order.aclose()  # the channel's next board need not wait for this
+                pointed = await self._played_elsewhere(channel_id, interaction.user.id, refused)
+                raise pointed from None
             finally:
                 if not playing.done():
                     # Given up before the move ended (cancelled, or the defer failed): what it

@@ -444,7 +444,7 @@ class GameCore:
             gone = await self.seats_gone(loaded.row)
             if all(seat in gone for seat in loaded.meta.seats_of(user_id)):
                 raise NotAPlayerError(
-                    "You have left this game, so you have no more moves in it."
+                    "You have left this game, so you have no more moves in it.", seated=True
                 ) from None
             raise
 

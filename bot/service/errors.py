@@ -49,10 +49,15 @@ class NoGameHereError(ServiceError):
 
 
 class NotAPlayerError(ServiceError):
-    """The user is not seated in the game they tried to act in."""
+    """The user is not seated in the game they tried to act in; ``seated`` when they hold a
+    seat in it but have left (resigned from a game that goes on), so the refusal is about
+    this very game."""
 
-    def __init__(self, message: str = "You are not playing in this game.") -> None:
+    def __init__(
+        self, message: str = "You are not playing in this game.", *, seated: bool = False
+    ) -> None:
         super().__init__(message)
+        self.seated = seated
 
 
 class NotYourTurnError(ServiceError):

@@ -730,3 +730,16 @@ async def test_a_move_typed_in_the_channel_of_a_thread_game_points_to_the_thread
     interaction = fake_interaction(done=False)
     await move(PlayCog(bot), interaction, "B1-A1")
     assert interaction.response.send_message.await_args.args[0] == str(refused)
+
+
+async def test_a_move_refused_by_the_channels_own_game_keeps_its_reason() -> None:
+    """A player who resigned from the channel's game is told so, not sent to a thread."""
+    bot = stand_in_bot()
+    left = NotAPlayerError("You have left this game, so you have no more moves in it.", seated=True)
+    bot.service.play = AsyncMock(side_effect=left)
+    bot.service.games_in_threads_of = AsyncMock(return_value=[snapshot(channel_id=9)])
+    interaction = fake_interaction(done=False)
+    move: Any = PlayCog.move.callback
+    await move(PlayCog(bot), interaction, "a1-a3")
+    assert interaction.response.send_message.await_args.args[0] == str(left)
+    bot.service.games_in_threads_of.assert_not_awaited()

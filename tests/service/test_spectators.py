@@ -75,6 +75,8 @@ async def test_a_players_games_in_threads_of_a_channel(service: GameService) -> 
     ]
     assert await service.games_in_threads_of(GAMES, CAROL) == []
     assert await service.games_in_threads_of(THREAD, ALICE) == []  # the thread's own game
+    await service.resign(THREAD, ALICE)  # two players: the game ends, and is not listed
+    assert await service.games_in_threads_of(GAMES, ALICE) == []
 
 
 # ---- watching ------------------------------------------------------------------------------
