@@ -84,10 +84,8 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
             await self.bot.service.rating_profile(bot_user_id(level.number), game)
             for level in LEVELS
         ]
-        await interaction.followup.send(
-            presenters.bot_levels_caption(profiles),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        for chunk in presenters.split_message(presenters.bot_levels_caption(profiles, game)):
+            await interaction.followup.send(chunk, allowed_mentions=discord.AllowedMentions.none())
 
     async def _profile_picture(
         self, profile: RatingProfile, name: str

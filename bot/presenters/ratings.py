@@ -64,10 +64,12 @@ def profile_caption(profile: RatingProfile) -> str:
     return "\n".join(lines)
 
 
-def bot_levels_caption(profiles: Sequence[RatingProfile]) -> str:
+def bot_levels_caption(profiles: Sequence[RatingProfile], game: str | None = None) -> str:
     """``/rating user:@Gameroom``: the bot is rated per level, each level a player of its own
     (:func:`~bot.service.bot_seats.bot_identity`), so the answer lists the levels, one line
-    each, in ``profiles``' order (levels 1–5; each profile's ``user_id`` is a bot seat id)::
+    each, in ``profiles``' order (levels 1–5; each profile's ``user_id`` is a bot seat id),
+    with only game ``game`` when one is given (may pass one message: send it through
+    :func:`~bot.presenters.common.split_message`)::
 
         **Gameroom** plays at five levels, each rated as a player of its own (`?`: provisional):
         • Level 1 · beginner: Generatorb **1596?** (3 rated games, 0 won, 0 drawn, 3 lost)
@@ -78,8 +80,8 @@ def bot_levels_caption(profiles: Sequence[RatingProfile]) -> str:
         "(`?`: provisional):"
     ]
     for level, profile in zip(LEVELS, profiles, strict=True):
-        played = [game for game in profile.ratings if game.games]
-        games = "; ".join(_game_line(game) for game in played) or "no rated game yet"
+        played = [g for g in profile.ratings if g.games and game in (None, g.game)]
+        games = "; ".join(_game_line(g) for g in played) or "no rated game yet"
         lines.append(f"• Level {level.number} · {level.name}: {games}")
     return "\n".join(lines)
 

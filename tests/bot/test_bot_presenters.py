@@ -787,6 +787,13 @@ def test_the_bots_rating_is_told_per_level() -> None:
     )
     assert lines[2] == "• Level 2 · casual: no rated game yet"
     assert len(lines) == 6
+    # With a game: that game alone on each level's line.
+    levels[0] = RatingProfile(
+        bot_user_id(1), (rated("orbs", "Orbs", 3, 1596), rated("arbos", "Arbos", 2, 1490))
+    )
+    orbs_only = presenters.bot_levels_caption(levels, "orbs").split("\n")
+    assert orbs_only[1] == lines[1]
+    assert "Arbos" not in presenters.bot_levels_caption(levels, "orbs")
 
 
 def test_a_lobby_names_the_bots_seated_and_not_anyone_for_their_seats() -> None:
