@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_VACATION_ALLOWANCE",
     "VACATION_ATTEMPTS",
     "Vacations",
+    "book_vacation",
     "end_vacation",
     "start_vacation",
     "vacation_ends",
@@ -81,9 +82,8 @@ class Vacations:
         the vacation was written.
         """
         now = self.core.now()
-        before = await self.status(user_id)
         try:
-            await start_vacation(
+            _, booked = await book_vacation(
                 self.core.database, user_id, duration, allowance=self.allowance, now=now
             )
         except ValueError as exc:
@@ -91,8 +91,7 @@ class Vacations:
         except (ClockChangedError, VacationChangedError) as exc:
             raise StaleActionError("Your games kept changing; please try again.") from exc
         log.info("user %d is on vacation for up to %s", user_id, format_duration(duration))
-        after = await self.status(user_id)
-        return replace(after, booked=after.used - before.used)
+        return replace(await self.status(user_id), booked=booked)
 
     async def end(self, user_id: int) -> VacationInfo:
         """``/vacation end``: end ``user_id``'s vacation now. Their paused clocks run again
@@ -142,25 +141,44 @@ async def start_vacation(
 ) -> VacationRow:
     """Put ``user_id`` on vacation for up to ``requested`` (within ``allowance`` per year),
     pausing their clocks in every active game and moving those clocks' timers, atomically.
+    Returns the vacation row written (:func:`book_vacation` also says how much it added).
 
     Raises :class:`ValueError` (one friendly sentence) as :meth:`VacationBook.start` does,
     and :class:`db.clocks.ClockChangedError` or :class:`db.clocks.VacationChangedError` if
     other changes keep landing first.
     """
+    row, _ = await book_vacation(database, user_id, requested, allowance=allowance, now=now)
+    return row
+
+
+async def book_vacation(
+    database: Database,
+    user_id: int,
+    requested: timedelta,
+    *,
+    allowance: timedelta,
+    now: datetime,
+) -> tuple[VacationRow, timedelta]:
+    """:func:`start_vacation`, returning also the vacation this write added: ``requested``,
+    or less when the allowance ran short (what the write booked, not a difference of two
+    reads, which a concurrent change or the new year could skew)."""
     for attempt in range(VACATION_ATTEMPTS):
         row = await database.vacations.get(user_id)
         if row is None:  # write over an existing row: its lock is what a racing move waits on
             await database.vacations.ensure(user_id, now=now)
             row = await database.vacations.get(user_id)
-        book = VacationBook.from_row(row, now).start(now, requested, allowance)
+        before = VacationBook.from_row(row, now)
+        book = before.start(now, requested, allowance)
         until = book.until if book.until is not None else now  # start() always sets it
         running = await database.clocks.running_for_user(user_id)
         changes = plan_pause(running, now, until)
         try:
-            return await _write_book(database, user_id, row, book, now, changes)
+            written = await _write_book(database, user_id, row, book, now, changes)
         except (ClockChangedError, VacationChangedError):
             if attempt == VACATION_ATTEMPTS - 1:
                 raise
+            continue
+        return written, book.used_in(now.year) - before.used_in(now.year)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
