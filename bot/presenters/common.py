@@ -12,8 +12,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.service import GameSnapshot, InvalidMoveError, NotYourTurnError, Player, ServiceError
-from bot.service.bot_seats import bot_name, is_bot
-from db.ratings import is_anonymous
+from bot.service.bot_seats import bot_name, is_anonymous, is_bot
 
 __all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
 
@@ -34,7 +33,7 @@ def mention(user_id: int) -> str:
     """``<@123>``: a user mention (it only pings if the message's allowed mentions say so);
     the bot's own seats are named instead, ``**Gameroom (level 3)**``, so it never pings
     itself (:mod:`bot.service.bot_seats`), and a forgotten player's anonymous id reads
-    ``*Anonymous*`` (:func:`db.ratings.is_anonymous`)."""
+    ``*Anonymous*`` (:func:`~bot.service.bot_seats.is_anonymous`)."""
     if is_bot(user_id):
         return f"**{bot_name(user_id)}**"
     if is_anonymous(user_id):

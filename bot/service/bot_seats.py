@@ -8,7 +8,10 @@ back from the id: the board's "Gameroom (level 3)", the search budget, and the r
 identity (one per level, :func:`bot_identity`), so bots are rated like players and anchor
 the scale.
 
-Pure: no database, no Discord, no search (the levels themselves are :mod:`ai.levels`).
+Pure: no database access, no Discord, no search (the levels themselves are
+:mod:`ai.levels`). :func:`is_anonymous`, the database's rule for the ids ``/forget-me`` gives
+(:mod:`db.ratings`), is re-exported here beside :func:`is_bot`, so the presenters tell every
+kind of seat apart without importing the database package.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from ai.levels import LEVELS
+from db.ratings import is_anonymous
 
 __all__ = [
     "BOT_ID_LIMIT",
@@ -26,6 +30,7 @@ __all__ = [
     "bot_level",
     "bot_name",
     "bot_user_id",
+    "is_anonymous",
     "is_bot",
     "is_practice",
 ]
