@@ -10,6 +10,7 @@ compare-and-set, deciding again when another press landed first.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,6 +21,8 @@ from bot.service.options import format_options
 from db import ChallengeEntry, ChallengePlayerRole, ChallengePlayerStatus, ChallengeRow
 from engines import get_engine
 from engines.base import UsageError
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "DECLINED",
@@ -183,6 +186,11 @@ def fewest_players(game: str, options_json: str, players: int) -> int:
         try:
             engine.new_game(count, options, 0)
         except (UsageError, ValueError):
+            continue
+        except Exception:
+            # An engine that fails otherwise at a smaller count does not fit it either; the
+            # lobby must still be drawn (this runs for every lobby, in the expiry loop too).
+            log.exception("%s: no start for %d players with %s", game, count, options_json)
             continue
         return count
     return players
