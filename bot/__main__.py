@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         "rebuild",
         help="recompute every rating from the finished games",
         description="Recompute every rating and its history from the games table, in order, "
-        "and replace the stored ones (one transaction). Safe while the bot runs.",
+        "and replace the stored ones (one transaction). Run it with the bot stopped: a game "
+        "rated meanwhile would lose its update (docs/ratings.md).",
     )
     rebuild.add_argument(
         "--db-url", help="SQLAlchemy URL (default: GAMEROOM_DB_URL, else the default file)"

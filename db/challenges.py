@@ -327,7 +327,7 @@ class ChallengesRepo:
         expired = [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
         return sorted(expired, key=lambda row: row.id)
 
-    async def started(self, game_id: int) -> ChallengeRow | None:
+    async def challenge_of_game(self, game_id: int) -> ChallengeRow | None:
         """The accepted challenge that started game ``game_id`` (its ``game_id`` names the
         game), or ``None`` for a game no challenge started (a test's, or one whose challenge
         row is gone)."""

@@ -428,7 +428,8 @@ def welcome_back_text(info: VacationInfo) -> str:
     allowance."""
     games = len(info.games)
     if games:
-        back = f"Welcome back: your clocks run again in {games} game{'s' if games != 1 else ''}."
+        plural = "s" if games != 1 else ""
+        back = f"Welcome back: your clocks run again ({games} game{plural} with a clock)."
     else:
         back = "Welcome back."
     return f"{back}\n{allowance_text(info)}"

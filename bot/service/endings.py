@@ -301,7 +301,7 @@ class Endings:
         that started it (an exhibition's opener watches it from no seat)."""
         if not all(is_bot(p.user_id) for p in loaded.meta.players):
             return False
-        challenge = await self.core.database.challenges.started(loaded.row.id)
+        challenge = await self.core.database.challenges.challenge_of_game(loaded.row.id)
         return challenge is not None and challenge.challenger_id == user_id
 
     async def abort_in_deleted_channel(self, guild_id: int, channel_id: int) -> list[GameSnapshot]:

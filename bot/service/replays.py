@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from bot.service import records
+from bot.service import _codec, records
 from bot.service.core import GameCore
 from bot.service.errors import (
     NoGameHereError,
@@ -28,6 +29,7 @@ from db import (
     GameRow,
     MoveRow,
 )
+from engines.base import Outcome
 from render.animate import Frame, ReplayTooLargeError, Timing, frame_durations, render_gif
 
 log = logging.getLogger(__name__)
@@ -45,12 +47,15 @@ def animation_frames(
     started_at: datetime,
     from_ply: int,
     to_ply: int,
+    outcome: Outcome | None = None,
 ) -> list[Frame]:
     """The public frames of plies ``from_ply`` to ``to_ply``: the spectator's view
     (``engine.view(state, None)``) at ``from_ply`` first, then after each later ply, each
     with the seconds between its move and the one before (the game's start for ply 1), as
-    the move log's ``created_at`` says. Raises :class:`~bot.service.records.ReplayError`
-    for a log that does not replay."""
+    the move log's ``created_at`` says. ``outcome`` is the ended game's stored result: the
+    frame of its last ply shows it, as the final board does
+    (:func:`~bot.service.records.public_view`). Raises
+    :class:`~bot.service.records.ReplayError` for a log that does not replay."""
     frames: list[Frame] = []
     if from_ply == 0:
         frames.append(Frame(engine.view(start, None)))
@@ -62,6 +67,9 @@ def animation_frames(
             frames.append(Frame(engine.view(step.after, None)))
         elif step.ply > from_ply:
             frames.append(Frame(engine.view(step.after, None), seconds))
+    if outcome is not None and frames and to_ply == len(moves):
+        last = frames[-1]
+        frames[-1] = replace(last, view=engine.ended_view(last.view, outcome))
     return frames
 
 
@@ -229,8 +237,9 @@ class Replays:
         labels = None if seat_labels is None else tuple(seat_labels)
 
         def draw() -> tuple[bytes, int, float]:
+            ended = None if row.is_active else _codec.load_outcome(row.outcome_json)
             frames = animation_frames(
-                meta.engine, records.start_state(meta), log_rows, row.created_at, first, last
+                meta.engine, records.start_state(meta), log_rows, row.created_at, first, last, ended
             )
             seconds = sum(frame_durations(frames, timing)) / 1000
             return (

@@ -271,7 +271,7 @@ async def test_ending_a_vacation_early_is_announced_and_refunds_the_rest(
     text = await run(SettingsCog.vacation_end, cog, caller())
     assert [call.args[1:] for call in posts.await_args_list] == [(100, vacation_back_line(USER))]
     assert text.splitlines() == [
-        "Welcome back: your clocks run again in 1 game.",
+        "Welcome back: your clocks run again (1 game with a clock).",
         "This year you have used 0s of 30d; 30d left.",
     ]
     # Without a game with a clock there is no clock to run again.

@@ -252,10 +252,10 @@ async def test_resolve_links_the_game(db: Database, new_game: NewGame) -> None:
     )
     assert resolved is not None
     assert resolved.game_id == game.id
-    assert await db.challenges.started(game.id) == resolved
+    assert await db.challenges.challenge_of_game(game.id) == resolved
     # A challenge declined or still open names no game: only the accepted one started it.
     await _challenge(db)
-    assert await db.challenges.started(game.id + 1) is None
+    assert await db.challenges.challenge_of_game(game.id + 1) is None
 
 
 async def test_two_racing_answers_exactly_one_wins(db: Database, db_url: str) -> None:

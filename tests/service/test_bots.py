@@ -439,14 +439,14 @@ async def test_a_game_left_to_bots_is_no_exhibition_to_abort(
     )
     started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [1, 1])).game
     assert started is not None
-    opened = await bot_service.database.challenges.started(started.game_id)
+    opened = await bot_service.database.challenges.challenge_of_game(started.game_id)
     assert opened is not None
     assert opened.challenger_id == ALICE
     await to_a_persons_turn(bot_service, clock)
     assert (await bot_service.resign(GAMES, ALICE)).status == "active"
     with pytest.raises(AbortNotAllowedError, match="You have left this game"):
         await bot_service.abort(GAMES, ALICE)
-    assert await bot_service.database.challenges.started(started.game_id + 1) is None
+    assert await bot_service.database.challenges.challenge_of_game(started.game_id + 1) is None
 
 
 @pytest.mark.parametrize("clock_text", [None, "hard:1h"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -104,3 +105,31 @@ async def test_a_gif_over_the_limit_suggests_a_from_ply_whose_range_fits(
     # A range that stops short of the end keeps its end in the suggestion.
     with pytest.raises(ServiceError, match=rf"try `from_ply:\d+` `to_ply:{last - 1}`\."):
         await service.animation(GAMES, guild_id=GUILD, to_ply=last - 1)
+
+
+async def test_the_last_frame_of_a_game_ended_on_its_row_shows_the_result(
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Generatorb leaves resigning to the bot: its last frame, like its final board, gets
+    the stored result and nobody to move (``Engine.ended_view``); earlier frames do not."""
+    snapshot = await start_game(game="generatorb")
+    snapshot = await play_random(service, snapshot, Rng(5), plies=2)
+    ended = await service.resign(GAMES, to_move_user(snapshot))
+    drawn: list[list[animate.Frame]] = []
+    real_render = animate.render_gif
+
+    def capture(game: str, frames: list[animate.Frame], **kwargs: object) -> bytes:
+        drawn.append(frames)
+        return real_render(game, frames, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("bot.service.replays.render_gif", capture)
+    await service.animation(GAMES, guild_id=GUILD)
+    [frames] = drawn
+    last: Any = frames[-1].view
+    before: Any = frames[-2].view
+    assert (last.outcome, last.to_move) == (ended.outcome, None)
+    assert before.outcome is None
+    drawn.clear()
+    await service.animation(GAMES, guild_id=GUILD, to_ply=1)  # not the last ply: as it was
+    first: Any = drawn[0][-1].view
+    assert first.outcome is None
