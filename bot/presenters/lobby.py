@@ -19,15 +19,29 @@ def _challenge_head(info: ChallengeInfo, verb: str) -> str:
     to which game, the number of seats beyond two, and the options that are not the
     default."""
     bots = Counter(mention(p.user_id) for p in info.lobby if p.role == "bot" and p.holds_seat)
-    whom = [mention(u) for u in info.invited_ids]
-    whom += [name if count == 1 else f"{name} ×{count}" for name, count in bots.items()]
-    if info.players > 1 + len(info.invited_ids) + bots.total():
-        whom.append("anyone")
+    seated_bots = [name if count == 1 else f"{name} ×{count}" for name, count in bots.items()]
     size = f" ({info.players} players)" if info.players > 2 else ""
     options = f" with {_code(info.options_text)}" if info.options_text else ""
+    if _is_exhibition(info):
+        opened = "opens" if verb == "challenges" else "opened"
+        between = f" between {_join(seated_bots)}" if seated_bots else ""
+        return (
+            f"{mention(info.challenger_id)} {opened} an exhibition game of "
+            f"**{info.game_name}**{size}{options}{between}"
+        )
+    whom = [mention(u) for u in info.invited_ids] + seated_bots
+    if info.players > 1 + len(info.invited_ids) + bots.total():
+        whom.append("anyone")
     return (
         f"{mention(info.challenger_id)} {verb} {_join(whom)} to **{info.game_name}**{size}{options}"
     )
+
+
+def _is_exhibition(info: ChallengeInfo) -> bool:
+    """An exhibition (``/challenge exhibition:true``): its challenger gave their own seat up
+    at once (``Lobby.open_exhibition``), which an ordinary challenger cannot do (they press
+    Cancel), so every seat goes to the bot."""
+    return any(p.user_id == info.challenger_id and p.status == "left" for p in info.lobby)
 
 
 _LOBBY_NOTES = {

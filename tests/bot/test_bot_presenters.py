@@ -840,3 +840,18 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
     after = snapshot(last_moves=(*snapshot().last_moves, forced, roll), to_move=(0,), ply=3)
     assert presenters.late_board_text(after).startswith("<@11> (South) played `a1-a3`;")
     assert presenters.late_board_text(after).endswith("<@11>, your move (South).")
+
+
+def test_an_exhibition_is_headed_as_one_not_as_a_challenge_to_the_bots() -> None:
+    bots = tuple(ChallengePlayer(bot_user_id(1, k), "bot", "seated") for k in range(3))
+    shown = challenge(
+        players=3,
+        options_text="",
+        lobby=(ChallengePlayer(SOUTH, "challenger", "left"), *bots),
+        status="accepted",
+        game_id=5,
+    )
+    assert presenters.challenge_closed_text(shown).startswith(
+        "<@11> opened an exhibition game of **Generatorb** (3 players) between "
+        "**Gameroom (level 1)** ×3: the game has started."
+    )
