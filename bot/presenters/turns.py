@@ -331,14 +331,23 @@ def late_board_text(snapshot: GameSnapshot) -> str:
         and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
     )
     last = next(moved, None)
-    if last is None or last.seat is None:
+    ended_on_row = (
+        snapshot.outcome is not None
+        and snapshot.outcome.termination == "resignation"
+        and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
+    )
+    if ended_on_row:
+        # A resignation that ended the game on its row logs no move: the result says it.
+        head = "The final board could not be posted at the time."
+    elif last is None or last.seat is None:
         head = f"The board after ply {snapshot.ply} could not be posted at the time."
     else:
         player = snapshot.players[last.seat]
-        head = (
-            f"{mention(player.user_id)} ({seat_label(player.seat_name)}) played "
-            f"{_code(last.text)}; its board could not be posted at the time."
-        )
+        who = f"{mention(player.user_id)} ({seat_label(player.seat_name)})"
+        if last.text == resign_move_text(last.seat):
+            head = f"{who} resigned; the board could not be posted at the time."
+        else:
+            head = f"{who} played {_code(last.text)}; its board could not be posted at the time."
     if not snapshot.is_active:
         return f"{head}\n{outcome_text(snapshot)}"
     return f"{head}\n{_to_move_text(snapshot)}"

@@ -546,10 +546,14 @@ class GameCore:
         *,
         timed_out: Collection[int] = (),
         now: datetime | None = None,
+        board_post: bool = False,
     ) -> Loaded:
         """End the game without a move (``status`` ``finished`` or ``aborted``), stopping
         every clock and cancelling the game's timers in the same transaction; ``timed_out``
-        seats are left with the bank a time-out leaves (zero plus the increment)."""
+        seats are left with the bank a time-out leaves (zero plus the increment). With
+        ``board_post`` (a caller that posts the final board next: ``/resign``) the end also
+        gets a ``board_post`` timer, scheduled after the cancellations, as :meth:`commit`
+        does, so the result is posted even if this process stops first."""
         termination = outcome.termination if outcome is not None else status
         now = self.now() if now is None else now
         clock_changes = await self.plan_turn_change(
@@ -560,6 +564,9 @@ class GameCore:
             timed_out=timed_out,
             clocks=loaded.clocks,
         )
+        if board_post:
+            announce = plan_board_post(loaded.row.id, loaded.row.version + 1, now)
+            clock_changes = merge_changes(clock_changes, announce)
         rating = await self._rating_hook(loaded, status, outcome, (), now)
         try:
             row = await self.database.games.finish(

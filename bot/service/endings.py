@@ -88,7 +88,8 @@ class Endings:
                     refusal = exc  # the seat has left already, or the rules say "not now"
                     continue
                 if transition is None:
-                    return self.core.snapshot(await self._end_by_resignation(loaded, seats))
+                    ended = await self._end_by_resignation(loaded, seats, board_post=True)
+                    return self.core.snapshot(ended)
                 state = transition.state
                 ply = loaded.row.ply + len(moves) + 1
                 events = _codec.dump_events(transition.events)
@@ -102,18 +103,23 @@ class Endings:
                     raise InvalidMoveError(sentence(refusal.message), kind="illegal", text="resign")
                 raise NotAPlayerError("You have already resigned from this game.")
             state, automatic_moves, _ = automatic_steps(loaded.meta, state, moves[-1].ply + 1)
-            updated = await self.core.commit(loaded, state, [*moves, *automatic_moves])
+            updated = await self.core.commit(
+                loaded, state, [*moves, *automatic_moves], board_post=True
+            )
             log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
             return self.core.snapshot(updated)
 
-    async def _end_by_resignation(self, loaded: Loaded, seats: Sequence[int]) -> Loaded:
-        """End the game because ``seats`` resigned: every other seat wins."""
+    async def _end_by_resignation(
+        self, loaded: Loaded, seats: Sequence[int], *, board_post: bool = False
+    ) -> Loaded:
+        """End the game because ``seats`` resigned: every other seat wins (``board_post``:
+        as :meth:`~bot.service.core.GameCore.finish`)."""
         players = len(loaded.meta.players)
         others = tuple(s for s in range(players) if s not in seats)
         resigned = tuple(seats)
         outcome = Outcome("resignation", others, (others, resigned) if others else (resigned,))
         log.info("game %d: seats %s resigned", loaded.row.id, list(seats))
-        return await self.core.finish(loaded, "finished", outcome)
+        return await self.core.finish(loaded, "finished", outcome, board_post=board_post)
 
     async def seats_in(self, loaded: Loaded) -> tuple[int, ...]:
         """The seats still in the game: every seat but those that resigned or, in Orbs, lost

@@ -840,6 +840,18 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
     after = snapshot(last_moves=(*snapshot().last_moves, forced, roll), to_move=(0,), ply=3)
     assert presenters.late_board_text(after).startswith("<@11> (South) played `a1-a3`;")
     assert presenters.late_board_text(after).endswith("<@11>, your move (South).")
+    # A resignation that ended the game on its row logged no move: the result says it.
+    resigned = snapshot(status="finished", to_move=(), outcome=Outcome.win("resignation", 1, 2))
+    assert presenters.late_board_text(resigned).startswith(
+        "The final board could not be posted at the time.\n"
+    )
+    assert "played `a1-a3`" not in presenters.late_board_text(resigned)
+    # One logged as the seat's move (Generator, Orbs): named as a resignation.
+    quit_row = MoveRecord(2, 1, "[1]resign", (), T)
+    left = snapshot(last_moves=(*snapshot().last_moves, quit_row), to_move=(0,), ply=2)
+    assert presenters.late_board_text(left).startswith(
+        "<@22> (North) resigned; the board could not be posted at the time."
+    )
 
 
 def test_an_exhibition_is_headed_as_one_not_as_a_challenge_to_the_bots() -> None:

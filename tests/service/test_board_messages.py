@@ -123,6 +123,21 @@ async def test_a_move_plans_its_board_post_and_the_post_calls_it_off(
     assert json.loads(timer.payload_json) == {"version": after.snapshot.version}
 
 
+async def test_a_resignation_plans_the_final_boards_post(
+    service: GameService, database: Database, start_game: StartGame
+) -> None:
+    """A resignation that ends the game on its row (Generatorb leaves it to the bot) plans
+    a ``board_post`` for the final board, scheduled after the end's cancellation of the
+    game's timers; storing that board calls it off."""
+    snapshot = await start_game()
+    ended = await service.resign(GAMES, to_move_user(snapshot))
+    assert not ended.is_active
+    (timer,) = await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    assert json.loads(timer.payload_json) == {"version": ended.version}
+    await service.set_board_message(snapshot.game_id, 90, ended.version)
+    assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+
+
 async def test_a_decision_within_a_turn_plans_no_board_post(
     service: GameService, database: Database, start_game: StartGame
 ) -> None:
