@@ -30,6 +30,7 @@ from engines.rng import Rng
 
 __all__ = [
     "CHANCE",
+    "ELIMINATED_EVENT",
     "ENDED_EVENT",
     "MAX_DIGITS",
     "ROLLED_EVENT",
@@ -330,6 +331,9 @@ TURN_EVENT = "turn"
 #: A chance outcome drawn for the seat about to act (Generator's die: "Red rolled yellow (Y)"):
 #: that seat's prompt says it again ("You rolled **yellow**: …").
 ROLLED_EVENT = "rolled"
+#: A seat out of a game that goes on without it (Orbs' ORB-5: "South-east has no orbs left
+#: and is out"): the bot counts it as having left, and names its player.
+ELIMINATED_EVENT = "eliminated"
 
 
 @dataclass(frozen=True, slots=True)

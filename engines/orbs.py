@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ELIMINATED_EVENT,
     ENDED_EVENT,
     MAX_DIGITS,
     SEAT_DIGITS,
@@ -994,7 +995,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         # the mover ("… Fire burns Air on K4; South has no orbs left and is out").
         events.extend(
             Event(
-                "eliminated",
+                ELIMINATED_EVENT,
                 s,
                 f"{POINT_NAMES[rules.points[s]]} has no orbs left and is out (ORB-5)",
             )

@@ -5,6 +5,7 @@ the first post of a game and a board's caption; draw offers, resignations and ab
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 
 from bot.presenters.clocks import _to_move_clocks, clock_line
 from bot.presenters.common import (
@@ -22,7 +23,7 @@ from bot.service.bot_seats import is_bot, is_practice
 from bot.service.logbook import resign_move_text
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
-from engines.base import ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
+from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
 
 __all__ = [
     "DRAW_OFFER_CLOSED",
@@ -247,8 +248,9 @@ def _move_line(result: TurnResult, prompt: str | None) -> str:
     what ``prompt`` (shown below it to the seats to move, or ``None``) says
     (:func:`_event_phrase`)."""
     snapshot = result.snapshot
+    events = _without_bare_pass(result.events, result.seat, (result.move,))
     phrase = _event_phrase(
-        _without_bare_pass(result.events, result.seat, (result.move,)),
+        [_with_player(snapshot, event, result.seat) for event in events],
         prompt,
         snapshot.to_move,
     )
@@ -259,6 +261,22 @@ def _move_line(result: TurnResult, prompt: str | None) -> str:
     if result.declined_draw_offer:
         line += " The draw offer is off."
     return line
+
+
+def _with_player(snapshot: GameSnapshot, event: Event, mover: int) -> Event:
+    """An ``eliminated`` event (a seat out of the game: Orbs' "South-east has no orbs left
+    and is out") naming that seat's player when it is not the mover, whom the line names
+    already: "South-east (<@22>) has no orbs …". Other events are returned as they are:
+    rolls and passes of the next seat read well by seat alone."""
+    if event.kind != ELIMINATED_EVENT or event.seat is None or event.seat == mover:
+        return event
+    if not 0 <= event.seat < len(snapshot.players):
+        return event
+    player = snapshot.players[event.seat]
+    name = player.seat_name.split(",")[0]  # "South-east, team A": the text names the point
+    if not event.text.startswith(f"{name} "):
+        return event
+    return replace(event, text=f"{name} ({mention(player.user_id)}){event.text[len(name) :]}")
 
 
 def watcher_turn_line(result: TurnResult) -> str:

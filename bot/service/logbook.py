@@ -14,7 +14,7 @@ from typing import Any
 from bot.service import _codec
 from bot.service.models import MoveRecord
 from db import MoveRow, NewMove
-from engines.base import Engine, Event
+from engines.base import ELIMINATED_EVENT, Engine, Event
 
 __all__ = [
     "HAS_PRIVATE_EVENTS",
@@ -87,6 +87,6 @@ def left_seats(moves: Sequence[MoveRow | NewMove]) -> tuple[tuple[int, str], ...
             gone.setdefault(move.seat, "resigned")
             continue
         for event in public_events(_codec.load_events(move.events_json)):
-            if event.kind == "eliminated" and event.seat is not None:
+            if event.kind == ELIMINATED_EVENT and event.seat is not None:
                 gone.setdefault(event.seat, "eliminated")
     return tuple(gone.items())

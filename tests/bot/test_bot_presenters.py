@@ -293,6 +293,21 @@ def test_a_resignation_reads_as_words_in_move_lists_and_the_resigner_hears_the_g
     assert presenters.resigned_ack(rated) == "You resigned from **Generatorb** (game 5)."
 
 
+def test_a_seat_knocked_out_is_named_with_its_player() -> None:
+    three = (
+        Player(0, 11, "North, team A"),
+        Player(1, 22, "South-east, team B"),
+        Player(2, 33, "South-west, team A"),
+    )
+    out = Event("eliminated", 1, "South-east has no orbs left and is out (ORB-5)")
+    rolled = Event("rolled", 1, "South-east rolled red (R)")  # other events: seat alone
+    shown = presenters.turn_text(turn(snapshot=snapshot(players=three), events=(out, rolled)))
+    assert shown.startswith(
+        "<@11> (North, team A) played `a1-a3`: South-east (<@22>) has no orbs left and is out "
+        "(ORB-5); South-east rolled red (R)."
+    )
+
+
 def test_chance_outcomes_are_listed() -> None:
     assert "Then: `d:6`." in presenters.turn_text(turn(unannounced=("d:6",)))
 
