@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from bot.presenters.common import MESSAGE_LIMIT, _join, _timestamp, mention
 from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot
-from bot.service.clocks import format_duration
+from bot.service.bot_seats import is_bot
+from bot.service.clocks import short_duration
 from bot.service.spectators import GameListing, GamesList, GamesScope, WatchResult
 
 __all__ = [
@@ -106,13 +108,26 @@ def _plain(name: str) -> str:
 def _listing_line(item: GameListing, names: Mapping[int, str]) -> str:
     """``• **Orbs** · ann vs bob · bob to move (1d2h left) · <#5> · last move <t:…:R>``."""
     snapshot = item.snapshot
-    players = " vs ".join(_plain(names.get(u, str(u))) for u in snapshot.user_ids)
-    movers = _join([_plain(names.get(u, str(u))) for u in snapshot.to_move_user_ids])
+    shown = [_plain(names.get(u, str(u))) for u in snapshot.user_ids]
+    counts = Counter(shown)
+    # Bots of one level share a name: "Gameroom (level 2) ×3", and the one to move by seat.
+    players = " vs ".join(
+        name if counts[name] == 1 else f"{name} ×{counts[name]}" for name in dict.fromkeys(shown)
+    )
+    if all(is_bot(u) for u in snapshot.user_ids):
+        players = f"exhibition: {players}"
+    movers = _join(
+        [
+            shown[s] if counts[shown[s]] == 1 else f"{shown[s]} ({snapshot.players[s].seat_name})"
+            for s in snapshot.to_move
+            if 0 <= s < len(shown)
+        ]
+    )
     turn = "your move" if item.your_turn else f"{movers} to move"
     if item.clock_paused:
         turn += " (clock paused: on vacation)"
     elif item.time_left is not None:
-        left = format_duration(max(item.time_left, timedelta(0)))
+        left = short_duration(item.time_left)
         turn += f" ({left} left)" if item.time_left > timedelta(0) else " (out of time)"
     since = "last move" if snapshot.last_moves else "started"
     parts = [

@@ -12,9 +12,12 @@ import pytest
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NoGameHereError, ServiceError
-from bot.service.models import SeatClockInfo
+from bot.service.bot_seats import bot_user_id
+from bot.service.models import Player, SeatClockInfo
 from bot.service.spectators import (
     THREAD_ARCHIVE_TIMER,
+    GameListing,
+    GamesList,
     GamesScope,
     Spectators,
     WatchChange,
@@ -23,6 +26,7 @@ from bot.service.spectators import (
 )
 from db import Database
 from db.schema import ThreadPolicy
+from tests.bot.test_bot_presenters import snapshot as presenter_snapshot
 
 from .conftest import (
     ALICE,
@@ -434,6 +438,16 @@ async def test_the_games_list_reads_one_line_per_game(
     assert presenters.games_list_text(empty, {}) == (
         "No games in progress of yours (played or watched)."
     )
+
+
+def test_an_exhibition_in_the_games_list_says_so_and_names_the_bot_to_move_by_seat() -> None:
+    bots = tuple(Player(s, bot_user_id(2, s), f"Seat {s + 1}") for s in range(3))
+    shown = replace(presenter_snapshot(), players=bots, to_move=(1,))
+    item = GameListing(shown, shown.created_at, None, False, False, False)
+    listing = GamesList(GamesScope.SERVER, GAMES, (item,), 1)
+    names = {p.user_id: "Gameroom (level 2)" for p in bots}
+    line = presenters.games_list_text(listing, names).splitlines()[1]
+    assert " · exhibition: Gameroom (level 2) ×3 · Gameroom (level 2) (Seat 2) to move · " in line
 
 
 # ---- a deleted channel ---------------------------------------------------------------------
