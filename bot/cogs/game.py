@@ -32,8 +32,14 @@ from engines import ENGINES
 log = logging.getLogger(__name__)
 
 
-class GameCog(commands.GroupCog, name="Game", group_name="game"):
-    """The ``/game`` group."""
+class GameCog(
+    commands.GroupCog,
+    name="Game",
+    group_name="game",
+    group_description="A game's players, rules, moves, replays and record; or abort it",
+):
+    """The ``/game`` group (its description is what Discord shows; without one discord.py
+    would show this docstring)."""
 
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot

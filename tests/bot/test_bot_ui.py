@@ -257,6 +257,13 @@ async def test_every_extension_loads_and_registers_its_commands() -> None:
             ]
             game = bot.tree.get_command("game")
             assert isinstance(game, discord.app_commands.Group)
+            # Every description Discord shows is written for players: plain words, no
+            # docstring markup, within Discord's 100 characters.
+            for command in bot.tree.walk_commands():
+                text = command.description
+                assert text, command.qualified_name
+                assert "``" not in text, (command.qualified_name, text)
+                assert len(text) <= 100, (command.qualified_name, text)
             assert sorted(c.name for c in game.commands) == [
                 "abort",
                 "export",
