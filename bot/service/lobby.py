@@ -169,10 +169,10 @@ class Lobby:
             seats = players
             if seats is None and start_position is not None:
                 seats = engine.position_players(start_position.strip())
-            if seats is None:
-                seats = 1 + len(invited) if invited else engine.info.default_players
-            engine.check_players(seats)
             options = resolve_challenge_options(engine, options_text, preset)
+            if seats is None:
+                seats = _seats_for(engine, options, 1 + len(invited), named=bool(invited))
+            engine.check_players(seats)
             engine.new_game(seats, options, 0)
         except UsageError as exc:
             raise ChallengeSetupError(sentence(str(exc))) from exc
@@ -647,3 +647,26 @@ def _checked_position(
     if engine.outcome(state) is not None:
         raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
     return text
+
+
+def _seats_for(
+    engine: Engine[Any, Any], options: Mapping[str, OptionValue], least: int, *, named: bool
+) -> int:
+    """The seats of a challenge that gives no ``players``: the challenger and the ``least - 1``
+    opponents named (``named``), else the game's usual count; but when the options do not
+    fit that count and fit another of the game's counts from ``least`` up, the first such
+    count: ``preset:teams6`` (Orbs' ``teams=024-135``) names six seats, so the challenge has
+    six. When no count fits, the usual one (the start then says what is wrong)."""
+    usual = least if named else engine.info.default_players
+
+    def fits(count: int) -> bool:
+        try:
+            engine.new_game(count, options, 0)
+        except (UsageError, ValueError):
+            return False
+        return True
+
+    if fits(usual):
+        return usual
+    low = max(least, engine.info.min_players)
+    return next((n for n in range(low, engine.info.max_players + 1) if fits(n)), usual)

@@ -265,6 +265,39 @@ async def test_an_orbs_team_lobby_starts_only_with_every_seat_its_teams_name(
     assert (await service.get_challenge(free.challenge_id)).can_start_early
 
 
+async def test_a_team_preset_without_players_sets_the_seats_its_teams_name(
+    service: GameService,
+) -> None:
+    six = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", preset="teams6"
+    )
+    assert six.players == 6
+    four = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=700,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="orbs",
+        options_text="teams=02-13",
+    )
+    assert four.players == 4
+    # Without teams, naming one opponent still makes two seats.
+    two = await service.create_challenge(
+        guild_id=GUILD, channel_id=701, challenger_id=ALICE, opponent_ids=[BOB], game="orbs"
+    )
+    assert two.players == 2
+    # A count given that the teams do not fit is still refused, with the engine's reason.
+    with pytest.raises(ChallengeSetupError, match="teams"):
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=702,
+            challenger_id=ALICE,
+            game="orbs",
+            players=2,
+            preset="teams4",
+        )
+
+
 async def test_cancel_and_expiry_close_a_lobby_with_players_in_it(
     database: Database, clock: FakeClock
 ) -> None:
