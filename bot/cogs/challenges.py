@@ -218,6 +218,11 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         levels = (bot_level or DEFAULT_BOT_LEVEL,) * max(bot_seats, 1 if bot_level else 0)
         if players is None and levels:
             players = 1 + len(named) + len(levels)
+            most = ENGINES[game].info.max_players if game in ENGINES else players
+            if players > most:
+                # The seats came from what was named, not from a count the user typed.
+                await send_ephemeral(interaction, too_many_seats_text(game, len(named), most))
+                return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
@@ -633,3 +638,16 @@ async def _delete_quietly(thread: discord.Thread) -> None:
 
 async def setup(bot: BotHost) -> None:
     await bot.add_cog(ChallengesCog(bot))
+
+
+def too_many_seats_text(game: str, people: int, most: int) -> str:
+    """The refusal of a challenge to the bot whose seats (the challenger, ``people`` named,
+    one bot) pass the game's ``most`` players: what to leave out, in the words of the
+    options given (``bot_level`` seats the bot as an opponent)."""
+    name = ENGINES[game].info.name
+    named = "person" if people == 1 else "people"
+    return (
+        f"{name} is played by at most {most} players: you, the {people} {named} you named and "
+        "the bot are too many. Leave out `bot_level` (or the bot) to challenge them, or name "
+        "fewer people to play the bot together."
+    )

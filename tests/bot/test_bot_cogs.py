@@ -526,6 +526,24 @@ async def test_a_bot_cannot_be_challenged() -> None:
     )
 
 
+async def test_a_two_player_challenge_naming_a_person_and_a_bot_level_says_what_to_leave_out() -> (
+    None
+):
+    bot = stand_in_bot()
+    bot.service.create_challenge = AsyncMock()
+    interaction = fake_interaction(done=False)
+    command: Any = ChallengesCog.challenge.callback
+    bob = MagicMock(id=BOB, bot=False)
+    await command(ChallengesCog(bot), interaction, "generatorb", bob, bot_level=3)
+    bot.service.create_challenge.assert_not_awaited()
+    said = interaction.response.send_message.await_args.args[0]
+    assert said.startswith(
+        "Generatorb is played by at most 2 players: you, the 1 person you named and the bot "
+        "are too many."
+    )
+    assert "not 3" not in said
+
+
 async def test_a_move_given_up_mid_commit_lets_its_channel_go_when_it_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
