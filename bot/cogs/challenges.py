@@ -61,6 +61,11 @@ THREAD_ARCHIVE_MINUTES: Final = 10080
 MAX_PLAYERS: Final = max((engine.info.max_players for engine in ENGINES.values()), default=2)
 #: The longest thread name Discord allows.
 THREAD_NAME_LIMIT: Final = 100
+#: The refusal of ``/challenge`` where the bot may not attach files (its boards are PNGs).
+NO_PICTURES_HERE: Final = (
+    "I may not attach files in this channel, so its games would have no boards: ask a "
+    "moderator to give me Attach Files here, or challenge in another channel."
+)
 #: Why a press that would start a game did not, when the channel is busy.
 _BUSY = "This channel already has a game in progress; finish it or challenge elsewhere."
 _BUSY_NO_THREADS = (
@@ -203,6 +208,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         exhibition: bool = False,
     ) -> None:
         named = [user for user in (opponent, opponent2, opponent3) if user is not None]
+        if interaction.guild_id is not None and not interaction.app_permissions.attach_files:
+            # Every board is a picture: a game here would post none (README, permissions).
+            await send_ephemeral(interaction, NO_PICTURES_HERE)
+            return
         if exhibition:
             await self._exhibition(interaction, game, named, players, bot_level, options, clock)
             return

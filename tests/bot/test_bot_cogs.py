@@ -544,6 +544,18 @@ async def test_a_two_player_challenge_naming_a_person_and_a_bot_level_says_what_
     assert "not 3" not in said
 
 
+async def test_no_challenge_where_the_bot_may_not_attach_its_boards() -> None:
+    bot = stand_in_bot()
+    bot.service.create_challenge = AsyncMock()
+    interaction = fake_interaction(done=False)
+    interaction.app_permissions = discord.Permissions(send_messages=True, attach_files=False)
+    command: Any = ChallengesCog.challenge.callback
+    await command(ChallengesCog(bot), interaction, "generatorb", bot_level=1)
+    bot.service.create_challenge.assert_not_awaited()
+    said = interaction.response.send_message.await_args.args[0]
+    assert said.startswith("I may not attach files in this channel")
+
+
 async def test_a_move_given_up_mid_commit_lets_its_channel_go_when_it_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
