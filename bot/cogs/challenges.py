@@ -74,7 +74,8 @@ _BUSY_NO_THREADS = (
 )
 _NO_THREAD = (
     "I could not open a thread for this game, so it has not started; check that I may "
-    "create public threads here, then press again."
+    "create public threads here, then try again from the lobby (its Join, Start or "
+    "Add a bot…)."
 )
 
 
