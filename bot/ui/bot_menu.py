@@ -104,14 +104,11 @@ class BotLevelMenu(
         return cls(BotMenuId(int(match["challenge_id"])))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(_CHALLENGES_COG)
-        if cog is None:
-            await cog_unavailable(interaction, _CHALLENGES_COG)
-            return
-        level = int(self.item.values[0]) if self.item.values else 0
-        await cast(BotMenuHandler, cog).on_add_bot(
-            cast(Interaction, interaction), self.menu_id.challenge_id, level
-        )
+        cog = await _handler(interaction)
+        if cog is not None:
+            picked = _picked(self.item)
+            level = int(picked) if picked.isdigit() else 0
+            await cog.on_add_bot(cast(Interaction, interaction), self.menu_id.challenge_id, level)
 
 
 class BotRemovalMenu(
@@ -146,13 +143,26 @@ class BotRemovalMenu(
         return cls(BotRemovalMenuId(int(match["challenge_id"])))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(_CHALLENGES_COG)
-        if cog is None:
-            await cog_unavailable(interaction, _CHALLENGES_COG)
-            return
-        value = self.item.values[0] if self.item.values else ""
-        # A value that is not a number names no bot: the service answers "no longer seated".
-        bot_id = int(value) if value.lstrip("-").isdigit() else 0
-        await cast(BotMenuHandler, cog).on_remove_bot(
-            cast(Interaction, interaction), self.menu_id.challenge_id, bot_id
-        )
+        cog = await _handler(interaction)
+        if cog is not None:
+            picked = _picked(self.item)
+            # A value that is not a number names no bot: the service answers "no longer seated".
+            bot_id = int(picked) if picked.lstrip("-").isdigit() else 0
+            await cog.on_remove_bot(
+                cast(Interaction, interaction), self.menu_id.challenge_id, bot_id
+            )
+
+
+async def _handler(interaction: discord.Interaction[Any]) -> BotMenuHandler | None:
+    """The challenges cog that handles a menu's choice, or ``None`` when it is not loaded
+    (the presser is told so: :func:`~bot.ui.replies.cog_unavailable`)."""
+    cog = interaction.client.get_cog(_CHALLENGES_COG)
+    if cog is None:
+        await cog_unavailable(interaction, _CHALLENGES_COG)
+        return None
+    return cast(BotMenuHandler, cog)
+
+
+def _picked(select: discord.ui.Select[Any]) -> str:
+    """The one value chosen in ``select`` (``""`` if none came with the press)."""
+    return select.values[0] if select.values else ""
