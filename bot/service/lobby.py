@@ -643,7 +643,9 @@ def _checked_position(
     try:
         state = position_start(engine, text, options, players, 0)
     except (UsageError, ValueError) as exc:
-        raise ChallengeSetupError(sentence(f"that is not a {name} position: {exc}")) from exc
+        raise ChallengeSetupError(
+            sentence(f"{name} cannot start from that position: {exc}")
+        ) from exc
     if engine.outcome(state) is not None:
         raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
     return text

@@ -109,7 +109,7 @@ async def test_the_player_count_comes_from_the_position_and_the_game_has_its_see
 @pytest.mark.parametrize(
     ("game", "position", "players", "message"),
     [
-        ("generatorb", "S:a1 nonsense", None, "That is not a Generatorb position: "),
+        ("generatorb", "S:a1 nonsense", None, "Generatorb cannot start from that position: "),
         ("generator", GENERATOR, 4, "That Generator position is for 3 players, not 4."),
         ("generatorb", "   ", None, "The position is empty"),
     ],
