@@ -152,10 +152,11 @@ class _Press:
         return [self.user_id]
 
 
-def _game_of(interaction: Interaction) -> str:
-    """The game the user picked so far in this command (the first one if none yet)."""
+def _game_of(interaction: Interaction) -> str | None:
+    """The game the user picked so far in this command, or ``None`` before they pick one
+    (its options and presets are then not offered: another game's would mislead)."""
     picked = getattr(interaction.namespace, "game", None)
-    return picked if isinstance(picked, str) and picked in ENGINES else next(iter(ENGINES))
+    return picked if isinstance(picked, str) and picked in ENGINES else None
 
 
 class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
@@ -371,7 +372,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     async def options_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        info = ENGINES[_game_of(interaction)].info
+        game = _game_of(interaction)
+        if game is None:
+            return []
+        info = ENGINES[game].info
         return [app_commands.Choice(name=s, value=s) for s in suggest_options(info, current)]
 
     @challenge.autocomplete("clock")
@@ -385,7 +389,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     async def preset_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        info = ENGINES[_game_of(interaction)].info
+        game = _game_of(interaction)
+        if game is None:
+            return []
+        info = ENGINES[game].info
         typed = current.lower()
         return [
             app_commands.Choice(

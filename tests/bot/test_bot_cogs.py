@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
 
@@ -773,3 +774,16 @@ async def test_a_move_refused_by_the_channels_own_game_keeps_its_reason() -> Non
     await move(PlayCog(bot), interaction, "a1-a3")
     assert interaction.response.send_message.await_args.args[0] == str(left)
     bot.service.games_in_threads_of.assert_not_awaited()
+
+
+async def test_options_and_presets_wait_for_the_game_to_be_picked() -> None:
+    cog = ChallengesCog(stand_in_bot())
+    options: Any = ChallengesCog.options_autocomplete
+    presets: Any = ChallengesCog.preset_autocomplete
+    interaction = fake_interaction(done=False)
+    interaction.namespace = SimpleNamespace()  # /challenge with no game picked yet
+    assert await options(cog, interaction, "") == []
+    assert await presets(cog, interaction, "") == []
+    interaction.namespace = SimpleNamespace(game="orbs")
+    assert "teams6" in [c.value for c in await presets(cog, interaction, "")]
+    assert await options(cog, interaction, "")
