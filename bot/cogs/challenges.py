@@ -396,7 +396,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         typed = current.lower()
         return [
             app_commands.Choice(
-                name=f"{p.label} ({p.help})"[:MAX_CHOICE_LENGTH] if p.help else p.label,
+                name=f"{p.label} — {p.help}"[:MAX_CHOICE_LENGTH] if p.help else p.label,
                 value=p.id,
             )
             for p in info.presets
