@@ -598,6 +598,13 @@ class Engine(ABC, Generic[S, M]):
         """
         return None
 
+    def options_players(self, options: Mapping[str, OptionValue]) -> int | None:
+        """The number of seats ``options`` (as :meth:`resolve_options` returns them) name, if
+        they name one: the bot's ``/challenge`` then has that many seats when no ``players``
+        is given. ``None`` (the default) for options that fit any count, or that fit some
+        counts only without naming one (an Orbs hole in a start zone). Never raises."""
+        return None
+
     def check_position_players(self, state: S, players: int, *, explicit: bool) -> None:
         """Raise :class:`UsageError` if a position read by :meth:`from_position` does not fit
         the call's player count (``explicit``: the caller gave ``--players``).

@@ -810,6 +810,14 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
                         names[int(digit)] += f", team {letter}"
         return tuple(names)
 
+    def options_players(self, options: Mapping[str, OptionValue]) -> int | None:
+        """The seats option ``teams`` names (``024-135``: six), or ``None`` without teams
+        (spec orbs, options: teams must name every seat exactly once)."""
+        teams = str(options.get("teams", "none"))
+        if teams == "none":
+            return None
+        return sum(len(group) for group in teams.split("-"))
+
     def new_game(
         self, players: int, options: Mapping[str, OptionValue], seed: int = 0
     ) -> OrbsState:

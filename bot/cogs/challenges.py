@@ -232,7 +232,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             most = ENGINES[game].info.max_players if game in ENGINES else players
             if players > most:
                 # The seats came from what was named, not from a count the user typed.
-                await send_ephemeral(interaction, too_many_seats_text(game, len(named), most))
+                refusal = too_many_seats_text(game, len(named), len(levels), most)
+                await send_ephemeral(interaction, refusal)
                 return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
@@ -657,14 +658,24 @@ async def setup(bot: BotHost) -> None:
     await bot.add_cog(ChallengesCog(bot))
 
 
-def too_many_seats_text(game: str, people: int, most: int) -> str:
+def too_many_seats_text(game: str, people: int, bots: int, most: int) -> str:
     """The refusal of a challenge to the bot whose seats (the challenger, ``people`` named,
-    one bot) pass the game's ``most`` players: what to leave out, in the words of the
-    options given (``bot_level`` seats the bot as an opponent)."""
+    ``bots`` bot seats) pass the game's ``most`` players: who was counted, and what to leave
+    out (``bot_level`` or a mention of the bot seats the bot as an opponent)."""
     name = ENGINES[game].info.name
-    named = "person" if people == 1 else "people"
-    return (
-        f"{name} is played by at most {most} players: you, the {people} {named} you named and "
-        "the bot are too many. Leave out `bot_level` (or the bot) to challenge them, or name "
-        "fewer people to play the bot together."
+    counted = ["you"]
+    if people:
+        counted.append(f"the {people} {'person' if people == 1 else 'people'} you named")
+    counted.append("the bot" if bots == 1 else f"{bots} bots")
+    advice = (
+        "Leave out `bot_level` (or the bot) to challenge them, or name fewer people."
+        if people
+        else "Name the bot once, or give `players:` for a larger table where the game has one."
     )
+    return (
+        f"{name} is played by at most {most} players: {_join_words(counted)} are too many. {advice}"
+    )
+
+
+def _join_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -654,21 +654,8 @@ def _checked_position(
 def _seats_for(
     engine: Engine[Any, Any], options: Mapping[str, OptionValue], least: int, *, named: bool
 ) -> int:
-    """The seats of a challenge that gives no ``players``: the challenger and the ``least - 1``
-    opponents named (``named``), else the game's usual count; but when the options do not
-    fit that count and fit another of the game's counts from ``least`` up, the first such
-    count: ``preset:teams6`` (Orbs' ``teams=024-135``) names six seats, so the challenge has
-    six. When no count fits, the usual one (the start then says what is wrong)."""
-    usual = least if named else engine.info.default_players
-
-    def fits(count: int) -> bool:
-        try:
-            engine.new_game(count, options, 0)
-        except (UsageError, ValueError):
-            return False
-        return True
-
-    if fits(usual):
-        return usual
-    low = max(least, engine.info.min_players)
-    return next((n for n in range(low, engine.info.max_players + 1) if fits(n)), usual)
+    """The seats of a challenge that gives no ``players``: the count the options name, if
+    they name one (:meth:`~engines.base.Engine.options_players`: ``preset:teams6``, Orbs'
+    ``teams=024-135``, names six); else the challenger and the ``least - 1`` opponents
+    named (``named``), else the game's usual count."""
+    return engine.options_players(options) or (least if named else engine.info.default_players)

@@ -183,6 +183,10 @@ class Timeouts:
                     "by the bot, so there is nothing to claim."
                 )
             if not claimable:
+                if out and hard:
+                    raise ClaimError(
+                        "Your time has run out: on a hard clock the bot times you out itself."
+                    )
                 if out:
                     raise ClaimError(
                         "You are the one out of time: you may still move until someone claims."

@@ -632,3 +632,11 @@ def test_no_progress_limit_has_no_upper_bound() -> None:
     status, out = run(["orbs", "--option", "no_progress_limit=1000001"])
     assert status == 0
     assert out["options"]["no_progress_limit"] == 1000001
+
+
+def test_a_team_option_names_the_seat_count() -> None:
+    engine = get_engine("orbs")
+    assert engine.options_players(engine.resolve_options({"teams": "024-135"})) == 6
+    assert engine.options_players(engine.resolve_options({"teams": "02-13"})) == 4
+    assert engine.options_players(engine.resolve_options({})) is None
+    assert engine.options_players(engine.resolve_options({"holes": "A1"})) is None

@@ -216,8 +216,11 @@ async def test_nothing_to_claim_on_a_hard_clock_until_the_timer_is_late(
     snapshot = await start(service, "hard:1d")
     with pytest.raises(ClaimError, match=r"This game has a hard clock: .* nothing to claim"):
         await service.claim_on_time(GAMES, waiting_user(snapshot))
-    # Out of time, the timer loop not there yet: a claim applies the time-out at once.
+    # Out of time, the timer loop not there yet: a claim applies the time-out at once; the
+    # late player's own claim is told the bot times them out (not "you may still move").
     clock.advance(DAY + timedelta(seconds=1))
+    with pytest.raises(ClaimError, match="Your time has run out: on a hard clock"):
+        await service.claim_on_time(GAMES, to_move_user(snapshot))
     event = await service.claim_on_time(GAMES, waiting_user(snapshot))
     assert event.snapshot.outcome is not None
     assert event.snapshot.outcome.termination == "time"

@@ -286,6 +286,17 @@ async def test_a_team_preset_without_players_sets_the_seats_its_teams_name(
         guild_id=GUILD, channel_id=701, challenger_id=ALICE, opponent_ids=[BOB], game="orbs"
     )
     assert two.players == 2
+    # Options that several counts fit (a hole in a two-player start zone) do not choose
+    # one: refused with the reason, as before.
+    with pytest.raises(ChallengeSetupError, match="start zone"):
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=703,
+            challenger_id=ALICE,
+            opponent_ids=[BOB],
+            game="orbs",
+            options_text="holes=A1",
+        )
     # A count given that the teams do not fit is still refused, with the engine's reason.
     with pytest.raises(ChallengeSetupError, match="teams"):
         await service.create_challenge(
