@@ -537,7 +537,7 @@ class Engine(ABC, Generic[S, M]):
 
         The default replaces the dataclass fields ``outcome`` and ``to_move`` (``()`` where
         ``to_move`` is a tuple, else ``None``); a view without both fields is returned as it
-        is. An engine whose view holds more that only the seat to act may have pending
+        is. An engine whose view holds more than only the seat to act may have pending
         overrides it (Arbos: a prune due)."""
         if not dataclasses.is_dataclass(view) or isinstance(view, type):
             return view

@@ -73,7 +73,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         return {BOARD_POST_TIMER: self.on_board_post}
 
     async def on_board_post(self, timer: TimerRow) -> None:
-        """A move's board was not posted within
+        """A move's (or a resignation's) board was not posted within
         :data:`~bot.service.clock_plans.BOARD_POST_GRACE`: the process that committed it
         stopped, or Discord refused the post. Post it now, mentioning who is to move (or
         everyone, after the last move), unless the game changed since: a later change posts

@@ -50,7 +50,8 @@ class RatingsCog(commands.Cog, name=RATINGS_COG):
 
     @app_commands.command(name="rating", description="A player's ratings, record and history")
     @app_commands.describe(
-        user="Whose ratings (default: yours)", game="Which game first (default: most played)"
+        user="Whose ratings (default: yours)",
+        game="Which game first (default: most played); for the bot, that game only",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def rating(

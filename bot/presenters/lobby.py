@@ -99,11 +99,14 @@ def challenge_text(info: ChallengeInfo) -> str:
 def _answer_note(info: ChallengeInfo) -> list[str]:
     """Who may answer an open challenge, as sentences: ``Only <@2> may accept or decline.``
     for pending invitations, ``Anyone may join: press **Join** to take an open seat.`` for
-    open seats, both when there are both, nothing when every seat is held."""
+    open seats (an exhibition's are the bot's), both when there are both, nothing when every
+    seat is held."""
     notes = []
     if info.pending_ids:
         notes.append(f"Only {_mentions(info.pending_ids)} may accept or decline.")
-    if info.open_seats:
+    if info.open_seats and _is_exhibition(info):
+        notes.append("Its seats are the bot's: it starts once they are all seated.")
+    elif info.open_seats:
         notes.append("Anyone may join: press **Join** to take an open seat.")
     return notes
 

@@ -106,7 +106,7 @@ def _plain(name: str) -> str:
 
 
 def _listing_line(item: GameListing, names: Mapping[int, str]) -> str:
-    """``• **Orbs** · ann vs bob · bob to move (1d2h left) · <#5> · last move <t:…:R>``."""
+    """``• **Orbs** · ann vs bob · bob to move (1d 2h left) · <#5> · last move <t:…:R>``."""
     snapshot = item.snapshot
     shown = [_plain(names.get(u, str(u))) for u in snapshot.user_ids]
     counts = Counter(shown)
