@@ -81,6 +81,27 @@ async def test_a_players_games_in_threads_of_a_channel(service: GameService) -> 
     assert await service.games_in_threads_of(THREAD, ALICE) == []  # the thread's own game
     await service.resign(THREAD, ALICE)  # two players: the game ends, and is not listed
     assert await service.games_in_threads_of(GAMES, ALICE) == []
+    # Three players: ALICE resigns and the game goes on without her; it is not hers to
+    # play any more, so a move typed in the channel is not sent there.
+    three = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB, CAROL],
+        game="generator",
+        players=3,
+    )
+    await service.accept_challenge(three.challenge_id, BOB)
+    update = await service.accept_challenge(
+        three.challenge_id, CAROL, channel_id=THREAD + 1, parent_channel_id=GAMES
+    )
+    assert update.game is not None
+    assert [g.game_id for g in await service.games_in_threads_of(GAMES, ALICE)] == [
+        update.game.game_id
+    ]
+    assert (await service.resign(THREAD + 1, ALICE)).is_active
+    assert await service.games_in_threads_of(GAMES, ALICE) == []
+    assert await service.games_in_threads_of(GAMES, BOB) != []
 
 
 # ---- watching ------------------------------------------------------------------------------
