@@ -1033,6 +1033,14 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
             return f"{head}: {choices[0]} or pass."
         return f"{head}: {choices[0]}, {choices[1]}, or pass."
 
+    def ended_view(self, view: Any, outcome: Outcome) -> Any:
+        """As :meth:`Engine.ended_view`, with no roll, extra turn or reachable nodes left: they
+        belong to the seat to act (GEN-5), and nobody acts in an ended game."""
+        ended = super().ended_view(view, outcome)
+        if ended is view:
+            return view
+        return replace(ended, roll=None, extra_turn=False, reachable=())
+
     def view(self, state: GeneratorState, viewer: int | None) -> GeneratorView:
         """Everything is public (no hidden information); the seed is not part of the view."""
         over = state.outcome is not None

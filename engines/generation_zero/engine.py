@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engines.base import (
@@ -501,6 +501,14 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
         ranking = tuple(tuple(group) for group in game.ranking())
         scores = dict(enumerate(game.scores()))
         return Outcome(str(d["end"]), ranking[0], ranking, scores)
+
+    def ended_view(self, view: Any, outcome: Outcome) -> Any:
+        """As :meth:`Engine.ended_view`, with no character's decision pending (``to_act``)
+        and no prompt: nobody acts in an ended game."""
+        ended = super().ended_view(view, outcome)
+        if ended is view:
+            return view
+        return replace(ended, to_act=None, prompt=None)
 
     def view(self, state: GenerationZeroState, viewer: int | None) -> GenerationZeroView:
         """R14: the blanked position plus what the renderer and the bot need."""

@@ -5,12 +5,13 @@ outcome and nobody to act, in the shapes its renderer takes."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from engines import ENGINES, get_engine
-from engines.base import Outcome
+from engines.base import CHANCE, Outcome
 from render import render_png
 from tests.render import test_render_arbos as arbos_pictures
 
@@ -39,3 +40,16 @@ def test_an_arbos_game_ended_while_a_prune_is_due_is_drawn() -> None:
     ended = get_engine("arbos").ended_view(pruning, Outcome.win("resignation", 0, 2))
     assert (ended.to_move, ended.prune) == (None, 0)
     assert render_png("arbos", ended).startswith(b"\x89PNG")
+
+
+def test_a_generator_game_ended_after_a_roll_keeps_no_roll_or_reachable_nodes() -> None:
+    engine = get_engine("generator")
+    state = engine.new_game(2, engine.resolve_options({}), 7)
+    while engine.to_move(state) == (CHANCE,):
+        state = engine.apply_chance(state, engine.sample_chance(state)).state
+    rolled: Any = engine.view(state, None)
+    assert rolled.roll is not None
+    assert rolled.reachable
+    ended: Any = engine.ended_view(rolled, Outcome.draw("agreement", 2))
+    assert (ended.roll, ended.reachable, ended.extra_turn, ended.to_move) == (None, (), False, None)
+    assert render_png("generator", ended).startswith(b"\x89PNG")
