@@ -68,6 +68,8 @@ def public_perspective(snapshot: GameSnapshot) -> int | None:
     if len(snapshot.to_move) != 1:
         return None
     seat = snapshot.to_move[0]
+    if not 0 <= seat < len(snapshot.players):
+        return None  # a chance node (-1): nobody's side
     if not is_bot(snapshot.players[seat].user_id):
         return seat
     people = [p.seat for p in snapshot.players if not is_bot(p.user_id)]

@@ -27,6 +27,7 @@ def test_the_seat_to_move_unless_a_bot_holds_it() -> None:
     orbs = replace(people, game="orbs", players=three)
     assert public_perspective(replace(orbs, to_move=(2,))) is None
     assert public_perspective(replace(orbs, to_move=(1,))) == 1
-    # Over, or a game drawn the same for everybody: the fixed picture.
+    # A chance node, over, or a game drawn the same for everybody: the fixed picture.
+    assert public_perspective(replace(people, to_move=(-1,))) is None
     assert public_perspective(replace(against_bot, to_move=(1,), status="finished")) is None
     assert public_perspective(replace(against_bot, game="arbos", to_move=(1,))) is None
