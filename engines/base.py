@@ -287,7 +287,7 @@ class GameInfo:
             if spec.name == name:
                 return spec
         known = ", ".join(s.name for s in self.options if not (in_chat and s.cli_only))
-        raise UsageError(f"unknown option {quoted(name)} for {self.id}; options are: {known}")
+        raise UsageError(f"unknown option {quoted(name)} for {self.name}; options are: {known}")
 
     def preset(self, preset_id: str) -> Preset:
         """The preset called ``preset_id``; raises :class:`UsageError` listing the known ones."""
@@ -295,7 +295,7 @@ class GameInfo:
             if preset.id == preset_id:
                 return preset
         known = ", ".join(p.id for p in self.presets)
-        raise UsageError(f"unknown preset {preset_id!r} for {self.id}; presets are: {known}")
+        raise UsageError(f"unknown preset {preset_id!r} for {self.name}; presets are: {known}")
 
 
 # --------------------------------------------------------------------------------------------
