@@ -232,7 +232,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             most = ENGINES[game].info.max_players if game in ENGINES else players
             if players > most:
                 # The seats came from what was named, not from a count the user typed.
-                refusal = too_many_seats_text(game, len(named), len(levels), most)
+                name = ENGINES[game].info.name
+                refusal = presenters.too_many_seats_text(name, len(named), len(levels), most)
                 await send_ephemeral(interaction, refusal)
                 return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -656,26 +657,3 @@ async def _delete_quietly(thread: discord.Thread) -> None:
 
 async def setup(bot: BotHost) -> None:
     await bot.add_cog(ChallengesCog(bot))
-
-
-def too_many_seats_text(game: str, people: int, bots: int, most: int) -> str:
-    """The refusal of a challenge to the bot whose seats (the challenger, ``people`` named,
-    ``bots`` bot seats) pass the game's ``most`` players: who was counted, and what to leave
-    out (``bot_level`` or a mention of the bot seats the bot as an opponent)."""
-    name = ENGINES[game].info.name
-    counted = ["you"]
-    if people:
-        counted.append(f"the {people} {'person' if people == 1 else 'people'} you named")
-    counted.append("the bot" if bots == 1 else f"{bots} bots")
-    advice = (
-        "Leave out `bot_level` (or the bot) to challenge them, or name fewer people."
-        if people
-        else "Name the bot once, or give `players:` for a larger table where the game has one."
-    )
-    return (
-        f"{name} is played by at most {most} players: {_join_words(counted)} are too many. {advice}"
-    )
-
-
-def _join_words(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -34,7 +34,7 @@ from bot.presenters.common import (
     seat_label,
     split_message,
 )
-from bot.presenters.lobby import challenge_closed_text, challenge_text
+from bot.presenters.lobby import challenge_closed_text, challenge_text, too_many_seats_text
 from bot.presenters.private import move_ack_text, private_view_text
 from bot.presenters.ratings import (
     FORGET_ME_PHRASE,
@@ -176,6 +176,7 @@ __all__ = [
     "takeback_done_text",
     "takeback_request_text",
     "time_left_text",
+    "too_many_seats_text",
     "turn_text",
     "watch_text",
     "watcher_dm_text",

@@ -13,7 +13,7 @@ import pytest
 
 from bot import presenters
 from bot.cogs import bots as bots_cog
-from bot.cogs.challenges import ChallengesCog, too_many_seats_text
+from bot.cogs.challenges import ChallengesCog
 from bot.cogs.clocks import ClocksCog
 from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
@@ -543,7 +543,7 @@ async def test_a_two_player_challenge_naming_a_person_and_a_bot_level_says_what_
         "are too many."
     )
     assert "not 3" not in said
-    assert too_many_seats_text("generatorb", 0, 2, 2).startswith(
+    assert presenters.too_many_seats_text("Generatorb", 0, 2, 2).startswith(
         "Generatorb is played by at most 2 players: you and 2 bots are too many. Name the bot once"
     )
 
