@@ -557,7 +557,8 @@ def board_at_ply(
         only_moves=(),
         prompt=None,
         position="" if hidden_now else engine.position(state),
-        view=public_view(engine, state, current.outcome),
+        # The stored result belongs to the last ply only: earlier the game was going on.
+        view=public_view(engine, state, current.outcome if wanted == plies else None),
         last_moves=tuple(_move_record(m) for m in logged[-RECENT_MOVES:]),
         board_message_id=None,
     )
@@ -571,7 +572,6 @@ def board_at_ply(
             takeback_seat=None,
             clocks=(),
             finished_at=None,
-            view=engine.view(state, None),
         )
     return BoardAtPly(snapshot, plies)
 

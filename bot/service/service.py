@@ -393,20 +393,8 @@ class GameService:
         return await self.views.game_info(channel_id)
 
     async def games_in_threads_of(self, channel_id: int, user_id: int) -> list[GameSnapshot]:
-        """``user_id``'s active games in threads of channel ``channel_id`` (oldest first),
-        but not those they have left: where a command typed in the channel should have gone
-        when the channel's own game is not theirs (docs/slow-play.md: a busy channel's new
-        games start in threads)."""
-        found = []
-        for row in await self.database.games.list_active(user_id=user_id):
-            if row.parent_channel_id != channel_id:
-                continue
-            loaded = await self.core.load_row(row)
-            gone = await self.core.seats_gone(row)
-            if all(seat in gone for seat in loaded.meta.seats_of(user_id)):
-                continue  # they resigned from it: no move of theirs is wanted there
-            found.append(self.core.snapshot(loaded))
-        return found
+        """See :meth:`~bot.service.views.Views.games_in_threads_of`."""
+        return await self.views.games_in_threads_of(channel_id, user_id)
 
     async def game_snapshot(self, game_id: int) -> GameSnapshot:
         """See :meth:`~bot.service.views.Views.game_snapshot`."""

@@ -72,10 +72,8 @@ def public_perspective(snapshot: GameSnapshot) -> int | None:
         return None  # a chance node (-1): nobody's side
     if not is_bot(snapshot.players[seat].user_id):
         return seat
-    people = [p.seat for p in snapshot.players if not is_bot(p.user_id)]
-    if len({snapshot.players[s].user_id for s in people}) == 1:
-        return people[0]
-    return None
+    people = [p for p in snapshot.players if not is_bot(p.user_id)]
+    return people[0].seat if len({p.user_id for p in people}) == 1 else None
 
 
 class _BoardMessages:
@@ -166,6 +164,22 @@ class Views:
         if row is None:
             raise NoGameHereError("That game does not exist.")
         return self.core.snapshot(await self.core.load_row(row))
+
+    async def games_in_threads_of(self, channel_id: int, user_id: int) -> list[GameSnapshot]:
+        """``user_id``'s active games in threads of channel ``channel_id`` (oldest first),
+        but not those they have left: where a command typed in the channel should have gone
+        when the channel's own game is not theirs (docs/slow-play.md: a busy channel's new
+        games start in threads)."""
+        found = []
+        for row in await self.core.database.games.list_active(user_id=user_id):
+            if row.parent_channel_id != channel_id:
+                continue
+            loaded = await self.core.load_row(row)
+            gone = await self.core.seats_gone(row)
+            if all(seat in gone for seat in loaded.meta.seats_of(user_id)):
+                continue  # they resigned from it: no move of theirs is wanted there
+            found.append(self.core.snapshot(loaded))
+        return found
 
     async def move_list(self, channel_id: int) -> list[MoveRecord]:
         """The move log of the game :meth:`snapshot` shows, oldest first (public events only)."""
