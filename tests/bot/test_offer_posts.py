@@ -72,11 +72,9 @@ async def test_an_answered_offer_is_forgotten_and_failures_are_only_logged(
     assert "could not drop the draw offer's post" in caplog.text
 
 
-async def test_a_move_that_declines_an_offer_retires_its_post(monkeypatch: Any) -> None:
-    bot = stand_in_bot()
-    post = bot.offer_client.post(100, 1)
-    await bot.draw_offers.remember(5, post)
-    result = MagicMock(turn_goes_on=False, declined_draw_offer=True, outcome=None)
+async def play_a_move(bot: Any, result: Any, monkeypatch: Any) -> None:
+    """``/move`` in game 5 through the cog, the service answering ``result`` and the board
+    post, its view and texts stood in for."""
     result.snapshot.game_id = 5
     bot.service.play = AsyncMock(return_value=result)
     monkeypatch.setattr("bot.ui.board.post_board", AsyncMock(return_value=MagicMock()))
@@ -87,6 +85,14 @@ async def test_a_move_that_declines_an_offer_retires_its_post(monkeypatch: Any) 
     interaction.edit_original_response = AsyncMock()
     move: Any = PlayCog.move.callback
     await move(PlayCog(bot), interaction, "a1-a3")
+
+
+async def test_a_move_that_declines_an_offer_retires_its_post(monkeypatch: Any) -> None:
+    bot = stand_in_bot()
+    post = bot.offer_client.post(100, 1)
+    await bot.draw_offers.remember(5, post)
+    result = MagicMock(turn_goes_on=False, declined_draw_offer=True, outcome=None)
+    await play_a_move(bot, result, monkeypatch)
     post.edit.assert_awaited_once_with(content=presenters.DRAW_OFFER_LAPSED, view=None)
 
 
@@ -98,16 +104,7 @@ async def test_a_move_that_refuses_a_takeback_request_retires_its_post(monkeypat
     result = MagicMock(
         turn_goes_on=False, declined_draw_offer=False, refused_takeback=True, outcome=None
     )
-    result.snapshot.game_id = 5
-    bot.service.play = AsyncMock(return_value=result)
-    monkeypatch.setattr("bot.ui.board.post_board", AsyncMock(return_value=MagicMock()))
-    monkeypatch.setattr("bot.cogs.play.board_view", lambda *a, **k: None)
-    monkeypatch.setattr("bot.cogs.play.presenters.move_ack_text", lambda *a, **k: "Played.")
-    monkeypatch.setattr("bot.cogs.play.presenters.turn_text", lambda *a, **k: "A move.")
-    interaction = acting(7)
-    interaction.edit_original_response = AsyncMock()
-    move: Any = PlayCog.move.callback
-    await move(PlayCog(bot), interaction, "a1-a3")
+    await play_a_move(bot, result, monkeypatch)
     request.edit.assert_awaited_once_with(content=presenters.TAKEBACK_REQUEST_LAPSED, view=None)
     offer.edit.assert_not_awaited()  # the move declined no draw offer (none was open)
 
