@@ -215,7 +215,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             await send_ephemeral(interaction, NO_PICTURES_HERE)
             return
         if exhibition:
-            await self._exhibition(interaction, game, named, players, bot_level, options, clock)
+            setup = (players, options, preset, clock)
+            await self._exhibition(interaction, game, named, bot_level, *setup)
             return
         me = self.bot.user
         # Naming me (or giving a level) is a challenge to the bot: one bot seat per mention.
@@ -227,15 +228,6 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             )
             return
         levels = (bot_level or DEFAULT_BOT_LEVEL,) * max(bot_seats, 1 if bot_level else 0)
-        if players is None and levels:
-            players = 1 + len(named) + len(levels)
-            most = ENGINES[game].info.max_players if game in ENGINES else players
-            if players > most:
-                # The seats came from what was named, not from a count the user typed.
-                name = ENGINES[game].info.name
-                refusal = presenters.too_many_seats_text(name, len(named), len(levels), most)
-                await send_ephemeral(interaction, refusal)
-                return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             self.bot.remember_name(interaction.user)
@@ -253,6 +245,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 clock=clock,
                 start_position=position,
                 rated=rated,
+                bot_seats=len(levels),
             )
             message = await self._post_challenge(info, buttons=not levels)
             if levels:
@@ -264,20 +257,22 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         interaction: Interaction,
         game: str,
         named: Sequence[discord.User],
-        players: int | None,
         bot_level: int | None,
+        players: int | None,
         options: str | None,
+        preset: str | None,
         clock: str | None,
     ) -> None:
         """``/challenge exhibition:true``: a casual game of bots only, for spectators; the
-        caller opens it and watches. Every seat goes to a bot of ``bot_level``."""
+        caller opens it and watches. Every seat goes to a bot of ``bot_level``; the seats
+        are ``players``, else those the options or preset name, else the game's usual
+        number."""
         if named or bot_level is None:
             await send_ephemeral(
                 interaction,
                 "An exhibition is played by bots only: give a `bot_level` and name nobody.",
             )
             return
-        seats = players if players is not None else ENGINES[game].info.default_players
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             info = await self.bot.service.open_exhibition(
@@ -285,12 +280,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 channel_id=channel_id_of(interaction),
                 user_id=interaction.user.id,
                 game=game,
-                players=seats,
+                players=players,
                 options_text=options,
+                preset=preset,
                 clock=clock,
             )
             message = await self._post_challenge(info, buttons=False)
-            await self._seat_bots(interaction, info, message, [bot_level] * seats)
+            await self._seat_bots(interaction, info, message, [bot_level] * info.players)
             await interaction.followup.send("Exhibition started.", ephemeral=True)
 
     async def _seat_bots(

@@ -33,8 +33,9 @@ from bot.presenters.common import (
     mention,
     seat_label,
     split_message,
+    too_many_seats_text,
 )
-from bot.presenters.lobby import challenge_closed_text, challenge_text, too_many_seats_text
+from bot.presenters.lobby import challenge_closed_text, challenge_text
 from bot.presenters.private import move_ack_text, private_view_text
 from bot.presenters.ratings import (
     FORGET_ME_PHRASE,

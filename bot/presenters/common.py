@@ -11,10 +11,25 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from bot.service import GameSnapshot, InvalidMoveError, NotYourTurnError, Player, ServiceError
+from bot.service import (
+    GameSnapshot,
+    InvalidMoveError,
+    NotYourTurnError,
+    Player,
+    ServiceError,
+    TooManySeatsError,
+)
 from bot.service.bot_seats import bot_name, is_anonymous, is_bot
 
-__all__ = ["APOLOGY", "MESSAGE_LIMIT", "error_text", "mention", "seat_label", "split_message"]
+__all__ = [
+    "APOLOGY",
+    "MESSAGE_LIMIT",
+    "error_text",
+    "mention",
+    "seat_label",
+    "split_message",
+    "too_many_seats_text",
+]
 
 
 #: Discord's limit on a message's content, in characters.
@@ -129,7 +144,32 @@ def error_text(error: ServiceError) -> str:
             return f"{error.message} `/game rules` explains the notation."
     if isinstance(error, NotYourTurnError) and error.waiting_for:
         return f"It is not your turn: waiting for {_mentions(error.waiting_for)}."
+    if isinstance(error, TooManySeatsError):
+        return too_many_seats_text(error)
     return error.message
+
+
+def too_many_seats_text(error: TooManySeatsError) -> str:
+    """The refusal of a challenge to the bot whose seats (the challenger, the people named,
+    the bot seats) pass the seats of the game (:class:`~bot.service.TooManySeatsError`): who
+    was counted, against what, and what to leave out (``bot_level`` or a mention of the bot
+    seats the bot as an opponent)."""
+    counted = ["you"]
+    people, name, seats = error.people, error.game_name, error.seats
+    if people:
+        counted.append(f"the {people} {'person' if people == 1 else 'people'} you named")
+    counted.append("the bot" if error.bots == 1 else f"{error.bots} bots")
+    who = _join(counted)
+    if error.limit == "options":
+        return f"Those {name} options seat {seats} players: {who} are too many."
+    if error.limit == "players":
+        return f"A game of {name} for {seats} players has no room for {who}."
+    advice = (
+        "Leave out `bot_level` (or the bot) to challenge them, or name fewer people."
+        if people
+        else "Name the bot once, or give `players:` for a larger table where the game has one."
+    )
+    return f"{name} is played by at most {seats} players: {who} are too many. {advice}"
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

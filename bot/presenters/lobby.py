@@ -10,7 +10,7 @@ from bot.presenters.clocks import clock_line
 from bot.presenters.common import _code, _join, _mentions, _seated, _timestamp, mention
 from bot.service import ChallengeInfo, GameSnapshot
 
-__all__ = ["challenge_closed_text", "challenge_text", "too_many_seats_text"]
+__all__ = ["challenge_closed_text", "challenge_text"]
 
 
 def _challenge_head(info: ChallengeInfo, verb: str) -> str:
@@ -137,20 +137,3 @@ def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = No
             return f"{head}: nobody answered in time, so the challenge expired."
         return f"{head}: the seats were not filled in time, so the challenge expired."
     return f"{head}."
-
-
-def too_many_seats_text(game_name: str, people: int, bots: int, most: int) -> str:
-    """The refusal of a challenge to the bot whose seats (the challenger, ``people`` named,
-    ``bots`` bot seats) pass game ``game_name``'s ``most`` players: who was counted, and
-    what to leave out (``bot_level`` or a mention of the bot seats the bot as an opponent)."""
-    counted = ["you"]
-    if people:
-        counted.append(f"the {people} {'person' if people == 1 else 'people'} you named")
-    counted.append("the bot" if bots == 1 else f"{bots} bots")
-    advice = (
-        "Leave out `bot_level` (or the bot) to challenge them, or name fewer people."
-        if people
-        else "Name the bot once, or give `players:` for a larger table where the game has one."
-    )
-    who = _join(counted)
-    return f"{game_name} is played by at most {most} players: {who} are too many. {advice}"

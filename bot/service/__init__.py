@@ -25,6 +25,7 @@ from bot.service.errors import (
     NotYourTurnError,
     ServiceError,
     StaleActionError,
+    TooManySeatsError,
 )
 from bot.service.models import (
     ChallengeInfo,
@@ -69,5 +70,6 @@ __all__ = [
     "ReplayReport",
     "ServiceError",
     "StaleActionError",
+    "TooManySeatsError",
     "TurnResult",
 ]

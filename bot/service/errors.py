@@ -24,6 +24,7 @@ __all__ = [
     "NotYourTurnError",
     "ServiceError",
     "StaleActionError",
+    "TooManySeatsError",
     "sentence",
 ]
 
@@ -96,6 +97,23 @@ class StaleActionError(ServiceError):
 
 class ChallengeSetupError(ServiceError):
     """A challenge cannot be created: unknown game, bad option, bad preset, bad opponent."""
+
+
+class TooManySeatsError(ChallengeSetupError):
+    """The challenger, the ``people`` they named and the ``bots`` bot seats they asked for
+    do not fit the ``seats`` of a game of ``game_name``. ``limit`` says where ``seats`` came
+    from: ``"game"``, the game's most players (the seats were counted from what was named);
+    ``"options"``, the seats the options or preset name (Orbs' ``preset:teams4``);
+    ``"players"``, the ``players:`` typed or the position's count.
+    :func:`bot.presenters.too_many_seats_text` words it."""
+
+    def __init__(self, game_name: str, *, people: int, bots: int, seats: int, limit: str) -> None:
+        super().__init__(f"{game_name} has room for {seats} players, not {1 + people + bots}.")
+        self.game_name = game_name
+        self.people = people
+        self.bots = bots
+        self.seats = seats
+        self.limit = limit
 
 
 class ChallengeNotFoundError(ServiceError):

@@ -41,6 +41,7 @@ from bot.service.errors import (
     LobbyError,
     NotChallengedError,
     StaleActionError,
+    TooManySeatsError,
     sentence,
 )
 from bot.service.lobby_rules import (
@@ -129,6 +130,7 @@ class Lobby:
         rematch_of: int | None = None,
         start_position: str | None = None,
         rated: bool = True,
+        bot_seats: int = 0,
     ) -> ChallengeInfo:
         """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
 
@@ -148,6 +150,10 @@ class Lobby:
         instead of drawing it when the game starts; ``rematch_of`` names the game a rematch
         comes from.
 
+        ``bot_seats`` is how many seats the caller will give the bot with :meth:`add_bots`
+        right after (``/challenge bot_level:`` or a mention of the bot): they count like the
+        opponents named, for the default number of seats and for the room check.
+
         ``start_position`` is a custom start in the game's position notation (``/challenge
         position:``), read as ``python -m engines --position`` reads it; without ``players``
         the position's own count (if its notation carries one) sets the number of seats. The
@@ -156,8 +162,8 @@ class Lobby:
         Raises :class:`ChallengeSetupError` (unknown game, a player count the game does not
         allow, a bad option, preset, clock or position — the message lists what is allowed
         or what is wrong —, a challenge to oneself, an opponent named twice, more opponents
-        than seats, or a ``seating`` that does not seat exactly the challenger and the
-        opponents).
+        than seats — :class:`TooManySeatsError` when bot seats were asked for —, or a
+        ``seating`` that does not seat exactly the challenger and the opponents).
         """
         invited = list(opponent_ids)
         if challenger_id in invited:
@@ -170,8 +176,24 @@ class Lobby:
             if seats is None and start_position is not None:
                 seats = engine.position_players(start_position.strip())
             options = resolve_challenge_options(engine, options_text, preset)
+            by_options = seats is None and engine.options_players(options) is not None
+            limit = "options" if by_options else "players" if seats is not None else "game"
             if seats is None:
-                seats = _seats_for(engine, options, 1 + len(invited), named=bool(invited))
+                named = bool(invited) or bot_seats > 0
+                seats = _seats_for(engine, options, 1 + len(invited) + bot_seats, named=named)
+            most = engine.info.max_players
+            if bot_seats and limit == "game" and seats > most:
+                raise TooManySeatsError(
+                    engine.info.name, people=len(invited), bots=bot_seats, seats=most, limit=limit
+                )
+            if bot_seats and 1 + len(invited) + bot_seats > seats:
+                raise TooManySeatsError(
+                    engine.info.name,
+                    people=len(invited),
+                    bots=bot_seats,
+                    seats=seats,
+                    limit=limit,
+                )
             engine.check_players(seats)
             engine.new_game(seats, options, 0)
         except UsageError as exc:
@@ -332,15 +354,17 @@ class Lobby:
         channel_id: int,
         user_id: int,
         game: str,
-        players: int,
+        players: int | None,
         options_text: str | None = None,
         preset: str | None = None,
         clock: str | None = None,
     ) -> ChallengeInfo:
         """A bot-only exhibition game for spectators: ``user_id`` opens a casual challenge of
-        ``players`` seats and gives up their own seat at once, so every seat is left for the
-        bot (the caller seats the bots with :meth:`add_bots`, which starts the game when the
-        last one sits). Raises what :meth:`create_challenge` raises."""
+        ``players`` seats (``None``: those the options name, else the game's usual number,
+        as :meth:`create_challenge` counts them) and gives up their own seat at once, so
+        every seat is left for the bot (the caller seats the bots with :meth:`add_bots`,
+        which starts the game when the last one sits; ``players`` of the returned lobby is
+        how many). Raises what :meth:`create_challenge` raises."""
         info = await self.create_challenge(
             guild_id=guild_id,
             channel_id=channel_id,

@@ -155,6 +155,7 @@ class GameService:
         rematch_of: int | None = None,
         start_position: str | None = None,
         rated: bool = True,
+        bot_seats: int = 0,
     ) -> ChallengeInfo:
         """See :meth:`~bot.service.lobby.Lobby.create_challenge`."""
         return await self.lobby.create_challenge(
@@ -171,6 +172,7 @@ class GameService:
             rematch_of=rematch_of,
             start_position=start_position,
             rated=rated,
+            bot_seats=bot_seats,
         )
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
@@ -235,7 +237,7 @@ class GameService:
         channel_id: int,
         user_id: int,
         game: str,
-        players: int,
+        players: int | None,
         options_text: str | None = None,
         preset: str | None = None,
         clock: str | None = None,

@@ -27,6 +27,7 @@ from bot.service import (
     NoGameHereError,
     NotAPlayerError,
     Player,
+    TooManySeatsError,
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
@@ -504,6 +505,7 @@ async def test_challenge_invites_up_to_three_and_pings_only_them(
         clock=None,
         start_position=None,
         rated=True,
+        bot_seats=0,
     )
     assert post.await_args is not None
     args, kwargs = post.await_args
@@ -527,24 +529,37 @@ async def test_a_bot_cannot_be_challenged() -> None:
     )
 
 
-async def test_a_two_player_challenge_naming_a_person_and_a_bot_level_says_what_to_leave_out() -> (
-    None
-):
+async def test_a_challenge_to_the_bot_asks_the_service_for_its_bot_seats() -> None:
     bot = stand_in_bot()
-    bot.service.create_challenge = AsyncMock()
+    bot.service.create_challenge = AsyncMock(
+        side_effect=TooManySeatsError("Generatorb", people=1, bots=1, seats=2, limit="game")
+    )
     interaction = fake_interaction(done=False)
     command: Any = ChallengesCog.challenge.callback
     bob = MagicMock(id=BOB, bot=False)
     await command(ChallengesCog(bot), interaction, "generatorb", bob, bot_level=3)
-    bot.service.create_challenge.assert_not_awaited()
+    assert bot.service.create_challenge.await_args.kwargs["bot_seats"] == 1
+    assert bot.service.create_challenge.await_args.kwargs["players"] is None
     said = interaction.response.send_message.await_args.args[0]
     assert said.startswith(
         "Generatorb is played by at most 2 players: you, the 1 person you named and the bot "
         "are too many."
     )
-    assert "not 3" not in said
-    assert presenters.too_many_seats_text("Generatorb", 0, 2, 2).startswith(
-        "Generatorb is played by at most 2 players: you and 2 bots are too many. Name the bot once"
+
+
+def test_too_many_seats_says_what_the_seats_came_from() -> None:
+    def text(limit: str, people: int, bots: int, seats: int) -> str:
+        error = TooManySeatsError("Orbs", people=people, bots=bots, seats=seats, limit=limit)
+        return presenters.error_text(error)
+
+    assert text("game", 0, 7, 6).startswith(
+        "Orbs is played by at most 6 players: you and 7 bots are too many. Name the bot once"
+    )
+    assert text("options", 1, 3, 4) == (
+        "Those Orbs options seat 4 players: you, the 1 person you named and 3 bots are too many."
+    )
+    assert text("players", 2, 1, 3) == (
+        "A game of Orbs for 3 players has no room for you, the 2 people you named and the bot."
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from bot.service import (
     LobbyUpdate,
     NotAPlayerError,
     NotChallengedError,
+    TooManySeatsError,
 )
 from bot.service.logbook import resign_move_text
 from db import ChallengeRow, Database
@@ -307,6 +309,63 @@ async def test_a_team_preset_without_players_sets_the_seats_its_teams_name(
             players=2,
             preset="teams4",
         )
+
+
+async def test_bot_seats_count_like_opponents_unless_the_options_name_the_seats(
+    service: GameService,
+) -> None:
+    """``/challenge bot_level:`` (or a mention of the bot) asks for bot seats: without
+    ``players`` they add to the seats counted from who was named, but a team preset keeps
+    the seats its teams name (it was refused as a game of two)."""
+    teams = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="orbs",
+        preset="teams6",
+        bot_seats=1,
+    )
+    assert teams.players == 6
+    counted = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=700,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="orbs",
+        bot_seats=2,
+    )
+    assert counted.players == 4
+    refusals: list[tuple[dict[str, Any], int, str, int]] = [
+        # the game's most players, counted from who was named
+        ({"game": "generatorb", "opponent_ids": [BOB]}, 1, "game", 2),
+        # the seats the options name
+        ({"game": "orbs", "options_text": "teams=01-23", "opponent_ids": [BOB]}, 3, "options", 4),
+        # the seats typed
+        ({"game": "orbs", "players": 3, "opponent_ids": [BOB, CAROL]}, 1, "players", 3),
+    ]
+    for setup, bots, limit, seats in refusals:
+        with pytest.raises(TooManySeatsError) as refused:
+            await service.create_challenge(
+                guild_id=GUILD, channel_id=710, challenger_id=ALICE, bot_seats=bots, **setup
+            )
+        assert (refused.value.limit, refused.value.seats, refused.value.bots) == (
+            limit,
+            seats,
+            bots,
+        )
+
+
+async def test_an_exhibition_without_players_seats_what_its_options_name(
+    service: GameService,
+) -> None:
+    teams = await service.open_exhibition(
+        guild_id=GUILD, channel_id=GAMES, user_id=ALICE, game="orbs", players=None, preset="teams4"
+    )
+    assert teams.players == 4
+    usual = await service.open_exhibition(
+        guild_id=GUILD, channel_id=700, user_id=ALICE, game="generator", players=None
+    )
+    assert usual.players == 2
 
 
 async def test_cancel_and_expiry_close_a_lobby_with_players_in_it(
