@@ -298,8 +298,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
     ) -> None:
         """Give seats of the new challenge ``info`` (posted as ``message``) to bots of
         ``levels``, then show the lobby as it is, or the game if that filled the last seat.
-        A failure leaves the lobby open with its buttons (the challenger may add bots with its
-        menu, or cancel) and is raised for the caller's answer.
+        A failure (the game could not start: a busy channel where no thread can be opened)
+        withdraws the challenge, its post saying so, and is raised for the caller's answer.
 
         The game starts where the lobby is (``info.channel_id``), by the server's thread
         policy: a rematch pressed in an archived thread has its lobby in the parent channel,
@@ -319,12 +319,14 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     where, message, interaction.guild_id, press, order
                 )
             except Exception:
+                # A challenge to the bot without its bot is not what was asked (left open, its
+                # seats would go to anyone who Joins): withdraw it. Started or closed meanwhile
+                # by another press, it is left as it is (cancel_challenge refuses).
                 with contextlib.suppress(discord.HTTPException, ServiceError):
-                    now = await self.bot.service.get_challenge(info.challenge_id)
-                    if now.is_open:
-                        await message.edit(
-                            content=presenters.challenge_text(now), view=challenge_view(now)
-                        )
+                    closed = await self.bot.service.cancel_challenge(
+                        info.challenge_id, info.challenger_id
+                    )
+                    await message.edit(content=presenters.challenge_closed_text(closed), view=None)
                 raise
             after, game = update.challenge, update.game
             try:

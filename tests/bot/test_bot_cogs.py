@@ -27,6 +27,7 @@ from bot.service import (
     NoGameHereError,
     NotAPlayerError,
     Player,
+    ServiceError,
     TooManySeatsError,
 )
 from bot.service.bot_seats import bot_user_id
@@ -561,6 +562,31 @@ def test_too_many_seats_says_what_the_seats_came_from() -> None:
     assert text("players", 2, 1, 3) == (
         "A game of Orbs for 3 players has no room for you, the 2 people you named and the bot."
     )
+
+
+async def test_a_challenge_to_the_bot_that_cannot_start_is_withdrawn() -> None:
+    """The bot's seat fills the lobby, but the game cannot start (a busy channel where no
+    thread can be opened): the challenge is cancelled, not left open to anyone who Joins."""
+    bot = stand_in_bot()
+    cog = ChallengesCog(bot)
+    no_thread = ServiceError("I could not open a thread for this game here.")
+    cog._press_where_games_go = AsyncMock(side_effect=no_thread)  # type: ignore[method-assign]
+    info = lobby_info(
+        game="generatorb",
+        game_name="Generatorb",
+        players=2,
+        lobby=(ChallengePlayer(ANN, "challenger", "seated"),),
+    )
+    bot.service.cancel_challenge = AsyncMock(return_value=replace(info, status="cancelled"))
+    message = MagicMock(spec=discord.Message)
+    message.edit = AsyncMock()
+    interaction = fake_interaction(done=True)
+    with pytest.raises(ServiceError):
+        await cog._seat_bots(interaction, info, message, [2])
+    bot.service.cancel_challenge.assert_awaited_once_with(info.challenge_id, ANN)
+    assert message.edit.await_args is not None
+    assert message.edit.await_args.kwargs["view"] is None
+    assert message.edit.await_args.kwargs["content"].endswith("cancelled.")
 
 
 async def test_no_challenge_where_the_bot_may_not_attach_its_boards() -> None:
