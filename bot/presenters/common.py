@@ -7,6 +7,7 @@ re-exported by :mod:`bot.presenters`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -134,19 +135,33 @@ def _timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+#: A spec rule id as the engines cite them at the end of a reason: Arbos ``A17``,
+#: Generatorb ``G13`` and ``D-G25``, Generator ``GEN-6``, Orbs ``ORB-8``, Generation Zero
+#: ``R6.2`` and ``D-30``. Only these families, so a cell or slot in brackets is kept.
+_RULE_ID = r"(?:GEN-|ORB-|D-G?|[AGR])\d+(?:\.\d+)*"
+_CITED_RULES = re.compile(rf"\s*\({_RULE_ID}(?:,\s*{_RULE_ID})*\)")
+
+
 def error_text(error: ServiceError) -> str:
-    """The ephemeral sentence for a user error, with the details that help fix it."""
+    """The ephemeral sentence for a user error, with the details that help fix it. The
+    rule ids the engines cite, "(A17)", are for the log and the command line: players read
+    the rules by ``/game rules``, which has none, so they are left out here."""
     if isinstance(error, InvalidMoveError):
         if error.kind == "ambiguous" and error.candidates:
             options = _join([_code(c) for c in error.candidates])
-            return f"{error.message} Did you mean {options}?"
+            return f"{_uncited(error.message)} Did you mean {options}?"
         if error.kind == "notation":
-            return f"{error.message} `/game rules` explains the notation."
+            return f"{_uncited(error.message)} `/game rules` explains the notation."
     if isinstance(error, NotYourTurnError) and error.waiting_for:
         return f"It is not your turn: waiting for {_mentions(error.waiting_for)}."
     if isinstance(error, TooManySeatsError):
         return too_many_seats_text(error)
-    return error.message
+    return _uncited(error.message)
+
+
+def _uncited(text: str) -> str:
+    """``text`` without the spec rule ids cited in it (``_CITED_RULES``)."""
+    return _CITED_RULES.sub("", text)
 
 
 def too_many_seats_text(error: TooManySeatsError) -> str:

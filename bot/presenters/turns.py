@@ -15,6 +15,7 @@ from bot.presenters.common import (
     _mentions,
     _player,
     _players_named,
+    _uncited,
     mention,
     seat_label,
 )
@@ -97,12 +98,12 @@ def _event_phrase(
             continue
         if prompt and (
             event.kind == TURN_EVENT
-            or prompt.startswith(event.text)
+            or _uncited(prompt).startswith(_uncited(event.text))
             or (event.kind == ROLLED_EVENT and event.seat in prompted and index == len(listed) - 1)
         ):
             continue
         forced_seat = event.seat if event.kind == AUTOMATIC_EVENT else None
-        texts.append(event.text)
+        texts.append(_uncited(event.text))
     return "; ".join(texts)
 
 
@@ -128,12 +129,12 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tupl
     not by what ended it."""
     for event in events:
         if event.kind == ENDED_EVENT:
-            return _capitalised(event.text), False
+            return _capitalised(_uncited(event.text)), False
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
                 resigned = move.seat is not None and move.text == resign_move_text(move.seat)
-                return _capitalised(event.text), resigned
+                return _capitalised(_uncited(event.text)), resigned
     return "", False
 
 
@@ -209,10 +210,11 @@ def _only_bots_to_move(snapshot: GameSnapshot) -> bool:
 
 def _shown_prompt(snapshot: GameSnapshot) -> str | None:
     """The prompt a post shows under its ping (:func:`_to_move_text`): the engine's, while
-    the game goes on and a person is to move; ``None`` otherwise."""
-    if not snapshot.is_active or _only_bots_to_move(snapshot):
+    the game goes on and a person is to move, without the spec rule ids it cites (as
+    :func:`~bot.presenters.error_text` leaves them out); ``None`` otherwise."""
+    if not snapshot.is_active or _only_bots_to_move(snapshot) or snapshot.prompt is None:
         return None
-    return snapshot.prompt
+    return _uncited(snapshot.prompt)
 
 
 def _to_move_text(snapshot: GameSnapshot) -> str:

@@ -340,7 +340,7 @@ CORRESPONDENCE: Final = ClockSpec.parse("correspondence")
 CLOCK_CHOICES: Final = (
     "none",
     "correspondence",
-    "hard:48h+24h/96h",
+    "hard:2d+1d/4d",
     "soft:3d+1d/7d",
     "hard:1d+12h/2d",
 )

@@ -180,8 +180,10 @@ def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
     prompt = f"{due} first (A17): `prune CELL` names one cell of each tree to remove."
     events = (Event("placed", 0, "a spore on K10"), Event("prune_due", 1, due))
     line = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt=prompt)))
+    # The prompt is shown without the rule id it cites (players read `/game rules`).
+    shown = prompt.replace(" (A17)", "")
     assert (
-        line == f"<@11> (South) played `a1-a3`: a spore on K10.\n<@22>, your move (North). {prompt}"
+        line == f"<@11> (South) played `a1-a3`: a spore on K10.\n<@22>, your move (North). {shown}"
     )
     # Without that prompt below (the game is over, or another prompt), the event stays.
     other = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt="Pass pending.")))
@@ -303,9 +305,37 @@ def test_a_seat_knocked_out_is_named_with_its_player() -> None:
     rolled = Event("rolled", 1, "South-east rolled red (R)")  # other events: seat alone
     shown = presenters.turn_text(turn(snapshot=snapshot(players=three), events=(out, rolled)))
     assert shown.startswith(
-        "<@11> (North, team A) played `a1-a3`: South-east (<@22>) has no orbs left and is out "
-        "(ORB-5); South-east rolled red (R)."
+        "<@11> (North, team A) played `a1-a3`: South-east (<@22>) has no orbs left and is out; "
+        "South-east rolled red (R)."
     )
+
+
+def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
+    """Players read the rules by ``/game rules``, which cites no ids: "(A17)", "(GEN-6,
+    GEN-7)", "(R6.2)" and "(D-G25)" are left out; a colour letter "(R)" stays."""
+    cases = {
+        "no prune is due: you have at most 3 trees (A17).": (
+            "no prune is due: you have at most 3 trees."
+        ),
+        "Black must first prune K10 (A17): `prune CELL` names a cell.": (
+            "Black must first prune K10: `prune CELL` names a cell."
+        ),
+        "You may not move that pyramid (GEN-6, GEN-7, GEN-12).": ("You may not move that pyramid."),
+        "That card is exhausted (R6.2); pick another.": "That card is exhausted; pick another.",
+        "The side to move already won (D-G25).": "The side to move already won.",
+        "North rolled red (R).": "North rolled red (R).",
+    }
+    for engine_text, shown in cases.items():
+        refusal = InvalidMoveError(engine_text, kind="illegal", text="x")
+        assert presenters.error_text(refusal) == shown
+    ended = Event("ended", None, "only one side has orbs left and wins (ORB-8)")
+    over = replace(
+        snapshot(status="finished", to_move=()),
+        outcome=Outcome.win("last_standing", 1, 2),
+        last_moves=(MoveRecord(ply=9, seat=0, text="a1-a3", events=(ended,), at=T),),
+    )
+    assert "(ORB-8)" not in presenters.outcome_text(over)
+    assert presenters.outcome_text(over).startswith("Only one side has orbs left and wins. ")
 
 
 def test_chance_outcomes_are_listed() -> None:

@@ -92,7 +92,7 @@ async def test_arbos_from_challenge_to_final_score(fake_discord: FakeDiscord, bo
     # -- errors are private: White may not pass in the opening (A16) ---------------------------
     refused = await fake.slash(seats[0], channel, "move", text="pass")
     assert refused.ephemeral
-    assert "A16" in refused.content
+    assert refused.content == "White's first turn must place a spore."  # no rule id cited
     garbled = await fake.slash(seats[0], channel, "move", text="K05")
     assert garbled.ephemeral
 

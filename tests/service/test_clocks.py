@@ -571,15 +571,14 @@ def test_to_ms_rounds_down() -> None:
 def test_clock_choices_offer_the_usual_clocks_in_words_and_a_typed_one_first() -> None:
     choices = clock_choices("")
     assert [value for value, _ in choices] == list(CLOCK_CHOICES)
+    # Each offered clock is written as its words say it (days, not 48h for 2d).
+    assert all(str(ClockSpec.parse(value)) in (value, "none") for value in CLOCK_CHOICES[2:])
     assert choices[1] == (
         "correspondence",
         "correspondence — soft clock: 2d to start, +1d per move, at most 4d",
     )
     assert clock_choices("hard") == [
-        (
-            "hard:48h+24h/96h",
-            "hard:48h+24h/96h — hard clock: 2d to start, +1d per move, at most 4d",
-        ),
+        ("hard:2d+1d/4d", "hard:2d+1d/4d — hard clock: 2d to start, +1d per move, at most 4d"),
         ("hard:1d+12h/2d", "hard:1d+12h/2d — hard clock: 1d to start, +12h per move, at most 2d"),
     ]
     typed = clock_choices("hard:5d")
