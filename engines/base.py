@@ -707,6 +707,14 @@ class Engine(ABC, Generic[S, M]):
         """
         return None
 
+    def suggestion_label(self, state: S, seat: int, text: str) -> str:
+        """What the chat's autocomplete shows for the suggested move ``text`` of ``seat``
+        (the move sent stays ``text``): by default ``text`` itself. A game whose notation
+        names cards by id shows their names beside it (Generation Zero: ``pick kay_seven —
+        Unit K-7 "Kay-Seven"``). Only ``seat`` sees it, and it may say no more than the move
+        text already does: no hidden fact beyond what the id names."""
+        return text
+
     def prompt(self, state: S, seat: int) -> str | None:
         """One sentence telling ``seat`` what it must decide now, if that is not obvious.
 

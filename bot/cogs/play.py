@@ -215,10 +215,10 @@ class PlayCog(commands.Cog, name=PLAY_COG):
     ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
-        moves = await self.bot.service.autocomplete_moves(
+        choices = await self.bot.service.autocomplete_move_choices(
             interaction.channel_id, interaction.user.id, current
         )
-        return [app_commands.Choice(name=m, value=m) for m in moves]
+        return [app_commands.Choice(name=label, value=move) for move, label in choices]
 
     @app_commands.command(name="board", description="Show the board of this channel's game")
     @app_commands.describe(public="Show it to everyone (default: only you)")

@@ -34,6 +34,7 @@ from bot.service.matching import filter_moves
 from bot.service.models import (
     TurnResult,
 )
+from bot.service.options import MAX_CHOICE_LENGTH
 from bot.service.timeouts import Timeouts, late_move_sentence
 from db import (
     NewMove,
@@ -217,6 +218,16 @@ class Play:
         game with hidden information nobody is offered what another seat knows. Legal moves
         are cached per game version, so each keystroke costs one indexed read.
         """
+        choices = await self.autocomplete_move_choices(channel_id, user_id, typed)
+        return [move for move, _ in choices]
+
+    async def autocomplete_move_choices(
+        self, channel_id: int, user_id: int, typed: str
+    ) -> list[tuple[str, str]]:
+        """:meth:`autocomplete_moves` as ``(move, label)`` pairs: the label is what the
+        chat shows for the move (:meth:`~engines.base.Engine.suggestion_label`: Generation
+        Zero adds the names of the cards a move names by id), cut to Discord's 100
+        characters, the move what is sent."""
         row = await self.core.database.games.active_in_channel(channel_id)
         if row is None:
             return []
@@ -225,15 +236,18 @@ class Play:
         if not seats:
             return []
         position = await self.core.position(row, meta)
-        moves: list[str] = []
+        choices: list[tuple[str, str]] = []
         for seat in seats:
             suggested = meta.engine.suggest_moves(position.state, seat, typed, MAX_AUTOCOMPLETE)
-            if suggested is not None:
-                moves.extend(suggested)  # the game completes moves itself (Arbos)
-            else:
+            if suggested is None:
                 legal = self._legal_texts(meta, position, seat)
-                moves.extend(filter_moves(legal, typed, limit=MAX_AUTOCOMPLETE))
-        return moves[:MAX_AUTOCOMPLETE]
+                suggested = filter_moves(legal, typed, limit=MAX_AUTOCOMPLETE)
+            for move in suggested:
+                label = meta.engine.suggestion_label(position.state, seat, move)
+                if len(label) > MAX_CHOICE_LENGTH:
+                    label = label[: MAX_CHOICE_LENGTH - 1] + "…"
+                choices.append((move, label))
+        return choices[:MAX_AUTOCOMPLETE]
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
         """Every legal move of the caller, canonical and sorted; empty if not their turn."""

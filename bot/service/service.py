@@ -295,6 +295,12 @@ class GameService:
         """See :meth:`~bot.service.play.Play.autocomplete_moves`."""
         return await self.moves.autocomplete_moves(channel_id, user_id, typed)
 
+    async def autocomplete_move_choices(
+        self, channel_id: int, user_id: int, typed: str
+    ) -> list[tuple[str, str]]:
+        """See :meth:`~bot.service.play.Play.autocomplete_move_choices`."""
+        return await self.moves.autocomplete_move_choices(channel_id, user_id, typed)
+
     async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
         """See :meth:`~bot.service.play.Play.legal_moves`."""
         return await self.moves.legal_moves(channel_id, user_id)

@@ -364,6 +364,24 @@ class Content:
         """A Monster card by id, the Bree Monster included (``KeyError`` if unknown)."""
         return self.all_monsters[card]
 
+    def card_name(self, card: str) -> str | None:
+        """The printed name of the card with id ``card``, of any kind (Agent, temp Agent,
+        'Sue, Canon, Monster, Location); ``None`` when no card has that id."""
+        kinds: tuple[Mapping[str, Any], ...] = (
+            self.agents,
+            self.temp_agents,
+            self.sues,
+            self.canons,
+            self.all_monsters,
+            self.locations,
+        )
+        for cards in kinds:
+            found = cards.get(card)
+            if found is not None:
+                name: str = found.name
+                return name
+        return None
+
 
 # --------------------------------------------------------------------------------------------
 # Loading

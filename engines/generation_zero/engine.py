@@ -707,6 +707,14 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
                 heads.append(head)
         return (heads + [t for t in matching if t not in heads])[:limit]
 
+    def suggestion_label(self, state: GenerationZeroState, seat: int, text: str) -> str:
+        """``text`` with the names of the cards it names by id (``pick kay_seven``, ``dept A2
+        temp_dowtf``): ``pick kay_seven — Unit K-7 "Kay-Seven"``. The ids are the seat's own
+        draft or summons, so their names tell it nothing it does not hold."""
+        content = state.rules.content
+        names = [name for word in text.split() if (name := content.card_name(word)) is not None]
+        return f"{text} — {', '.join(names)}" if names else text
+
     def seat_names(self, players: int, options: Mapping[str, OptionValue]) -> tuple[str, ...]:
         return self.info.seat_names[:players]
 

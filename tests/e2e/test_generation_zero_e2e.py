@@ -189,6 +189,9 @@ async def test_two_players_play_through_battles_to_the_end(
             offered = await fake.autocomplete(mover, channel, "move", focused="text", text=typed)
             expected = ENGINE.suggest_moves(table.state, seat, typed, CHOICES)
             assert [c.value for c in offered] == expected
+            # Shown with the names of the cards the moves give by id (`dept A2 temp_…`).
+            shown = [ENGINE.suggestion_label(table.state, seat, t) for t in expected or ()]
+            assert [c.name for c in offered] == shown
             assert (
                 await fake.autocomplete(waiting, channel, "move", focused="text", text=typed) == []
             )

@@ -544,6 +544,22 @@ def test_suggestions_are_legal() -> None:
         assert numbers == sorted(numbers), who
 
 
+def test_suggestions_name_the_cards_they_give_by_id() -> None:
+    """The draft's ``pick kay_seven`` is shown with the card's name; a move naming no card
+    is shown as it is (spec 6: the ids are the notation, the names what players read)."""
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"deal": "draft"}), 0)
+    seat = ENGINE.to_move(state)[0]
+    picks = [t for t in ENGINE.legal_move_texts(state, seat) if t.startswith("pick ")]
+    assert picks
+    content = state.rules.content
+    for text in picks:
+        card = text.split()[1]
+        assert ENGINE.suggestion_label(state, seat, text) == f"{text} — {content.card_name(card)}"
+    small = position(SMALL)
+    assert ENGINE.suggestion_label(small, 0, "end") == "end"
+    assert content.card_name("no_such_card") is None
+
+
 def test_full_path_notation_and_location_ids() -> None:
     state = position(
         '{"chars":{"A1":{"at":"trollshawls","card":"inkwell","seat":0},'

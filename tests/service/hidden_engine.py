@@ -638,21 +638,24 @@ class _Harness:
             raise LeakError("a spectator got a private view")
 
     async def autocomplete(self, snapshot: GameSnapshot, state: Any, known: _Secrets) -> None:
-        """Only the seats to move are offered moves, their own; nobody else gets anything."""
+        """Only the seats to move are offered moves, their own, labelled with nothing another
+        seat knows; nobody else gets anything."""
         acting = set(snapshot.to_move)
         prefixes = ["", *sorted({fact[:3] for fact in known.secrets})[:4]]
         for user in [*snapshot.user_ids, self.spectator]:
             seats = [p.seat for p in snapshot.players if p.user_id == user]
             mine = [s for s in seats if s in acting]
             for typed in prefixes:
-                offered = await self.service.autocomplete_moves(self.channel_id, user, typed)
+                choices = await self.service.autocomplete_move_choices(self.channel_id, user, typed)
+                offered = [move for move, _ in choices]
                 self.report.autocompletes += 1
                 if not mine:
-                    if offered:
-                        raise LeakError(f"user {user} may not act but was offered {offered}")
+                    if choices:
+                        raise LeakError(f"user {user} may not act but was offered {choices}")
                     continue
+                shown = " ".join(label for _, label in choices)  # the labels show the moves
                 for seat in mine:
-                    self.private(" ".join(offered), seat, known, "autocomplete")
+                    self.private(shown, seat, known, "autocomplete")
                 for text in offered:
                     try:
                         self.engine.parse_move(state, mine[0], text)
