@@ -210,6 +210,10 @@ class OptionSpec:
     #: Settable only from the command line, never by a chat user: Generation Zero's
     #: ``content`` is a file path on the machine, which a Discord user must not choose.
     cli_only: bool = False
+    #: Values to offer for a ``"text"`` option, which has no ``choices`` (the chat's
+    #: autocomplete; Generator's ``colours=RB``, Orbs' ``teams=02-13``). Any other value the
+    #: engine accepts may still be typed.
+    examples: tuple[str, ...] = ()
 
     def parse(self, text: str) -> OptionValue:
         """Parse a typed value (``"true"``, ``"20"``, ``"all"``) into this option's type.

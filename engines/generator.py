@@ -621,6 +621,7 @@ INFO = GameInfo(
             "text",
             "",
             "one letter per player from G R Y B, e.g. RB (default: the first N of GRYB)",
+            examples=("RB", "GY", "RYB", "GRYB"),
         ),
         OptionSpec(
             "first_player",

@@ -669,6 +669,7 @@ INFO = GameInfo(
             "text",
             "quartet",
             "quartet, opposites, rare_water, or one character per start cell from F E A W .",
+            examples=("quartet", "opposites", "rare_water"),
         ),
         OptionSpec(
             "void", "int", 0, "Void orbs per player (they destroy anything they touch)", maximum=3
@@ -678,6 +679,7 @@ INFO = GameInfo(
             "text",
             "none",
             "none, center, triad, ring6, or a comma list of cells such as G7,I5",
+            examples=("none", "center", "triad", "ring6", "G7,I5"),
         ),
         OptionSpec(
             "wrap",
@@ -687,7 +689,11 @@ INFO = GameInfo(
             choices=("none", "torus"),
         ),
         OptionSpec(
-            "teams", "text", "none", "none, or seats grouped like 02-13 (4 players) or 024-135"
+            "teams",
+            "text",
+            "none",
+            "none, or seats grouped like 02-13 (4 players) or 024-135",
+            examples=("none", "02-13", "03-14-25", "024-135"),
         ),
         OptionSpec(
             "no_progress_limit",

@@ -113,9 +113,10 @@ def suggest_options(info: GameInfo, typed: str) -> list[str]:
     """Autocomplete for the ``options`` text: whole replacement values, at most 25.
 
     The last token is the one being typed. Without ``=`` it completes to ``key=`` for every
-    option not used yet whose name starts with it; after ``key=`` it completes the allowed
-    values of that key (``true``/``false``, the choices, or the minimum, default and maximum
-    of an integer). Everything before the last token is kept as typed.
+    option not used yet whose name starts with it; after ``key=`` (a key not used yet) it
+    completes the allowed values of that key (``true``/``false``, the choices, the minimum,
+    default and maximum of an integer, or a text option's examples: ``colours=RB``,
+    ``teams=02-13``). Everything before the last token is kept as typed.
     """
     head, _, last = typed.rpartition(" ") if not typed.endswith(" ") else (typed, "", "")
     head = head.rstrip()
@@ -128,7 +129,7 @@ def suggest_options(info: GameInfo, typed: str) -> list[str]:
         for spec in info.options:
             if spec.name not in used and spec.name.startswith(key) and not spec.cli_only:
                 suggestions.append(f"{prefix}{spec.name}=")
-    else:
+    elif key not in used:  # a key given already would be refused as given twice
         for spec in info.options:
             if spec.name == key:
                 for candidate in _values_of(spec):
@@ -143,4 +144,6 @@ def _values_of(spec: OptionSpec) -> list[str]:
     if spec.type == "int":
         bounds = (spec.minimum, spec.default, spec.maximum or spec.chat_maximum)
         return list(dict.fromkeys(spec.format(v) for v in bounds if v is not None))
+    if spec.type == "text":
+        return list(spec.examples)
     return list(spec.choices)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -15,7 +17,7 @@ from bot.service.options import (
     resolve_challenge_options,
     suggest_options,
 )
-from engines import get_engine
+from engines import ENGINES, get_engine
 from engines.base import Event, OptionValue, Outcome, UsageError
 
 INFO = get_engine("generatorb").info
@@ -85,6 +87,25 @@ def test_suggest_options_completes_keys_then_values() -> None:
         "move_limit=100000",
     ]
     assert suggest_options(INFO, "nonsense=") == []
+    # A key given already is not completed again (it would be refused as given twice).
+    assert suggest_options(INFO, "refill=all refill=") == []
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_text_options_examples_are_values_its_game_accepts(game: str) -> None:
+    """Text options (Generator's colours, Orbs' teams and holes) offer examples, each one
+    accepted for some player count of the game (spec options tables)."""
+    engine = ENGINES[game]
+    info = engine.info
+    for spec in info.options:
+        if spec.type != "text" or spec.cli_only:
+            continue
+        assert spec.examples, spec.name
+        assert suggest_options(info, f"{spec.name}=") == [f"{spec.name}={v}" for v in spec.examples]
+        for value in spec.examples:
+            options = engine.resolve_options({spec.name: value})
+            counts = range(info.min_players, info.max_players + 1)
+            assert any(_sets_up(engine, n, options) for n in counts), (spec.name, value)
 
 
 def test_filter_moves_ranks_prefixes_first() -> None:
@@ -168,3 +189,12 @@ def test_cli_only_options_are_refused_in_chat_and_not_suggested() -> None:
         resolve_challenge_options(engine, "content=/etc/passwd", None)
     assert resolve_challenge_options(engine, "max_rounds=3", None)["content"] == "default"
     assert not any(s.startswith("content") for s in suggest_options(engine.info, "c"))
+
+
+def _sets_up(engine: Any, players: int, options: Mapping[str, Any]) -> bool:
+    """Whether ``engine`` sets up a game of ``players`` with ``options``."""
+    try:
+        engine.new_game(players, options, 0)
+    except UsageError:
+        return False
+    return True
