@@ -117,8 +117,8 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
 
 
 class GameroomBot(commands.AutoShardedBot):
-    """The Gameroom bot. ``service``, ``database``, ``draw_offers`` and ``takebacks`` exist
-    once ``setup_hook`` has run.
+    """The Gameroom bot. ``service``, ``database``, ``draw_offers``, ``takebacks`` and
+    ``claim_notices`` exist once ``setup_hook`` has run.
 
     Sharded (discord.py's ``AutoShardedBot``): one process runs every shard Discord recommends,
     or, with ``GAMEROOM_SHARD_COUNT`` and ``GAMEROOM_SHARD_IDS``, only its own shards, so
@@ -129,6 +129,7 @@ class GameroomBot(commands.AutoShardedBot):
     database: Database
     draw_offers: OfferPosts
     takebacks: OfferPosts
+    claim_notices: OfferPosts
     #: Set when :meth:`close` begins (:meth:`GameroomTree.on_error` reads it).
     shutting_down: bool = False
 
@@ -160,6 +161,12 @@ class GameroomBot(commands.AutoShardedBot):
             self,
             closed_text=presenters.TAKEBACK_REQUEST_CLOSED,
             what="takeback request",
+        )
+        self.claim_notices = OfferPosts(
+            self.database.claim_posts,
+            self,
+            closed_text=presenters.CLAIM_LAPSED,
+            what="claim notice",
         )
         fixed_seed = self.settings.game_seed
         seed_source = random_seed if fixed_seed is None else (lambda: fixed_seed)

@@ -17,7 +17,7 @@ from db.engine import DEFAULT_URL, Transactions, create_engine
 from db.games import GamesRepo
 from db.offers import OfferPostsRepo
 from db.ratings import RatingsRepo
-from db.schema import draw_offer_posts, games, takeback_posts
+from db.schema import GameStatus, claim_posts, draw_offer_posts, games, takeback_posts
 from db.settings import SettingsRepo
 from db.timers import TimersRepo
 from db.watchers import WatchersRepo
@@ -65,10 +65,13 @@ class Database:
         self.watchers = WatchersRepo(self._transactions)
         self.ratings = RatingsRepo(self._transactions)
         self.draw_offer_posts = OfferPostsRepo(
-            self._transactions, draw_offer_posts, games.c.draw_offer_seat
+            self._transactions, draw_offer_posts, games.c.draw_offer_seat.is_not(None)
         )
         self.takeback_posts = OfferPostsRepo(
-            self._transactions, takeback_posts, games.c.takeback_seat
+            self._transactions, takeback_posts, games.c.takeback_seat.is_not(None)
+        )
+        self.claim_posts = OfferPostsRepo(
+            self._transactions, claim_posts, games.c.status == GameStatus.ACTIVE.value
         )
 
     @property

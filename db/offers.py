@@ -1,14 +1,15 @@
-"""``OfferPostsRepo``: where the open draw offer (migration 0010) or takeback request
-(migration 0012) of a game is posted.
+"""``OfferPostsRepo``: where the open draw offer (migration 0010), takeback request
+(migration 0012) or soft clock's claim notice (migration 0013) of a game is posted.
 
-The offer itself is a column of the game's row (``games.draw_offer_seat``,
-``games.takeback_seat``); these tables only remember the chat post that shows it, so
-whichever process closes the offer can retire the post's buttons (``bot/ui/offers.py``).
+The offer itself lives in the game's row (``games.draw_offer_seat``, ``games.takeback_seat``;
+a claim is open while the game is active at the version the notice was posted at); these
+tables only remember the chat post that shows it, so whichever process closes the offer can
+retire the post's buttons (``bot/ui/offers.py``).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Table, delete, select
+from sqlalchemy import ColumnElement, Table, delete, select
 
 from db.engine import Transactions, dialect_insert
 from db.schema import games
@@ -17,32 +18,42 @@ __all__ = ["OfferPostsRepo"]
 
 
 class OfferPostsRepo:
-    """Rows of ``table`` (``draw_offer_posts`` or ``takeback_posts``): at most one per game,
-    deleted with their game. ``open_seat`` is the column of ``games`` that is set while the
-    offer is open (``games.c.draw_offer_seat``, ``games.c.takeback_seat``)."""
+    """Rows of ``table`` (``draw_offer_posts``, ``takeback_posts`` or ``claim_posts``): at
+    most one per game, deleted with their game. ``open_when`` is true of the game's row
+    while the offer is open (``games.c.draw_offer_seat.is_not(None)``; for a claim notice,
+    ``games.c.status == "active"``)."""
 
-    def __init__(self, transactions: Transactions, table: Table, open_seat: Column[int]) -> None:
+    def __init__(
+        self, transactions: Transactions, table: Table, open_when: ColumnElement[bool]
+    ) -> None:
         self._tx = transactions
         self._table = table
-        self._open_seat = open_seat
+        self._open_when = open_when
 
-    async def remember(self, game_id: int, channel_id: int, message_id: int) -> bool:
+    async def remember(
+        self, game_id: int, channel_id: int, message_id: int, *, version: int | None = None
+    ) -> bool:
         """Message ``message_id`` in channel ``channel_id`` shows game ``game_id``'s offer.
 
         Stored (replacing any earlier post of the game) only while the offer is open
-        (its ``open_seat`` set); returns whether it was. ``False`` means the offer
-        closed between its post and this call, so the caller retires the post at once. The
-        game's row is locked (``FOR UPDATE``; on SQLite the write transaction serialises), so a
-        close that commits after this call finds the row and one that committed before is
-        seen here.
+        (``open_when``, and the game still at ``version`` when one is given: a claim notice
+        is of the position it was posted at); returns whether it was. ``False`` means the
+        offer closed between its post and this call, so the caller retires the post at once.
+        The game's row is locked (``FOR UPDATE``; on SQLite the write transaction
+        serialises), so a close that commits after this call finds the row and one that
+        committed before is seen here.
         """
         async with self._tx.write() as conn:
-            seat = (
+            found = (
                 await conn.execute(
-                    select(self._open_seat).where(games.c.id == game_id).with_for_update()
+                    select(self._open_when.label("open"), games.c.version)
+                    .where(games.c.id == game_id)
+                    .with_for_update()
                 )
-            ).scalar_one_or_none()
-            if seat is None:
+            ).first()
+            if found is None or not found.open:
+                return False
+            if version is not None and found.version != version:
                 return False
             insert = dialect_insert(conn, self._table).values(
                 game_id=game_id, channel_id=channel_id, message_id=message_id

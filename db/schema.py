@@ -688,3 +688,15 @@ __all__ += ["takeback_posts"]
 #: buttons in any process (``db.offers.OfferPostsRepo``, ``bot/ui/offers.py``). At most one
 #: per game; deleted when the request is answered, lapses or its game ends, and with the game.
 takeback_posts = _offer_posts("takeback_posts")
+
+# ------------------------------------------------------------------------------------------
+# Claim notices (migration 0013)
+# ------------------------------------------------------------------------------------------
+
+__all__ += ["claim_posts"]
+
+#: The chat post of a soft clock's time-out notice (its "Claim on time" button), kept like
+#: ``takeback_posts`` so that the late player's move, a claim, a resignation, an abort or
+#: the game's end retires its button in any process. At most one per game (a notice is for
+#: the seat to move, and a newer one replaces it); deleted when retired, and with the game.
+claim_posts = _offer_posts("claim_posts")

@@ -116,7 +116,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         snapshot = event.snapshot
         text = presenters.clock_event_text(event)
         if event.kind is ClockEventKind.FLAGGED_SOFT:
-            await post_in_channel(
+            notice = await post_in_channel(
                 self.bot,
                 snapshot.channel_id,
                 text,
@@ -124,7 +124,15 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
                 mention_ids=event.opponent_user_ids,
                 view=claim_view(snapshot.game_id, snapshot.version),
             )
+            if notice is not None:
+                # Kept, so the late move, a claim or the game's end retires its button.
+                await self.bot.claim_notices.remember(
+                    snapshot.game_id, notice, version=snapshot.version
+                )
             return
+        if event.claimed_by is not None:
+            # A /claim: the notice (if still live) says who claimed, like its button would.
+            await self.bot.claim_notices.retire(snapshot.game_id, presenters.claimed_text(event))
         if snapshot.is_active:
             mentions = (*snapshot.to_move_user_ids, event.user_id)
         else:
@@ -173,6 +181,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
             except StaleActionError:
                 await close_post(interaction, presenters.CLAIM_CLOSED)
                 raise
+            await self.bot.claim_notices.forget(button.game_id)  # this post, answered here
             await edit_post(interaction, presenters.claimed_text(event))
             await self.announce(event)
 

@@ -78,7 +78,13 @@ from bot.presenters.spectators import (
     watcher_dm_text,
     with_watchers,
 )
-from bot.presenters.timeouts import CLAIM_CLOSED, claimed_text, clock_event_text, final_warning_text
+from bot.presenters.timeouts import (
+    CLAIM_CLOSED,
+    CLAIM_LAPSED,
+    claimed_text,
+    clock_event_text,
+    final_warning_text,
+)
 from bot.presenters.turns import (
     DRAW_OFFER_CLOSED,
     DRAW_OFFER_ENDED,
@@ -110,6 +116,7 @@ from bot.presenters.turns import (
 __all__ = [
     "APOLOGY",
     "CLAIM_CLOSED",
+    "CLAIM_LAPSED",
     "DRAW_OFFER_CLOSED",
     "DRAW_OFFER_ENDED",
     "DRAW_OFFER_LAPSED",

@@ -16,7 +16,13 @@ from bot.presenters.turns import (
 from bot.service.logbook import TIMEOUT_EVENT
 from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 
-__all__ = ["CLAIM_CLOSED", "claimed_text", "clock_event_text", "final_warning_text"]
+__all__ = [
+    "CLAIM_CLOSED",
+    "CLAIM_LAPSED",
+    "claimed_text",
+    "clock_event_text",
+    "final_warning_text",
+]
 
 
 #: What a soft clock's notice offers to claim, by :attr:`ClockEvent.on_claim`.
@@ -68,6 +74,9 @@ def clock_event_text(event: ClockEvent) -> str:
 
 #: A soft clock's notice whose claim can no longer be made: the game has ended.
 CLAIM_CLOSED = "This claim is no longer open: the game has ended."
+#: A soft clock's notice once the game moved on before anyone claimed: the late player moved
+#: (or, with three or more players, someone resigned and the turn passed on).
+CLAIM_LAPSED = "This claim is no longer open: the game has moved on."
 
 
 def claimed_text(event: ClockEvent) -> str:

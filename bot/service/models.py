@@ -199,7 +199,9 @@ class TurnResult:
     already tell ("North rolled red (R)") is not repeated, and a step with only private
     events is not named in public (its notation may show what they hide). ``snapshot`` is the
     game after all of them. ``declined_draw_offer`` is true when the move declined a pending
-    draw offer, ``refused_takeback`` when it refused a pending takeback request.
+    draw offer, ``refused_takeback`` when it refused a pending takeback request,
+    ``ended_claim`` when the mover's soft clock had run out and their turn is over, so the
+    time-out notice against them (its Claim on time) is stale.
 
     ``private_events`` are the events of the same steps that only some seats may see and
     the mover's seat is among them (a card it looked at): they go to the mover alone, in
@@ -220,6 +222,7 @@ class TurnResult:
     private_events: tuple[Event, ...] = ()
     refused_takeback: bool = False
     turn_goes_on: bool = False
+    ended_claim: bool = False
 
     @property
     def outcome(self) -> Outcome | None:

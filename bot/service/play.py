@@ -98,7 +98,8 @@ class Play:
                 raise StaleActionError()
             seat = await self.core.moving_seat(loaded, user_id)
             if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
-                return await self._play_move(loaded, seat, user_id, text, now)
+                late = self.timeouts.out_of_time(loaded, seat, now)  # a soft clock ran out
+                return await self._play_move(loaded, seat, user_id, text, now, late=late)
             event = await self.timeouts.apply_timeout(loaded, seat, now)
         await self.timeouts.announce(event)
         raise OutOfTimeError(late_move_sentence(event), event=event)
@@ -125,15 +126,17 @@ class Play:
                 raise NotYourTurnError(self.core.waiting_for(loaded))
             user_id = loaded.meta.players[seat].user_id
             if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
-                return await self._play_move(loaded, seat, user_id, text, now)
+                late = self.timeouts.out_of_time(loaded, seat, now)  # a soft clock ran out
+                return await self._play_move(loaded, seat, user_id, text, now, late=late)
             event = await self.timeouts.apply_timeout(loaded, seat, now)
         await self.timeouts.announce(event)
         raise OutOfTimeError(late_move_sentence(event), event=event)
 
     async def _play_move(
-        self, loaded: Loaded, seat: int, user_id: int, text: str, now: datetime
+        self, loaded: Loaded, seat: int, user_id: int, text: str, now: datetime, *, late: bool
     ) -> TurnResult:
-        """:meth:`play` once the mover's seat is known and has time: parse, apply, commit."""
+        """:meth:`play` once the mover's seat is known and has time: parse, apply, commit.
+        ``late``: the seat's soft clock had run out (its claim notice lapses with the turn)."""
         engine = loaded.meta.engine
         try:
             state, canonical, events = engine.play(loaded.position.state, seat, text)
@@ -205,6 +208,7 @@ class Play:
             refused_takeback=loaded.row.takeback_seat is not None,
             private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
             turn_goes_on=turn_goes_on,
+            ended_claim=late and not turn_goes_on,
         )
 
     async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:

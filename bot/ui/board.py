@@ -242,8 +242,8 @@ async def post_turn(
     ``interaction``, so the post is its public response or follow-up; the bot's own moves
     pass none): one quiet line while the same seat decides again, else the board (``drawn``
     already, or drawn here) with the summary, mentioning who acts next (every player once
-    the game is over). A draw offer the move declined, or a takeback request it refused,
-    loses its buttons. Returns the post,
+    the game is over). A draw offer the move declined, a takeback request it refused, or
+    the claim notice of a late mover's turn, loses its buttons. Returns the post,
     or ``None`` when Discord refused it."""
     snapshot = result.snapshot
     if result.turn_goes_on:
@@ -269,14 +269,19 @@ async def post_turn(
         await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
     if result.refused_takeback:
         await bot.takebacks.retire(snapshot.game_id, presenters.TAKEBACK_REQUEST_LAPSED)
+    if result.ended_claim:
+        ended = presenters.CLAIM_LAPSED if snapshot.is_active else presenters.CLAIM_CLOSED
+        await bot.claim_notices.retire(snapshot.game_id, ended)
     return posted
 
 
 async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) -> None:
     """After a change that closes whatever offer was open without a move (a resignation, an
     abort, a time-out): the draw offer's post reads ``draw_text``, the takeback request's
-    says the game ended or moved on, and both lose their buttons (nothing when none is
-    open; :class:`~bot.ui.offers.OfferPosts`)."""
+    and a soft clock's time-out notice say the game ended or moved on, and all lose their
+    buttons (nothing when none is open; :class:`~bot.ui.offers.OfferPosts`). A resignation
+    in a game that goes on retires the notice too, though the late seat may still be
+    claimed against with ``/claim``."""
     await bot.draw_offers.retire(snapshot.game_id, draw_text)
     takeback_text = (
         presenters.TAKEBACK_REQUEST_LAPSED
@@ -284,6 +289,8 @@ async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) ->
         else presenters.TAKEBACK_REQUEST_ENDED
     )
     await bot.takebacks.retire(snapshot.game_id, takeback_text)
+    claim_text = presenters.CLAIM_LAPSED if snapshot.is_active else presenters.CLAIM_CLOSED
+    await bot.claim_notices.retire(snapshot.game_id, claim_text)
 
 
 async def _watchers(bot: BotHost, snapshot: GameSnapshot) -> tuple[int, ...]:

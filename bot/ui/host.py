@@ -47,6 +47,8 @@ class BotHost(Protocol):
     draw_offers: OfferPosts
     #: The posts of open takeback requests, kept the same way.
     takebacks: OfferPosts
+    #: The posts of soft clocks' time-out notices (their Claim on time), kept the same way.
+    claim_notices: OfferPosts
     #: Channel id → the order of its moves' posts (:func:`bot.ui.board.turn_in_order`).
     turn_order: KeyedLock[int]
 

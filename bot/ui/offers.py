@@ -1,14 +1,17 @@
 """The posts of open offers, so that whatever closes an offer also retires its buttons.
 
 A draw offer is posted with Accept / Decline (:func:`bot.ui.buttons.draw_offer_view`), a
-takeback request with Allow / Refuse (:func:`bot.ui.buttons.takeback_view`). Any move
-declines either, and a resignation, an abort or a time-out ends the game under it; the service
-records that at once, and :class:`OfferPosts` then edits the offer's post to say so and
-removes its buttons, so nobody presses a stale Accept. The bot keeps one per kind:
-``bot.draw_offers`` and ``bot.takebacks``.
+takeback request with Allow / Refuse (:func:`bot.ui.buttons.takeback_view`), a soft clock's
+time-out notice with Claim on time (:func:`bot.cogs.clocks.claim_view`). Any move declines
+the first two, the late player's move ends the claim, and a resignation, an abort or a
+time-out ends the game under any of them; the service records that at once, and
+:class:`OfferPosts` then edits the offer's post to say so and removes its buttons, so nobody
+presses a stale Accept. The bot keeps one per kind: ``bot.draw_offers``, ``bot.takebacks``
+and ``bot.claim_notices``.
 
 The post's channel and message ids are kept in the database (``draw_offer_posts``, migration
-0010; ``takeback_posts``, migration 0012), not in the process: the process that closes the
+0010; ``takeback_posts``, migration 0012; ``claim_posts``, migration 0013), not in the
+process: the process that closes the
 offer retires the post also when another process posted it, or when the bot restarted in
 between. An offer that closed before its post was stored (a move in another process between
 the post and the store) is retired at once. What is left: a post whose store or edit failed
@@ -49,11 +52,14 @@ class OfferPosts:
         self._closed_text = closed_text
         self._what = what
 
-    async def remember(self, game_id: int, post: discord.Message) -> None:
-        """``post`` shows the open offer of game ``game_id``. When the offer has closed
-        already, the post is retired at once (with ``closed_text``)."""
+    async def remember(
+        self, game_id: int, post: discord.Message, *, version: int | None = None
+    ) -> None:
+        """``post`` shows the open offer of game ``game_id`` (of the game at ``version``,
+        when given: a claim notice). When the offer has closed already, the post is retired
+        at once (with ``closed_text``)."""
         try:
-            stored = await self._repo.remember(game_id, post.channel.id, post.id)
+            stored = await self._repo.remember(game_id, post.channel.id, post.id, version=version)
         except Exception:
             log.exception("game %d: could not store the %s's post", game_id, self._what)
             return

@@ -19,7 +19,9 @@ class MemoryOfferPosts:
         self.rows: dict[int, tuple[int, int]] = {}
         self.closed: set[int] = set()
 
-    async def remember(self, game_id: int, channel_id: int, message_id: int) -> bool:
+    async def remember(
+        self, game_id: int, channel_id: int, message_id: int, *, version: int | None = None
+    ) -> bool:
         if game_id in self.closed:
             return False
         self.rows[game_id] = (channel_id, message_id)

@@ -52,6 +52,9 @@ def stand_in_bot() -> Any:
         closed_text=presenters.TAKEBACK_REQUEST_CLOSED,
         what="takeback request",
     )
+    bot.claim_notices, _, _ = memory_offer_posts(
+        bot.offer_client, closed_text=presenters.CLAIM_LAPSED, what="claim notice"
+    )
     bot.turn_order = KeyedLock()
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))

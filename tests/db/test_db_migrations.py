@@ -62,6 +62,7 @@ EXPECTED_TABLES = {
     "anonymous_ids",
     "draw_offer_posts",
     "takeback_posts",
+    "claim_posts",
 }
 
 
@@ -90,7 +91,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert index_where(active) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0012"
+    assert _head() == "0013"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:

@@ -1,6 +1,6 @@
-"""``OfferPostsRepo``: the post of a game's open draw offer (migration 0010) or takeback
-request (migration 0012), stored only while it is open, taken once, gone with its game.
-SQLite and PostgreSQL."""
+"""``OfferPostsRepo``: the post of a game's open draw offer (migration 0010), takeback
+request (migration 0012) or claim notice (migration 0013), stored only while it is open,
+taken once, gone with its game. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -68,3 +68,22 @@ async def test_a_takeback_post_is_kept_while_the_request_is_open(
     assert await posts.take(game.id) == (500, 9002)
     await db.games.set_takeback(game.id, asked.version, None, T0)
     assert not await posts.remember(game.id, 500, 9003)
+
+
+async def test_a_claim_notice_is_kept_only_at_the_version_it_was_posted_at(
+    db: Database, new_game: NewGame
+) -> None:
+    """A soft clock's notice is of the position it was posted at: once the game moved on
+    (the late player's move, between the post and its store) it is refused, and an ended
+    game keeps none."""
+    game = await new_game()
+    posts = db.claim_posts
+    assert await posts.remember(game.id, 500, 9001, version=game.version)
+    assert await posts.take(game.id) == (500, 9001)
+    moved = await db.games.set_draw_offer(game.id, game.version, 0, T0)  # any change
+    assert not await posts.remember(game.id, 500, 9002, version=game.version)
+    assert await posts.remember(game.id, 500, 9003, version=moved.version)
+    async with db.engine.begin() as conn:
+        await conn.execute(games.update().where(games.c.id == game.id).values(status="finished"))
+    assert not await posts.remember(game.id, 500, 9004, version=moved.version)
+    assert await posts.take(game.id) == (500, 9003)

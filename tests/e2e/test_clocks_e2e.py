@@ -120,6 +120,40 @@ async def test_a_soft_clock_is_claimed_with_the_button(room: Room) -> None:
     assert "Traceback" not in room.bot.log()
 
 
+async def test_a_soft_clocks_notice_loses_its_button_when_the_late_player_moves(
+    room: Room,
+) -> None:
+    """The late player moves before anyone claims: the notice says the game moved on and
+    keeps no button. A later notice, claimed with ``/claim``, says who claimed."""
+    fake, channel = room.fake, room.channel
+    board, late, other = await room.start_game("soft:2s+1s/3s")
+    notice = await fake.wait_for_message(
+        channel, lambda m: "Claim on time" in str(m.components), after=board, timeout=WAIT
+    )
+    moved = await fake.slash(late, channel, "move", text="a1-a3")
+    assert not moved.ephemeral, moved.content  # a soft clock lets the late player move
+    # Retired after the move's board is out.
+    await fake.wait_until(lambda: not fake.message(notice).components, what="the notice retired")
+    lapsed = fake.message(notice)
+    assert lapsed.content == "This claim is no longer open: the game has moved on."
+
+    # Now the other player runs out; the first player claims by command.
+    second = await fake.wait_for_message(
+        channel,
+        lambda m: "Claim on time" in str(m.components) and m.id != notice.id,
+        after=board,
+        timeout=WAIT,
+    )
+    assert f"<@{other.id}> (North) is out of time." in second.content
+    claimed = await fake.slash(late, channel, "claim")
+    assert claimed.ephemeral
+    assert claimed.content == "Claimed on time."
+    await fake.wait_until(lambda: not fake.message(second).components, what="the notice closed")
+    closed = fake.message(second)
+    assert f"<@{late.id}> claimed." in closed.content
+    assert "Traceback" not in room.bot.log()
+
+
 async def test_a_resignation_on_time_ends_a_draw_offer_of_a_game_that_goes_on(
     room: Room,
 ) -> None:
