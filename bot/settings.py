@@ -77,6 +77,7 @@ __all__ = [
     "DEFAULT_TIMER_INTERVAL",
     "DEFAULT_TIMER_STALE_AFTER",
     "DEFAULT_VACATION_DAYS",
+    "MIN_TIMER_STALE_AFTER",
     "Settings",
     "SettingsError",
 ]
@@ -89,6 +90,11 @@ DEFAULT_VACATION_DAYS: Final = 30
 DEFAULT_THREAD_ARCHIVE_AFTER: Final = timedelta(hours=1)
 DEFAULT_TIMER_INTERVAL: Final = timedelta(seconds=30)
 DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
+#: The least GAMEROOM_TIMER_STALE_AFTER: a timer's handler gets half of it, and a bot's turn
+#: must fit in that half: the slowest level searches 1.9 s (ai/levels.py), then the move is
+#: committed and its board drawn and posted. With less, level 5 timed out on every attempt
+#: and never moved (tests/bot/test_bot_settings.py checks the margin against the levels).
+MIN_TIMER_STALE_AFTER: Final = timedelta(seconds=10)
 #: Search processes for the bot's own moves (GAMEROOM_AI_WORKERS).
 DEFAULT_AI_WORKERS: Final = 1
 MAX_AI_WORKERS: Final = 64
@@ -211,7 +217,7 @@ class Settings:
                 "GAMEROOM_TIMER_STALE_AFTER",
                 get("GAMEROOM_TIMER_STALE_AFTER"),
                 DEFAULT_TIMER_STALE_AFTER,
-                minimum=timedelta(seconds=2),
+                minimum=MIN_TIMER_STALE_AFTER,
             ),
             ai_workers=_parse_ai_workers(get("GAMEROOM_AI_WORKERS")),
             exhibition_pace=_parse_duration(

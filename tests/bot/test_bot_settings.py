@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from ai.levels import levels_for
 from bot.__main__ import main
-from bot.settings import DEFAULT_DB_URL, Settings, SettingsError
+from bot.settings import DEFAULT_DB_URL, MIN_TIMER_STALE_AFTER, Settings, SettingsError
+from engines import ENGINES
 
 
 def test_defaults_need_only_a_token() -> None:
@@ -181,9 +183,13 @@ def test_malformed_durations_name_the_variable(name: str, text: str, message: st
         Settings.from_mapping({"DISCORD_TOKEN": "t", name: text})
 
 
-def test_the_stale_claim_time_has_a_floor() -> None:
-    with pytest.raises(SettingsError, match=r"GAMEROOM_TIMER_STALE_AFTER .*at least 2s"):
-        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_TIMER_STALE_AFTER": "1s"})
+def test_the_stale_claim_time_has_a_floor_that_leaves_room_for_the_slowest_bot_turn() -> None:
+    with pytest.raises(SettingsError, match=r"GAMEROOM_TIMER_STALE_AFTER .*at least 10s"):
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_TIMER_STALE_AFTER": "3s"})
+    # A handler gets half the stale time; the slowest level's search, with 2 s to commit,
+    # draw and post its move, must fit (at 3 s, level 5 timed out on every attempt).
+    slowest = max(level.budget.seconds for game in ENGINES for level in levels_for(game))
+    assert MIN_TIMER_STALE_AFTER.total_seconds() / 2 >= slowest + 2
 
 
 @pytest.mark.parametrize(

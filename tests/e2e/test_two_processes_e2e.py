@@ -78,7 +78,7 @@ async def test_two_processes_share_the_database_and_survive_a_kill(
                 "GAMEROOM_DB_URL": pg_url,
                 "GAMEROOM_SHARD_COUNT": str(SHARDS),
                 "GAMEROOM_SHARD_IDS": str(shard),
-                "GAMEROOM_TIMER_STALE_AFTER": "4s",
+                "GAMEROOM_TIMER_STALE_AFTER": "10s",  # the least allowed
                 "GAMEROOM_GAME_SEED": "9",
             },
         )
