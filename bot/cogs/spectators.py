@@ -20,8 +20,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import presenters
-from bot.service.spectators import THREAD_ARCHIVE_TIMER, GamesList, GamesScope, Spectators
+from bot.service.spectators import (
+    THREAD_ARCHIVE_TIMER,
+    GamesList,
+    GamesScope,
+    Spectators,
+    WatchChange,
+    WatchResult,
+)
 from bot.service.timers import Handler
+from bot.ui.board import direct_message
 from bot.ui.buttons import SPECTATORS_COG
 from bot.ui.custom_ids import GameAction, GameButtonId
 from bot.ui.host import BotHost, Interaction
@@ -83,9 +91,8 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
                 game_id=game_id,
                 every_move=every_move,
             )
-            await interaction.followup.send(
-                presenters.watch_text(result, button=False), ephemeral=True
-            )
+            answer = await self._watch_answer(interaction.user.id, result, button=False)
+            await interaction.followup.send(answer, ephemeral=True)
 
     @app_commands.command(name="unwatch", description="Stop following a game")
     @app_commands.describe(game_id="Which game (default: this channel's)")
@@ -116,9 +123,21 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction, game_id=button.game_id):
             result = await self.spectators.toggle(button.game_id, interaction.user.id)
-            await interaction.followup.send(
-                presenters.watch_text(result, button=True), ephemeral=True
-            )
+            answer = await self._watch_answer(interaction.user.id, result, button=True)
+            await interaction.followup.send(answer, ephemeral=True)
+
+    async def _watch_answer(self, user_id: int, result: WatchResult, *, button: bool) -> str:
+        """The answer to ``user_id``'s watch request (the Watch ``button`` or ``/watch``).
+        A watch that starts of a game played in a channel (news comes by direct message, not
+        by a mention in a thread) is confirmed by direct message first: if that cannot be
+        sent, the answer says so, instead of the watcher never hearing of the game's end."""
+        text = presenters.watch_text(result, button=button)
+        if result.change is not WatchChange.STARTED or result.in_thread:
+            return text
+        confirmation = presenters.watch_confirmation_text(result)
+        if await direct_message(self.bot, user_id, confirmation):
+            return text
+        return f"{text} {presenters.WATCH_NO_DIRECT_MESSAGES}"
 
     # ---- /games -------------------------------------------------------------------------
 

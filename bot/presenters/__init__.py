@@ -72,8 +72,10 @@ from bot.presenters.social import (
 )
 from bot.presenters.spectators import (
     MAX_MENTIONS,
+    WATCH_NO_DIRECT_MESSAGES,
     WATCHERS_LINE,
     games_list_text,
+    watch_confirmation_text,
     watch_text,
     watcher_dm_text,
     with_watchers,
@@ -132,6 +134,7 @@ __all__ = [
     "TAKEBACK_REQUEST_ENDED",
     "TAKEBACK_REQUEST_LAPSED",
     "WATCHERS_LINE",
+    "WATCH_NO_DIRECT_MESSAGES",
     "abort_text",
     "board_caption",
     "bot_levels_caption",
@@ -186,6 +189,7 @@ __all__ = [
     "time_left_text",
     "too_many_seats_text",
     "turn_text",
+    "watch_confirmation_text",
     "watch_text",
     "watcher_dm_text",
     "watcher_turn_line",

@@ -16,7 +16,9 @@ from bot.service.spectators import GameListing, GamesList, GamesScope, WatchResu
 __all__ = [
     "MAX_MENTIONS",
     "WATCHERS_LINE",
+    "WATCH_NO_DIRECT_MESSAGES",
     "games_list_text",
+    "watch_confirmation_text",
     "watch_text",
     "watcher_dm_text",
     "with_watchers",
@@ -51,6 +53,21 @@ def watch_text(result: WatchResult, *, button: bool) -> str:
     else:
         stop = "Press **Watch** again to stop."
     return f"You are watching {game}: you hear of it {_hear_when(result.every_move)}, {how}. {stop}"
+
+
+#: Added to ``/watch``'s answer when the confirming direct message could not be sent.
+WATCH_NO_DIRECT_MESSAGES = (
+    "I cannot send you direct messages, so you would not hear of it: allow direct messages "
+    "from this server's members (Privacy Settings), then use `/watch` again."
+)
+
+
+def watch_confirmation_text(result: WatchResult) -> str:
+    """The direct message that starts a watch of a game played in a channel (not a thread,
+    where watchers are mentioned): it tells where the news will come, and by arriving shows
+    that it can (:data:`WATCH_NO_DIRECT_MESSAGES` otherwise)."""
+    game = f"**{result.game_name}** (game {result.game_id}) in <#{result.channel_id}>"
+    return f"👀 You are watching {game}: I will write here {_hear_when(result.every_move)}."
 
 
 def with_watchers(

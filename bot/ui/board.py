@@ -37,6 +37,7 @@ from bot.ui.replies import post_public
 __all__ = [
     "board_file",
     "board_view",
+    "direct_message",
     "direct_messages",
     "jump_url",
     "post_board",
@@ -314,14 +315,20 @@ async def _schedule_thread_archive(bot: BotHost, snapshot: GameSnapshot) -> None
 async def direct_messages(bot: BotHost, user_ids: Sequence[int], text: str) -> None:
     """Send ``text`` to each of ``user_ids`` at once, mentioning nobody (watchers of a game,
     players of a game whose channel was deleted); a refusal drops that user (logged)."""
-    await asyncio.gather(*(_direct_message(bot, user_id, text) for user_id in user_ids))
+    await asyncio.gather(*(direct_message(bot, user_id, text) for user_id in user_ids))
 
 
-async def _direct_message(bot: BotHost, user_id: int, text: str) -> None:
+async def direct_message(bot: BotHost, user_id: int, text: str) -> bool:
+    """Send ``text`` to ``user_id`` alone by direct message, mentioning nobody; returns
+    whether it arrived (``False`` when they take no direct messages from the bot, so the
+    caller can say so where they are: ``/watch``; or Discord failed; logged)."""
     try:
         channel = await bot.create_dm(discord.Object(id=user_id))
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
     except discord.Forbidden:
         log.info("user %d does not take direct messages: not told", user_id)
+        return False
     except discord.HTTPException:
         log.warning("could not send user %d a direct message", user_id, exc_info=True)
+        return False
+    return True

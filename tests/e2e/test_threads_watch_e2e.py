@@ -231,12 +231,20 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
         f"You are watching **Generatorb** (game 1) in <#{channel.id}>: you hear of it at its "
         "end, by direct message. `/unwatch` stops it."
     )
+    # The watch is confirmed by direct message (so a watcher who takes none is told now).
+    dm_channel = fake.dm_channel(dan)
+    assert dm_channel is not None
+    (confirmation,) = fake.messages(dm_channel)
+    assert confirmation.content == (
+        f"👀 You are watching **Generatorb** (game 1) in <#{channel.id}>: I will write here at "
+        "its end."
+    )
 
     # -- a move: an end-only watcher hears nothing ----------------------------------------------
     board = await default.play_one_move(channel, started)
     assert dan.id not in mentioned(board)
     assert "Watching" not in board.content
-    assert fake.dm_channel(dan) is None
+    assert fake.messages(dm_channel) == [confirmation]
 
     # -- the end: one direct message with the result and a link to the final board ----------
     mark = fake.checkpoint()
@@ -244,10 +252,7 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
     await fake.slash(fake.user(loser), channel, "resign")  # type: ignore[arg-type]
     final = await fake.wait_for_message(channel, lambda m: "resigns" in m.content, after=mark)
     assert dan.id not in mentioned(final)
-    await fake.wait_until(lambda: fake.dm_channel(dan) is not None, what="a DM to the watcher")
-    dm_channel = fake.dm_channel(dan)
-    assert dm_channel is not None
-    dm = await fake.wait_for_message(dm_channel)
+    dm = await fake.wait_for_message(dm_channel, after=confirmation)
     winner = ann.id if loser == bob.id else bob.id
     assert dm.content.startswith(f"**Generatorb** in <#{channel.id}>: ")
     assert re.search(rf"<@{winner}> \((South|North)\) wins by resignation!", dm.content)
@@ -256,6 +261,23 @@ async def test_a_watcher_of_a_channel_game_hears_of_its_end_by_direct_message(
     )
     assert not dm.attachments
     assert fake.threads(channel) == []  # nothing to archive
+
+
+async def test_a_watcher_who_takes_no_direct_messages_is_told_at_once(default: Guild) -> None:
+    """A game in a channel tells its end-only watchers by direct message: one whose privacy
+    settings refuse them is told so by ``/watch``, rather than never hearing of the end."""
+    fake, channel, dan = default.fake, default.channel, default.dan
+    await default.started_in_channel("generatorb")
+    dan.dms_closed = True
+    watching = await fake.slash(dan, channel, "watch")
+    assert watching.ephemeral
+    assert watching.content.startswith("You are watching **Generatorb** (game 1)")
+    assert watching.content.endswith(
+        "I cannot send you direct messages, so you would not hear of it: allow direct messages "
+        "from this server's members (Privacy Settings), then use `/watch` again."
+    )
+    again = await fake.slash(dan, channel, "watch", every_move=True)  # a change: no new DM
+    assert "I cannot send you direct messages" not in again.content
 
 
 async def test_a_generator_watcher_hears_the_next_roll_by_direct_message(
@@ -273,10 +295,11 @@ async def test_a_generator_watcher_hears_the_next_roll_by_direct_message(
     board = await default.play_one_move(channel, started)
     first_line = board.content.split("\n")[0]
     assert "You rolled" in board.content
-    await fake.wait_until(lambda: fake.dm_channel(dan) is not None, what="a DM to the watcher")
     dm_channel = fake.dm_channel(dan)
     assert dm_channel is not None
-    dm = await fake.wait_for_message(dm_channel)
+    confirmation = fake.messages(dm_channel)[0]  # of /watch, before the move
+    assert confirmation.content.startswith("👀 You are watching **Generator**")
+    dm = await fake.wait_for_message(dm_channel, after=confirmation)
     assert dm.content.startswith(f"**Generator** in <#{channel.id}>: ")
     said = dm.content.removeprefix(f"**Generator** in <#{channel.id}>: ")
     # The post's line, then the roll it left to the prompt, then the link to the post.

@@ -78,6 +78,11 @@ class DiscordHTTPError(Exception):
         return cls(404, code, f"Unknown {what}")
 
     @classmethod
+    def cannot_message_user(cls) -> DiscordHTTPError:
+        """A 403 "Cannot send messages to this user" (50007): their DMs are closed."""
+        return cls(403, 50007, "Cannot send messages to this user")
+
+    @classmethod
     def missing_permissions(cls, needed: str) -> DiscordHTTPError:
         """A 403 "Missing Permissions" (50013), naming the permission the bot lacks."""
         return cls(403, 50013, f"Missing Permissions ({needed})")

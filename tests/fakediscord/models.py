@@ -118,6 +118,9 @@ class User:
     name: str
     global_name: str | None = None
     bot: bool = False
+    #: The user's privacy settings refuse direct messages from the bot: a message to their
+    #: DM channel gets Discord's 403 "Cannot send messages to this user" (50007).
+    dms_closed: bool = False
 
     @property
     def mention(self) -> str:

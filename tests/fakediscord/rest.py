@@ -425,6 +425,9 @@ class _RestApi:
             if channel.locked:
                 self._require_bot_permission(channel, "manage_threads")
             channel.archived = False
+        elif channel.type is ChannelType.DM:
+            if any(user.dms_closed for user in channel.recipients):
+                raise DiscordHTTPError.cannot_message_user()
         else:
             self._require_bot_permission(channel, "view_channel", "send_messages")
         if body.files:
