@@ -21,7 +21,7 @@ from bot.presenters.common import (
 )
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot, is_practice
-from bot.service.logbook import resign_move_text
+from bot.service.logbook import TIMEOUT_EVENT, resign_move_text
 from bot.service.models import RatingChange
 from bot.service.social import AUTOMATIC_EVENT
 from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
@@ -335,9 +335,9 @@ def game_started_text(snapshot: GameSnapshot) -> str:
 
 
 def late_board_text(snapshot: GameSnapshot) -> str:
-    """The post of a board that was not posted after its move (the bot stopped, or Discord
-    refused the post, before it; ``board_post`` timers): the move, that its board comes
-    late, then whose move it is now or the result::
+    """The post of a board that was not posted after its move, resignation or time-out (the
+    bot stopped, or Discord refused the post, before it; ``board_post`` timers): the move,
+    that its board comes late, then whose move it is now or the result::
 
         <@1> (South) played `a1-a3`; its board could not be posted at the time.
         <@2>, your move (North)."""
@@ -353,18 +353,24 @@ def late_board_text(snapshot: GameSnapshot) -> str:
     last = next(moved, None)
     ended_on_row = (
         snapshot.outcome is not None
-        and snapshot.outcome.termination == "resignation"
+        and snapshot.outcome.termination in ("resignation", "time")
         and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
     )
     if ended_on_row:
-        # A resignation that ended the game on its row logs no move: the result says it.
+        # A resignation or a time-out that ended the game on its row logs no move: the
+        # result says it ("… wins on time!").
         head = "The final board could not be posted at the time."
     elif last is None or last.seat is None:
         head = f"The board after ply {snapshot.ply} could not be posted at the time."
     else:
         player = snapshot.players[last.seat]
         who = f"{mention(player.user_id)} ({seat_label(player.seat_name)})"
-        if last.text == resign_move_text(last.seat):
+        resigned = last.text == resign_move_text(last.seat)
+        if any(e.kind == TIMEOUT_EVENT for e in last.events):
+            # Played for the seat on time-out (the game's rule), or its resignation.
+            what = "resigned" if resigned else f"had {_code(last.text)} played for them"
+            head = f"⏰ {who} ran out of time and {what}; the board could not be posted then."
+        elif resigned:
             head = f"{who} resigned; the board could not be posted at the time."
         else:
             head = f"{who} played {_code(last.text)}; its board could not be posted at the time."

@@ -263,7 +263,9 @@ class Timeouts:
         steps after them. Otherwise a two-player game ends, the seat losing on ``time``; in
         a larger game the seat resigns (logged ``[k]resign`` as :meth:`resign` does, or the
         game ends on ``time`` for every other seat when the engine has no resignation). The
-        seat's bank becomes zero plus its increment.
+        seat's bank becomes zero plus its increment. The change plans its board's post
+        (``board_post``), as a move does: the caller posts it (:meth:`announce`), and if the
+        process stops first the ``board_post`` timer does.
         """
         meta, row = loaded.meta, loaded.row
         engine = meta.engine
@@ -294,7 +296,9 @@ class Timeouts:
         elif len(meta.players) == 2:
             outcome = Outcome.win("time", 1 - seat, 2)
             log.info("game %d: seat %d lost on time", row.id, seat)
-            ended = await self.core.finish(loaded, "finished", outcome, timed_out=(seat,), now=now)
+            ended = await self.core.finish(
+                loaded, "finished", outcome, timed_out=(seat,), now=now, board_post=True
+            )
             return ClockEvent(
                 self.core.snapshot(ended),
                 seat,
@@ -312,7 +316,7 @@ class Timeouts:
                 others = tuple(s for s in range(len(meta.players)) if s != seat)
                 outcome = Outcome("time", others, (others, (seat,)))
                 ended = await self.core.finish(
-                    loaded, "finished", outcome, timed_out=(seat,), now=now
+                    loaded, "finished", outcome, timed_out=(seat,), now=now, board_post=True
                 )
                 return ClockEvent(
                     self.core.snapshot(ended), seat, player.user_id, kind, claimed_by=claimed_by
@@ -327,7 +331,7 @@ class Timeouts:
             events.extend(step_events)
         state, automatic_moves, automatic_events = automatic_steps(meta, state, moves[-1].ply + 1)
         updated = await self.core.commit(
-            loaded, state, [*moves, *automatic_moves], timed_out=(seat,), now=now
+            loaded, state, [*moves, *automatic_moves], timed_out=(seat,), now=now, board_post=True
         )
         log.info(
             "game %d: seat %d timed out (%s): %s",

@@ -898,6 +898,20 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
         "<@22> (North) resigned; the board could not be posted at the time."
     )
 
+    # Time-outs plan their boards too: the rule's move played for the seat, its resignation,
+    # or a game ended on time on its row.
+    timed_out = Event("timeout", 1, "North is out of time: pass played on time-out")
+    for text, said in (("pass", "had `pass` played for them"), ("[1]resign", "resigned")):
+        played = MoveRecord(2, 1, text, (timed_out,), T)
+        gone = snapshot(last_moves=(*snapshot().last_moves, played), to_move=(0,), ply=2)
+        assert presenters.late_board_text(gone).startswith(
+            f"⏰ <@22> (North) ran out of time and {said}; the board could not be posted then.\n"
+        )
+    on_time = snapshot(status="finished", to_move=(), outcome=Outcome.win("time", 0, 2))
+    assert presenters.late_board_text(on_time).startswith(
+        "The final board could not be posted at the time.\n<@11> (South) wins on time!"
+    )
+
 
 def test_an_exhibition_is_headed_as_one_not_as_a_challenge_to_the_bots() -> None:
     bots = tuple(ChallengePlayer(bot_user_id(1, k), "bot", "seated") for k in range(3))

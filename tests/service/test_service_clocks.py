@@ -20,6 +20,7 @@ import pytest
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
+from bot.service.clock_plans import BOARD_POST_TIMER
 from bot.service.clocks import (
     CLOCK_TIMER,
     FINAL_WARNING_TIMER,
@@ -266,7 +267,8 @@ async def test_soft_clock_claim_too_early_by_the_late_player_and_then_accepted(
     assert not ended.is_active
     assert ended.outcome is not None
     assert (ended.outcome.termination, ended.outcome.winners) == ("time", (1 - late_seat,))
-    assert await pending(database, snapshot.game_id) == []
+    # Only the final board's post is planned (if this process stopped before posting it).
+    assert await pending(database, snapshot.game_id) == [(BOARD_POST_TIMER, None)]
     with pytest.raises(StaleActionError, match="already ended"):
         await service.claim_on_time(GAMES, opponent, game_id=snapshot.game_id)
 
@@ -312,6 +314,11 @@ async def test_hard_clock_loses_on_time_when_the_timer_fires(
     # Every clock stopped, the loser's at its time-out bank (zero, no increment), no timers.
     assert [c.running for c in event.snapshot.clocks] == [False, False]
     assert bank(event.snapshot, loser) == timedelta(0)
+    # Every timer but the final board's post, planned with the time-out (a late board).
+    (board_post,) = await database.timers.pending(game_id=snapshot.game_id)
+    assert board_post.kind == BOARD_POST_TIMER
+    assert json.loads(board_post.payload_json) == {"version": event.snapshot.version}
+    await service.set_board_message(snapshot.game_id, 90, event.snapshot.version)
     assert await pending(database, snapshot.game_id) == []
     assert (await runner.run_once()).claimed == 0
 
