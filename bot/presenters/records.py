@@ -91,7 +91,8 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
     """
     if not moves:
         return f"{snapshot.game_name}, game {snapshot.game_id}: no moves yet."
-    head = f"{snapshot.game_name}, game {snapshot.game_id}: {len(moves)} plies"
+    plies = "1 ply" if len(moves) == 1 else f"{len(moves)} plies"
+    head = f"{snapshot.game_name}, game {snapshot.game_id}: {plies}"
     if len(snapshot.players) == 2 and all(m.seat == i % 2 for i, m in enumerate(moves)):
         rounds = [
             f"{n + 1}. {' '.join(_move_words(m) for m in moves[2 * n : 2 * n + 2])}"

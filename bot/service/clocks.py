@@ -131,8 +131,10 @@ def parse_duration(text: str, *, bare_unit: str | None = None) -> timedelta:
         if unit is None:
             raise ValueError(f"Unknown duration unit {bare_unit!r}; use d, h, m or s.")
         return _seconds(int(cleaned) * unit, text)
+    if not cleaned:
+        raise ValueError("A duration is missing; write it like 3d, 12h, 90m, 45s or 1d12h.")
     match = _DURATION.fullmatch(cleaned)
-    if not cleaned or match is None or not any(match.groupdict().values()):
+    if match is None or not any(match.groupdict().values()):
         raise ValueError(
             f"{text.strip()!r} is not a duration; write it like 3d, 12h, 90m, 45s or 1d12h."
         )

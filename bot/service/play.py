@@ -138,6 +138,9 @@ class Play:
         """:meth:`play` once the mover's seat is known and has time: parse, apply, commit.
         ``late``: the seat's soft clock had run out (its claim notice lapses with the turn)."""
         engine = loaded.meta.engine
+        if not text.strip():
+            # The engines would quote it back as '' (Discord lets a move of spaces through).
+            raise InvalidMoveError("That move is empty.", kind="notation", text=text)
         try:
             state, canonical, events = engine.play(loaded.position.state, seat, text)
         except EngineNotYourTurnError as exc:

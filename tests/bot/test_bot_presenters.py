@@ -423,6 +423,9 @@ def test_move_list_in_rounds_or_by_ply() -> None:
         "\n1. chance: first:1\n2. North: roll"
     )
     assert presenters.move_list_text(snapshot(), []).endswith("no moves yet.")
+    assert presenters.move_list_text(snapshot(), moves[:1]) == (
+        "Generatorb, game 5: 1 ply\n1. a1-a3"
+    )
 
 
 def challenge(**changes: object) -> ChallengeInfo:

@@ -165,6 +165,7 @@ def test_the_correspondence_preset_is_abstract_plays_default() -> None:
         ("400d", "at most 365d"),
         ("+1d", "not a clock"),
         ("3d+x", "not a duration"),
+        ("hard:1d+", "^A duration is missing"),  # not "'' is not a duration"
     ],
 )
 def test_bad_clock_text_gets_one_friendly_sentence(text: str, message: str) -> None:

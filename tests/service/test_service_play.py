@@ -133,6 +133,10 @@ async def test_move_errors_each_have_their_type(
         await service.play(GAMES, mover, "e2e4")
     assert notation.value.kind == "notation"
     assert notation.value.message.endswith(".")
+    # Only spaces (Discord lets them through): said so, not quoted back as ''.
+    with pytest.raises(InvalidMoveError, match=r"^That move is empty\.$") as empty:
+        await service.play(GAMES, mover, "   ")
+    assert empty.value.kind == "notation"
     with pytest.raises(InvalidMoveError) as illegal:
         await service.play(GAMES, mover, "b2-c3")
     assert illegal.value.kind == "illegal"
