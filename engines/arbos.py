@@ -615,10 +615,12 @@ def _parse_text(text: str) -> _Parsed:
             text=text,
         )
     expected = _WORDS[first]
-    cells = tuple(_cell(w, text) for w in words[1:])
-    if expected >= 0 and len(cells) != expected:
+    if expected >= 0 and len(words) - 1 != expected:
+        # Counted before the cells are read: `pass pass` is a pass with a word too many,
+        # not a cell named 'PASS'.
         need = {0: "no cell", 1: "one cell", 2: "two cells"}[expected]
         raise NotationError(f"`{first}` takes {need}", text=text)
+    cells = tuple(_cell(w, text) for w in words[1:])
     if expected < 0 and not cells:
         raise NotationError("`prune` names one cell of each tree to remove", text=text)
     return _Parsed(seat, first, cells)

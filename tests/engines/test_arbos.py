@@ -450,6 +450,13 @@ def test_notation_errors(text: str) -> None:
         ENGINE.parse_move(state, 1, text)
 
 
+def test_a_word_too_many_is_counted_before_it_is_read_as_a_cell() -> None:
+    state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
+    for text, said in (("pass pass", "`pass` takes no cell"), ("replace K5 x", "one cell")):
+        with pytest.raises(NotationError, match=said):
+            ENGINE.parse_move(state, 1, text)
+
+
 def test_seat_prefix_on_a_chance_token_is_a_notation_error_and_draws_nothing() -> None:
     status, out = run(["arbos", "[0]setup:K5"])
     assert status == 1
