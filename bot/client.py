@@ -52,6 +52,8 @@ EXTENSIONS = (
 
 #: How many users' display names the board labels remember.
 _NAME_CACHE_SIZE = 1024
+#: Discord's error code for an answer to an interaction already answered (by another session).
+ALREADY_ACKNOWLEDGED = 40060
 
 
 def intents() -> discord.Intents:
@@ -103,9 +105,20 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
 
         An interaction that arrives while the bot shuts down finds no command (discord.py's
         ``close`` removes the cogs, and their commands, first): that is logged as such, at
-        INFO, not as a bug; Discord tells the user the interaction failed."""
+        INFO, not as a bug; Discord tells the user the interaction failed. One that another
+        session acknowledged first (Discord's 40060: two processes running the same shard
+        during an overlapping restart) is one warning, with no apology to send."""
         if isinstance(error, app_commands.CommandNotFound) and self.client.shutting_down:
             log.info("%s arrived while the bot was shutting down", describe(interaction))
+            return
+        cause = getattr(error, "original", error)
+        if isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED:
+            # Another session answered first: two processes run the same shard (docs/scale.md).
+            log.warning(
+                "%s was answered by another process first (40060); do two processes run the "
+                "same shard?",
+                describe(interaction),
+            )
             return
         log.error("unhandled error in %s", describe(interaction), exc_info=error)
         if interaction.type is discord.InteractionType.autocomplete:

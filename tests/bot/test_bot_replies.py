@@ -124,6 +124,31 @@ async def test_a_command_gone_at_shutdown_is_no_bug(
         )
 
 
+async def test_an_interaction_another_session_answered_first_is_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two processes on one shard (an overlapping restart) both handle each interaction;
+    the later answer gets Discord's 40060. One warning naming the cause, no traceback, no
+    apology (it would be refused the same way)."""
+    client = MagicMock()
+    client._connection._command_tree = None
+    client.shutting_down = False
+    tree = GameroomTree(client)
+    interaction = fake_interaction(done=False)
+    response = SimpleNamespace(status=400, reason="Bad Request")
+    taken = discord.HTTPException(
+        response, {"message": "Interaction has already been acknowledged.", "code": 40060}
+    )
+    command = MagicMock()
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        await tree.on_error(interaction, app_commands.CommandInvokeError(command, taken))
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING
+    assert "another process" in record.getMessage()
+    assert record.exc_info is None
+    interaction.response.send_message.assert_not_awaited()
+
+
 def test_allowed_users_pings_only_them() -> None:
     mentions = allowed_users([5, 6, 5])
     assert mentions.everyone is False
