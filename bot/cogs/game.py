@@ -18,6 +18,7 @@ from bot.service import NoGameHereError, ServiceError
 from bot.service.bot_seats import is_bot
 from bot.service.models import ReplayAnimation
 from bot.service.records import BoardAtPly, GameRecord
+from bot.service.spectators import Spectators
 from bot.ui.board import direct_messages, post_board, render_file, retire_offers
 from bot.ui.host import BotHost, Interaction
 from bot.ui.menus import GAME_CHOICES
@@ -156,7 +157,8 @@ class GameCog(
     async def _channel_gone(self, guild_id: int, channel_id: int) -> None:
         """Discord deleted a channel or thread: its games (and those in its threads) are
         aborted (:meth:`~bot.service.service.GameService.abort_in_deleted_channel`), each
-        person who played in one is told by direct message, the only place left to say it,
+        person who played in one, and each of its watchers, is told by direct message, the
+        only place left to say it,
         and its open challenges are cancelled. Each step's failure is logged at ERROR and
         leaves the others to run; a game not aborted then stays active, and nothing in
         Discord can end it (``/game abort`` needs its channel)."""
@@ -169,6 +171,11 @@ class GameCog(
             await self.bot.draw_offers.forget(snapshot.game_id)
             await self.bot.takebacks.forget(snapshot.game_id)
             people = [u for u in snapshot.user_ids if not is_bot(u)]
+            try:
+                # Its watchers too: they were promised its end, and it ends here.
+                people += await Spectators(self.bot.service).to_notify(snapshot)
+            except Exception:
+                log.exception("game %d: could not read its watchers", snapshot.game_id)
             await direct_messages(self.bot, people, presenters.channel_deleted_text(snapshot))
         try:
             challenges = await self.bot.service.cancel_in_deleted_channel(channel_id)

@@ -393,23 +393,27 @@ async def test_a_deleted_channel_aborts_its_games_and_tells_their_players(
     default: Guild,
 ) -> None:
     """A game whose channel is deleted could never be played or ended again, and would keep
-    its players from /forget-me: it is aborted (no result, not rated), its players hear of it
-    by direct message, and an open challenge posted there is cancelled."""
+    its players from /forget-me: it is aborted (no result, not rated), its players and its
+    watchers hear of it by direct message, and an open challenge posted there is cancelled."""
     fake, channel = default.fake, default.channel
     ann, bob, cat, dan = default.ann, default.bob, default.cat, default.dan
     await default.started_in_channel("generatorb")
     await fake.slash(cat, channel, "challenge", options={"game": "orbs", "opponent": dan})
     await fake.wait_for_message(channel, lambda m: f"<@{dan.id}>" in m.content)
+    watching = await fake.slash(dan, channel, "watch", options={"game_id": 1})
+    assert watching.content.startswith("You are watching **Generatorb** (game 1)")
 
     fake.delete_channel(channel)
-    assert (
-        await direct_messages_to(fake, ann, bob)
-        == [
-            "**Generatorb** (game 1) was aborted: its channel was deleted. It has no result "
-            "and is not rated."
-        ]
-        * 2
+    said = (
+        "**Generatorb** (game 1) was aborted: its channel was deleted. It has no result "
+        "and is not rated."
     )
+    assert await direct_messages_to(fake, ann, bob) == [said] * 2
+    # Its watcher was promised its end: told too (after the watch's confirmation).
+    watcher_dms = fake.dm_channel(dan)
+    assert watcher_dms is not None
+    told = await fake.wait_for_message(watcher_dms, lambda m: "aborted" in m.content)
+    assert told.content == said
     elsewhere = fake.add_text_channel(default.guild, "elsewhere")
     listed = await fake.slash(ann, elsewhere, "games", options={"scope": "mine"})
     assert "Generatorb" not in listed.content, listed.content
