@@ -229,7 +229,9 @@ class Lobby:
             seating=seating,
             rematch_of=rematch_of,
             start_position=start_position,
-            rated=rated,  # the game copies it when it starts (db/ratings.py)
+            # The game copies it when it starts (db/ratings.py); a custom start is never
+            # rated, so it is stored casual, as the lobby and the result say.
+            rated=rated and start_position is None,
         )
         log.info(
             "challenge %d: %s for %d by %d, invited %s, in channel %d",

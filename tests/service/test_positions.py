@@ -58,6 +58,8 @@ async def test_a_game_starts_from_a_custom_position_and_replays_from_it(
     row = await service.database.games.get(started.game_id)
     assert row is not None
     assert row.start_position == GENERATORB
+    # Never rated, so stored casual, as the lobby says (rated=True was asked by default).
+    assert (challenge.rated, started.rated, row.rated) == (False, False, False)
 
     await _play_first_legal(service, started, 3)
 
