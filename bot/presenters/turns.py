@@ -335,9 +335,10 @@ def game_started_text(snapshot: GameSnapshot) -> str:
 
 
 def late_board_text(snapshot: GameSnapshot) -> str:
-    """The post of a board that was not posted after its move, resignation or time-out (the
-    bot stopped, or Discord refused the post, before it; ``board_post`` timers): the move,
-    that its board comes late, then whose move it is now or the result::
+    """The post of a board that was not posted after its move, resignation or time-out, or
+    at the game's start (the bot stopped, or Discord refused the post, before it;
+    ``board_post`` timers): the move, that its board comes late, then whose move it is now
+    or the result (at the start: the game's first post, :func:`game_started_text`)::
 
         <@1> (South) played `a1-a3`; its board could not be posted at the time.
         <@2>, your move (North)."""
@@ -360,6 +361,9 @@ def late_board_text(snapshot: GameSnapshot) -> str:
         # A resignation or a time-out that ended the game on its row logs no move: the
         # result says it ("… wins on time!").
         head = "The final board could not be posted at the time."
+    elif last is None and snapshot.is_active:
+        # No seat has moved (chance steps at most, such as Arbos' setup): the game's start.
+        return f"The first board could not be posted at the time.\n{game_started_text(snapshot)}"
     elif last is None or last.seat is None:
         head = f"The board after ply {snapshot.ply} could not be posted at the time."
     else:

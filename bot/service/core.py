@@ -455,17 +455,20 @@ class GameCore:
 
     # ---- writes --------------------------------------------------------------------------
 
-    async def settle(self, loaded: Loaded, *, now: datetime | None = None) -> Loaded:
+    async def settle(
+        self, loaded: Loaded, *, now: datetime | None = None, board_post: bool = False
+    ) -> Loaded:
         """Play the automatic steps (chance, forced moves) the stored game waits at, before
         anyone acts.
 
         A game that starts at a chance node (an opening roll) gets here right after it is
-        created; any other game only if a process stopped between writes.
+        created (with ``board_post``: the caller posts the first board, as :meth:`commit`
+        says); any other game only if a process stopped between writes.
         """
         state, moves, _ = automatic_steps(loaded.meta, loaded.position.state, loaded.row.ply + 1)
         if not moves:
             return loaded
-        return await self.commit(loaded, state, moves, now=now)
+        return await self.commit(loaded, state, moves, now=now, board_post=board_post)
 
     async def commit(
         self,

@@ -24,6 +24,7 @@ from bot.service import _codec
 from bot.service.bot_seats import is_bot
 from bot.service.clock_plans import (
     merge_changes,
+    plan_board_post,
     plan_bot_turns,
     plan_reminders,
     plan_start,
@@ -79,6 +80,7 @@ from db.clocks import VacationChangedError
 from db.rows import ClockChanges
 from engines import get_engine
 from engines.base import (
+    CHANCE,
     Engine,
     OptionValue,
     UsageError,
@@ -531,7 +533,8 @@ class Lobby:
 
         The same transaction gives every seat its clock (if the challenge has one), starts the
         clocks of the seats to move (paused while their player is on vacation) and plans
-        their deadline and reminder timers."""
+        their deadline and reminder timers, and the first board's ``board_post`` timer (the
+        settling commit's, for a game that opens at a chance node)."""
         engine = get_engine(challenge.game)
         options = engine.resolve_options(_codec.load_options(challenge.options_json))
         seed = self._seed_source()
@@ -557,12 +560,19 @@ class Lobby:
         # The first clocks start (or not) by the vacations read: the write checks them.
         checks = ClockChanges(vacations_seen=seen) if new_clocks and seen else None
 
+        # A game that opens at a chance node (Arbos' setup, an opening roll) is settled at
+        # once below: that commit plans the first board's post instead of version 1.
+        opens_at_chance = CHANCE in to_move
+
         def first_timers(game_id: int) -> ClockChanges | None:
             reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
             delay = self.core.bot_turn_delay(user_ids, clocked=bool(new_clocks))
             bot_turns = plan_bot_turns(game_id, first, now + delay, 0)
             starts = start_timers(game_id, new_clocks)
-            return merge_changes(checks, starts, reminders, bot_turns)
+            # The first board is posted like a move's: if this process stops first, the
+            # board_post timer posts it (a crash between the start and its post).
+            board = None if opens_at_chance else plan_board_post(game_id, 1, now)
+            return merge_changes(checks, starts, reminders, bot_turns, board)
 
         try:
             row = await self.core.database.games.create(
@@ -601,7 +611,7 @@ class Lobby:
             user_ids,
         )
         async with self.core.game_lock(row.id):
-            loaded = await self.core.settle(await self.core.load_row(row))
+            loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
             self.core.tell_bot_turn(loaded)
             return self.core.snapshot(loaded)
 

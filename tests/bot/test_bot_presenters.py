@@ -910,6 +910,11 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
         assert presenters.late_board_text(gone).startswith(
             f"⏰ <@22> (North) ran out of time and {said}; the board could not be posted then.\n"
         )
+    # The start's board (no seat has moved; chance steps at most): the game's first post.
+    start = snapshot(last_moves=(MoveRecord(1, None, "setup:K10", (), T),), ply=1)
+    assert presenters.late_board_text(start) == (
+        "The first board could not be posted at the time.\n" + presenters.game_started_text(start)
+    )
     on_time = snapshot(status="finished", to_move=(), outcome=Outcome.win("time", 0, 2))
     assert presenters.late_board_text(on_time).startswith(
         "The final board could not be posted at the time.\n<@11> (South) wins on time!"

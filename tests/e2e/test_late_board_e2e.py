@@ -99,3 +99,49 @@ async def test_a_board_lost_to_a_crash_is_posted_late_and_a_posted_one_is_not_re
     finally:
         await database.close()
     assert "Traceback" not in bot.log()
+
+
+async def test_a_start_whose_first_board_was_lost_is_posted_late(
+    fake_discord: FakeDiscord, room: tuple[BotProcess, Any], tmp_path: Path
+) -> None:
+    """A process accepts a challenge (the game starts) and stops before posting the first
+    board: the start's ``board_post`` timer posts it, as the game's first post."""
+    fake, (bot, guild) = fake_discord, room
+    channel = fake.add_text_channel(guild, "games")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for user in (alice, bob):
+        fake.add_member(guild, user)
+    await fake.slash(alice, channel, "challenge", options={"game": "generatorb", "opponent": bob})
+    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'gameroom.db'}")
+    try:
+        crashed = GameService(database)
+        (challenge,) = await database.challenges.list_open(channel_id=channel.id)
+        started = (await crashed.accept_challenge(challenge.id, bob.id)).game
+        assert started is not None
+        (timer,) = await database.timers.pending(kinds=[BOARD_POST_TIMER])
+        assert timer.payload_json == board_post_payload(started.version)
+        now = datetime.now(UTC)
+        due_now = NewTimer(
+            BOARD_POST_TIMER, now, started.game_id, None, board_post_payload(started.version)
+        )
+        await database.timers.schedule(due_now, now=now)
+
+        late = await fake.wait_for_message(
+            channel, lambda m: "first board" in m.content, after=lobby, timeout=20
+        )
+        assert late.attachments
+        assert late.content.startswith(
+            "The first board could not be posted at the time.\n**Generatorb** begins: "
+        )
+        mover = started.to_move_user_ids[0]
+        assert f"<@{mover}>, your move" in late.content
+        for _ in range(50):  # the timer is done with once its handler has returned
+            if not await database.timers.pending(kinds=[BOARD_POST_TIMER]):
+                break
+            await asyncio.sleep(0.1)
+        assert not await database.timers.pending(kinds=[BOARD_POST_TIMER])
+    finally:
+        await database.close()
+    assert "Traceback" not in bot.log()

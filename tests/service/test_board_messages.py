@@ -90,6 +90,21 @@ async def test_a_failed_write_is_raised_to_its_callers_and_the_next_group_is_wri
     assert row.board_message_id == 6
 
 
+@pytest.mark.parametrize(("game", "options"), [("generatorb", None), ("arbos", None)])
+async def test_a_start_plans_its_first_boards_post(
+    service: GameService, database: Database, start_game: StartGame, game: str, options: Any
+) -> None:
+    """The first board is posted like a move's: the start plans a ``board_post`` for the
+    version it leaves, also when the game opened at a chance node and was settled at once
+    (Arbos' random setup: one timer, of the settled version, not of version 1)."""
+    snapshot = await start_game(game=game, options=options)
+    (timer,) = await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+    assert json.loads(timer.payload_json) == {"version": snapshot.version}
+    assert (snapshot.version > 1) is (game == "arbos")  # settled: the setup's draws
+    await service.set_board_message(snapshot.game_id, 70, snapshot.version)
+    assert not await database.timers.pending(game_id=snapshot.game_id, kinds=[BOARD_POST_TIMER])
+
+
 async def test_a_move_plans_its_board_post_and_the_post_calls_it_off(
     service: GameService, database: Database, start_game: StartGame
 ) -> None:
@@ -144,6 +159,7 @@ async def test_a_decision_within_a_turn_plans_no_board_post(
     # Generation Zero: a 'Sue's rest is one of many decisions of the seat's turn; it is
     # answered with a quiet line, not a board, so there is no board to wait for.
     snapshot = await start_game(game="generation_zero")
+    await service.set_board_message(snapshot.game_id, 70, snapshot.version)  # the first board
     mover = to_move_user(snapshot)
     moves = await service.autocomplete_moves(GAMES, mover, "rest")
     result = await service.play(GAMES, mover, moves[0])

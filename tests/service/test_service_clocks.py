@@ -20,7 +20,7 @@ import pytest
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
-from bot.service.clock_plans import BOARD_POST_TIMER
+from bot.service.clock_plans import BOARD_POST_GRACE, BOARD_POST_TIMER
 from bot.service.clocks import (
     CLOCK_TIMER,
     FINAL_WARNING_TIMER,
@@ -170,12 +170,13 @@ async def test_a_clocked_game_starts_the_first_seats_clock_and_its_timers(
     assert mine.mode == "hard"
     timers = await database.timers.pending(game_id=snapshot.game_id)
     assert [(t.kind, t.seat, t.due_at) for t in timers] == [
+        (BOARD_POST_TIMER, None, T0 + BOARD_POST_GRACE),  # the first board's, if never posted
         (FINAL_WARNING_TIMER, first, T0 + 22 * HOUR),
         (CLOCK_TIMER, first, T0 + DAY),
         (REMINDER_TIMER, first, T0 + DAY),
     ]
-    assert json.loads(timers[1].payload_json) == {"clock_version": 1}
-    assert json.loads(timers[2].payload_json) == {"version": snapshot.version, "ply": 0}
+    assert json.loads(timers[2].payload_json) == {"clock_version": 1}
+    assert json.loads(timers[3].payload_json) == {"version": snapshot.version, "ply": 0}
 
 
 async def test_a_game_without_a_clock_has_no_clocks_but_reminders(
@@ -183,7 +184,10 @@ async def test_a_game_without_a_clock_has_no_clocks_but_reminders(
 ) -> None:
     snapshot = await start(service, None)
     assert (snapshot.clock, snapshot.clocks, snapshot.clock_text) == ("none", (), "no clock")
-    assert await pending(database, snapshot.game_id) == [(REMINDER_TIMER, snapshot.to_move[0])]
+    assert await pending(database, snapshot.game_id) == [
+        (BOARD_POST_TIMER, None),  # the first board's, called off once it is posted
+        (REMINDER_TIMER, snapshot.to_move[0]),
+    ]
 
 
 # ---- banks after moves ----------------------------------------------------------------------
