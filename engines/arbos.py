@@ -1339,6 +1339,29 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         head = " ".join([word, *(_NAMES[c] for c in given)]) + " "
         return _complete(head, cells, partial, limit)
 
+    def suggestion_label(self, state: ArbosState, seat: int, text: str) -> str:
+        """A suggestion that is only a move's beginning (an action word, a double's first
+        cell, a prune with trees left to name; :meth:`suggest_moves`) says what is still to
+        type, since sent as it is it would be refused: ``double K10 … (one more cell)``."""
+        words = text.split()
+        if not words or words[0] not in _WORDS:
+            return text
+        need = _WORDS[words[0]]
+        if need < 0:  # prune: one cell of each tree to prune
+            need = state.prune or 1
+        missing = need - (len(words) - 1)
+        if missing <= 0:
+            return text
+        if words[0] == "prune":
+            more = (
+                "a cell of each tree to prune" if len(words) == 1 else "a cell of each other tree"
+            )
+        elif missing > 1:
+            more = "two cells"
+        else:
+            more = "one more cell" if len(words) > 1 else "a cell"
+        return f"{text} … (then {more})"
+
     def _first_word(self, state: ArbosState, seat: int, partial: str, limit: int) -> list[str]:
         legal_words: list[str] = []
         if state.prune:

@@ -450,6 +450,28 @@ def test_notation_errors(text: str) -> None:
         ENGINE.parse_move(state, 1, text)
 
 
+def test_a_suggestion_that_is_only_a_beginning_says_what_is_still_to_type() -> None:
+    """Autocomplete offers action words and a double's first cell to type on from; sent as
+    they are they would be refused, so their labels say what follows. Whole moves are
+    shown as they are."""
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"seeds_per_player": "7"}), 3)
+    rng = random.Random(1)
+    while not any(t.startswith("double") for t in ENGINE.suggest_moves(state, 0, "", 25) or ()):
+        (seat,) = ENGINE.to_move(state)
+        if seat < 0:
+            state = ENGINE.apply_chance(state, ENGINE.sample_chance(state)).state
+        else:
+            state = ENGINE.play(state, seat, rng.choice(ENGINE.legal_move_texts(state, seat)))[0]
+    (seat,) = ENGINE.to_move(state)
+    label = ENGINE.suggestion_label
+    assert label(state, seat, "double") == "double … (then two cells)"
+    assert label(state, seat, "double A1") == "double A1 … (then one more cell)"
+    assert label(state, seat, "seed") == "seed … (then a cell)"
+    assert label(state, seat, "A1") == "A1"
+    assert label(state, seat, "double A1 A2") == "double A1 A2"
+    assert label(state, seat, "pass") == "pass"
+
+
 def test_a_word_too_many_is_counted_before_it_is_read_as_a_cell() -> None:
     state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
     for text, said in (("pass pass", "`pass` takes no cell"), ("replace K5 x", "one cell")):
