@@ -48,7 +48,13 @@ from bot.service.errors import (
     StaleActionError,
 )
 from bot.service.locks import KeyedLock
-from bot.service.logbook import RECENT_MOVES, left_seats, move_record, public_position
+from bot.service.logbook import (
+    RECENT_MOVES,
+    left_seats,
+    move_record,
+    public_position,
+    resign_move_text,
+)
 from bot.service.models import (
     FEW_MOVES,
     GameSnapshot,
@@ -305,12 +311,16 @@ class GameCore:
     ) -> RatingHook | None:
         """The rating update to write with the change that ends ``loaded``'s game (after
         ``new_moves``), or ``None``. Reads the move log once, at the end of a game only: the
-        plies seats played decide "fewer plies than players"."""
+        plies seats played decide "fewer plies than players" (a resignation logged as
+        ``[k]resign`` is no move played: Generatorb and Arbos log none, and one move then a
+        resignation must be unrated in every game; ``db.ratings`` counts the same way)."""
         if status != "finished" or self.ratings is None:
             return None
         logged = await self.database.games.moves(loaded.row.id)
-        seats = [m.seat for m in logged] + [m.seat for m in new_moves]
-        seat_plies = sum(1 for seat in seats if seat is not None)
+        plies = [(m.seat, m.text) for m in logged] + [(m.seat, m.text) for m in new_moves]
+        seat_plies = sum(
+            1 for seat, text in plies if seat is not None and text != resign_move_text(seat)
+        )
         return self.ratings.hook(loaded, status, outcome, seat_plies, now)
 
     def _with_ratings(self, loaded: Loaded, hook: RatingHook | None) -> Loaded:

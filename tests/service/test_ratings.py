@@ -497,3 +497,20 @@ async def test_a_game_ended_before_anyone_moved_is_unrated_although_chance_steps
     ended = await service.resign(GAMES, ALICE)
     assert ended.status == "finished"
     assert await service.database.ratings.get(ALICE, "arbos") is None
+
+
+@pytest.mark.parametrize("game", ["generatorb", "orbs", "generator"])
+async def test_one_move_then_a_resignation_is_unrated_in_every_game(
+    service: GameService, database: Database, start_game: StartGame, game: str
+) -> None:
+    """Orbs and Generator log a resignation as the seat's ``[k]resign`` ply, Generatorb logs
+    none: either way the resigning seat never moved, so the game is unrated (it was rated
+    in Orbs and Generator, so a player could shed rating by resigning at once). The rebuild
+    counts the same way."""
+    await start_game(game=game)
+    final = await play_and_resign(service, plies=1)
+    assert final.status == "finished"
+    assert final.rating_changes == ()
+    assert await database.ratings.get(ALICE, game) is None
+    await service.rebuild_ratings()
+    assert await database.ratings.get(ALICE, game) is None
