@@ -74,8 +74,14 @@ _BUSY_NO_THREADS = (
 )
 _NO_THREAD = (
     "I could not open a thread for this game, so it has not started; check that I may "
-    "create public threads here, then try again from the lobby (its Join, Start or "
-    "Add a bot…)."
+    "create public threads and send messages in threads here, then try again from the "
+    "lobby (its Join, Start or Add a bot…)."
+)
+#: The same under the "when busy" policy: the thread was needed because of the other game.
+_BUSY_NO_THREAD = (
+    "This channel already has a game in progress, and I could not open a thread for this "
+    "one, so it has not started; check that I may create public threads and send messages "
+    "in threads here, then try again from the lobby."
 )
 
 
@@ -315,8 +321,15 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         # The new game's turn order is held until its first board is out (_keep_order).
         async with contextlib.AsyncExitStack() as order:
             try:
+                # The interaction's permissions are the lobby channel's when it was used there.
+                here = interaction.channel_id == info.channel_id
                 update = await self._press_where_games_go(
-                    where, message, interaction.guild_id, press, order
+                    where,
+                    message,
+                    interaction.guild_id,
+                    press,
+                    order,
+                    interaction.app_permissions if here else None,
                 )
             except Exception:
                 # A challenge to the bot without its bot is not what was asked (left open, its
@@ -422,7 +435,12 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 press = _Press(button.challenge_id, interaction.user.id, button.action)
                 async with contextlib.AsyncExitStack() as order:
                     update = await self._press_where_games_go(
-                        interaction.channel, interaction.message, interaction.guild_id, press, order
+                        interaction.channel,
+                        interaction.message,
+                        interaction.guild_id,
+                        press,
+                        order,
+                        interaction.app_permissions,
                     )
                     await self._show(interaction, update)
             except ChallengeClosedError as closed:
@@ -439,7 +457,12 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                 press = _Press(challenge_id, interaction.user.id, None, (level,))
                 async with contextlib.AsyncExitStack() as order:
                     update = await self._press_where_games_go(
-                        interaction.channel, interaction.message, interaction.guild_id, press, order
+                        interaction.channel,
+                        interaction.message,
+                        interaction.guild_id,
+                        press,
+                        order,
+                        interaction.app_permissions,
                     )
                     await self._show(interaction, update)
             except ChallengeClosedError as closed:
@@ -465,11 +488,15 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         guild_id: int | None,
         press: _Press,
         order: contextlib.AsyncExitStack,
+        permissions: discord.Permissions | None = None,
     ) -> LobbyUpdate:
         """Apply ``press``; a press that starts the game starts it where the guild's thread
         policy says (see the module docstring). ``channel`` is where the lobby is and
         ``message`` its post (threads open off it). A press that may start the game holds the
         turn order of the channel it may start in until ``order`` closes (:meth:`_keep_order`).
+        ``permissions`` are the bot's in ``channel`` when known (the interaction's
+        ``app_permissions`` there): a thread the bot could open but not post in is not
+        opened (its game would have no boards).
 
         A challenge posted in a thread starts its game in that thread (Discord has no
         threads in threads). Raises :class:`ChannelBusyError` with the sentence that fits
@@ -490,7 +517,9 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         if policy is ThreadPolicy.ALWAYS and message is not None:
             info = await self.bot.service.get_challenge(press.challenge_id)
             if press.may_start(info):
-                return await self._press_in_thread(message, press, info, _NO_THREAD, order)
+                return await self._press_in_thread(
+                    message, press, info, _NO_THREAD, order, permissions
+                )
         await self._keep_order(order, press, getattr(channel, "id", None))
         try:
             return await self._press(press)
@@ -500,7 +529,9 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if message is None:
                 raise ChannelBusyError(_BUSY) from busy
             info = await self.bot.service.get_challenge(press.challenge_id)
-            return await self._press_in_thread(message, press, info, _BUSY, order)
+            return await self._press_in_thread(
+                message, press, info, _BUSY_NO_THREAD, order, permissions
+            )
 
     async def _keep_order(
         self, order: contextlib.AsyncExitStack, press: _Press, channel_id: int | None
@@ -548,15 +579,22 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         info: ChallengeInfo,
         failure: str,
         order: contextlib.AsyncExitStack,
+        permissions: discord.Permissions | None,
     ) -> LobbyUpdate:
         """Open a thread off the challenge post ``message``, named after the game and its
         players (those the press seats included), and apply ``press`` there.
 
-        Nothing is lost when it fails: a thread Discord refuses raises :class:`ServiceError`
-        with the sentence ``failure`` before anything is pressed, and the thread
-        is deleted again when the press fails or no longer starts the game (someone left
-        meanwhile).
+        Nothing is lost when it fails: a thread Discord refuses, or one the bot may not
+        post in (``permissions``, when known, lack Send Messages in Threads: its game would
+        start without a board), raises :class:`ServiceError` with the sentence ``failure``
+        before anything is pressed, and the thread is deleted again when the press fails or
+        no longer starts the game (someone left meanwhile).
         """
+        if permissions is not None and not (
+            permissions.create_public_threads and permissions.send_messages_in_threads
+        ):
+            log.warning("challenge %d: may not open or post in a thread here", info.challenge_id)
+            raise ServiceError(failure)
         user_ids = [*info.seated_ids, *press.newcomers(info)]
         names = [await self.bot.display_name(seated) for seated in user_ids]
         try:

@@ -65,7 +65,9 @@ class Guild:
         self.fake = fake
         everyone = DEFAULT_EVERYONE_PERMISSIONS
         if not everyone_threads:  # then the bot's role alone decides whether it may open one
-            everyone &= ~discord.Permissions(create_public_threads=True).value
+            # (and post in it: people's slash commands need neither permission)
+            threads = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+            everyone &= ~threads.value
         self.guild = fake.add_guild(name, everyone_permissions=everyone)
         self.channel = fake.add_text_channel(self.guild, "games")
         self.ann, self.bob, self.cat, self.dan = (
@@ -152,7 +154,7 @@ async def always(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Gui
 @pytest.fixture
 async def default(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Guild]:
     """A guild with the default thread policy, where only the bot's role lets it open
-    threads."""
+    threads and post in them."""
     world = Guild(fake_discord, tmp_path, "Threads When Busy", everyone_threads=False)
     await world.start()
     try:
@@ -340,6 +342,24 @@ async def test_refusals_leave_the_lobby_as_it_was(default: Guild) -> None:
     assert no_thread.content.startswith("I could not open a thread for this game")
     assert labels(fake.message(second)) == ["Accept", "Decline", "Cancel"]
     assert fake.threads(channel) == []
+
+    # -- threads when busy, the same: the refusal names the thread, not only the busy channel --
+    await default.set_threads(ThreadPolicy.WHEN_BUSY)
+    busy = await fake.press(dan, second, label="Accept")
+    assert busy.content.startswith(
+        "This channel already has a game in progress, and I could not open a thread for this "
+        "one, so it has not started; check that I may create public threads"
+    )
+    assert fake.threads(channel) == []
+
+    # -- a thread the bot could open but not post in is not opened (no board would come) -------
+    no_posts = discord.Permissions(send_messages_in_threads=True).value
+    fake.set_bot_permissions(default.guild, DEFAULT_BOT_PERMISSIONS & ~no_posts)
+    mute = await fake.press(dan, second, label="Accept")
+    assert "send messages in threads" in mute.content
+    assert labels(fake.message(second)) == ["Accept", "Decline", "Cancel"]
+    assert fake.threads(channel) == []
+    await default.set_threads(ThreadPolicy.ALWAYS)
 
     # -- allowed again: the same press starts the game in its thread --------------------------
     fake.set_bot_permissions(default.guild, DEFAULT_BOT_PERMISSIONS)
