@@ -65,6 +65,7 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from bot.service.clocks import ClockSpec, parse_duration
+from db.engine import url_problem
 
 __all__ = [
     "DEFAULT_AI_WORKERS",
@@ -179,7 +180,7 @@ class Settings:
             raise SettingsError("DISCORD_TOKEN is not set; put the bot token in it or in .env")
         return cls(
             discord_token=token,
-            db_url=get("GAMEROOM_DB_URL") or DEFAULT_DB_URL,
+            db_url=_parse_db_url(get("GAMEROOM_DB_URL")),
             dev_guild_id=_parse_snowflake("GAMEROOM_DEV_GUILD", get("GAMEROOM_DEV_GUILD")),
             discord_api_base=_parse_url(
                 "GAMEROOM_DISCORD_API_BASE", get("GAMEROOM_DISCORD_API_BASE"), ("http", "https")
@@ -309,6 +310,19 @@ def _parse_log_level(text: str | None) -> str:
     if level not in LOG_LEVELS:
         raise SettingsError(f"GAMEROOM_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
     return level
+
+
+def _parse_db_url(text: str | None) -> str:
+    """``GAMEROOM_DB_URL``: a SQLAlchemy URL of a driver the bot runs on
+    (:data:`db.engine.SUPPORTED_DRIVERS`), else the default SQLite file. Checked before the
+    bot logs in, so a typo is one line naming the setting, not a traceback after login."""
+    if not text:
+        return DEFAULT_DB_URL
+    problem = url_problem(text)
+    if problem is not None:
+        shown = text if "@" not in text else text.split("://")[0] + "://…"  # no password
+        raise SettingsError(f"GAMEROOM_DB_URL {problem} ({shown!r})")
+    return text
 
 
 def _parse_duration(

@@ -45,6 +45,7 @@ from typing import Any, Final
 
 from sqlalchemy import URL, Connection, Engine, Table, event, make_url
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from db.sqlite_driver import one_trip_dbapi
@@ -54,10 +55,12 @@ __all__ = [
     "POOL",
     "SQLITE_BUSY_TIMEOUT_MS",
     "SQLITE_POOL",
+    "SUPPORTED_DRIVERS",
     "Transactions",
     "create_engine",
     "dialect_insert",
     "insert_for",
+    "url_problem",
 ]
 
 #: Where the bot keeps its data unless configured otherwise (relative to the working directory).
@@ -82,6 +85,25 @@ SQLITE_POOL: Final[dict[str, int]] = {"pool_size": 4, "max_overflow": 0}
 
 # Execution option marking connections that only read; see Transactions.read().
 _READ_ONLY: Final = "gameroom_read_only"
+
+
+#: The database URLs the bot runs on: SQLite through aiosqlite, PostgreSQL through asyncpg
+#: (the ``postgres`` extra). Other drivers are not async or not tested.
+SUPPORTED_DRIVERS: Final = ("sqlite+aiosqlite", "postgresql+asyncpg")
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with ``url`` as the bot's database URL, in words, or ``None``: not a
+    SQLAlchemy URL, or a driver other than :data:`SUPPORTED_DRIVERS`. Nothing is opened (a
+    server that is down is found when the bot connects)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return "is not a database URL"
+    if parsed.drivername not in SUPPORTED_DRIVERS:
+        drivers = " or ".join(f"{d}://…" for d in SUPPORTED_DRIVERS)
+        return f"must start with {drivers}, not {parsed.drivername}://"
+    return None
 
 
 def create_engine(url: str | URL) -> AsyncEngine:

@@ -273,3 +273,19 @@ def test_shards_are_read_and_checked() -> None:
     ):
         with pytest.raises(SettingsError):
             Settings.from_mapping({"DISCORD_TOKEN": "t", **bad})
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("nonsense", "GAMEROOM_DB_URL is not a database URL ('nonsense')"),
+        ("mysql://x/y", "not mysql://"),
+        ("sqlite:///x.db", "not sqlite://"),  # the synchronous driver
+        ("postgresql://u:secret@h/db", "('postgresql://…')"),  # the password is not shown
+    ],
+)
+def test_a_database_url_the_bot_cannot_use_is_refused_before_login(url: str, said: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_mapping({"DISCORD_TOKEN": "t", "GAMEROOM_DB_URL": url})
+    assert said in str(refused.value)
+    assert "secret" not in str(refused.value)
