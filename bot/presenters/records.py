@@ -8,7 +8,7 @@ from bot.presenters.clocks import clock_line, time_left_text
 from bot.presenters.common import _code, _join, _player, _seated, seat_label
 from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot, MoveRecord, Player
-from bot.service.logbook import resign_move_text
+from bot.service.logbook import TIMEOUT_EVENT, resign_move_text
 from engines.base import GameInfo
 
 __all__ = [
@@ -116,10 +116,14 @@ def _recent_move(snapshot: GameSnapshot, move: MoveRecord) -> str:
 
 def _move_words(move: MoveRecord) -> str:
     """A logged move as a list shows it: its notation, except a resignation, which the log
-    keeps in engine syntax with a 0-based seat (``[1]resign``): ``resigns``."""
-    if move.seat is not None and move.text == resign_move_text(move.seat):
-        return "resigns"
-    return move.text
+    keeps in engine syntax with a 0-based seat (``[1]resign``): ``resigns``; either marked
+    ``(time-out)`` when the bot played it for the seat on a time-out (its ``timeout`` event,
+    :data:`~bot.service.logbook.TIMEOUT_EVENT`)."""
+    resigned = move.seat is not None and move.text == resign_move_text(move.seat)
+    words = "resigns" if resigned else move.text
+    if any(e.kind == TIMEOUT_EVENT for e in move.events):
+        words += " (time-out)"
+    return words
 
 
 def rules_text(info: GameInfo) -> str:

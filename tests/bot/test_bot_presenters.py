@@ -426,6 +426,10 @@ def test_move_list_in_rounds_or_by_ply() -> None:
     assert presenters.move_list_text(snapshot(), moves[:1]) == (
         "Generatorb, game 5: 1 ply\n1. a1-a3"
     )
+    # A move the bot played for a seat on a time-out is marked so.
+    timed_out = Event("timeout", 1, "North is out of time: pass played on time-out")
+    late = [*moves[:1], MoveRecord(2, 1, "pass", (timed_out,), T)]
+    assert presenters.move_list_text(snapshot(), late).endswith("\n1. a1-a3 pass (time-out)")
 
 
 def challenge(**changes: object) -> ChallengeInfo:
