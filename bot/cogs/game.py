@@ -29,6 +29,7 @@ from bot.ui.replies import (
     require_visible_game,
 )
 from engines import ENGINES
+from render import PERSPECTIVE_GAMES
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,8 @@ class GameCog(
                     text = presenters.no_game_rules_text(names)
                     await interaction.followup.send(text, ephemeral=True)
                     return
-            for chunk in presenters.split_message(presenters.rules_text(ENGINES[game].info)):
+            rules = presenters.rules_text(ENGINES[game].info, turns=game in PERSPECTIVE_GAMES)
+            for chunk in presenters.split_message(rules):
                 await interaction.followup.send(chunk, ephemeral=True)
 
     @app_commands.command(name="moves", description="The move list of this game")

@@ -52,6 +52,7 @@ from bot.presenters.ratings import (
 )
 from bot.presenters.records import (
     POSITION_INLINE_MAX,
+    TURNED_BOARDS,
     game_info_text,
     move_list_text,
     no_game_rules_text,
@@ -133,6 +134,7 @@ __all__ = [
     "TAKEBACK_REQUEST_CLOSED",
     "TAKEBACK_REQUEST_ENDED",
     "TAKEBACK_REQUEST_LAPSED",
+    "TURNED_BOARDS",
     "WATCHERS_LINE",
     "WATCH_NO_DIRECT_MESSAGES",
     "abort_text",

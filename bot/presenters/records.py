@@ -13,6 +13,7 @@ from engines.base import GameInfo
 
 __all__ = [
     "POSITION_INLINE_MAX",
+    "TURNED_BOARDS",
     "game_info_text",
     "move_list_text",
     "no_game_rules_text",
@@ -126,16 +127,28 @@ def _move_words(move: MoveRecord) -> str:
     return words
 
 
-def rules_text(info: GameInfo) -> str:
+#: Added to ``/game rules`` of a game whose pictures turn to a seat (``render.PERSPECTIVE_GAMES``):
+#: the notation help describes the fixed picture.
+TURNED_BOARDS = (
+    "The notation above reads the fixed picture (replays, spectators). The board posted in "
+    "the channel is turned to the player to move, and your own `/board` to your side "
+    "(`/settings board perspective:fixed` keeps it fixed); names stay with their cells, so "
+    "read them off the board."
+)
+
+
+def rules_text(info: GameInfo, *, turns: bool = False) -> str:
     """``/game rules``: the game's name in bold, then the engine's rules summary and notation
     help, so every game's answer opens the same way (``**Arbos** — White and Black grow…``);
     a summary that already opens with the bold name (Generatorb's, Generator's) is not given
-    it twice. May pass one message: send it through :func:`split_message`."""
+    it twice. ``turns``: the game's boards turn to a seat (:data:`TURNED_BOARDS` follows). May
+    pass one message: send it through :func:`split_message`."""
     title = f"**{info.name}**"
     summary = info.rules_summary
     if not summary.startswith(title):
         summary = f"{title} — {summary}"
-    return f"{summary}\n\n**Notation**\n{info.notation_help}"
+    text = f"{summary}\n\n**Notation**\n{info.notation_help}"
+    return f"{text}\n{TURNED_BOARDS}" if turns else text
 
 
 def no_game_rules_text(names: Sequence[str]) -> str:

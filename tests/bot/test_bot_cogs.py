@@ -770,7 +770,7 @@ async def test_rules_without_game_option_shows_this_channels_game() -> None:
     sent = await ask_rules(bot, None)
     bot.service.snapshot.assert_awaited_once_with(2)
     assert sent[0].startswith("**Orbs** — ")
-    assert "\n".join(sent) == presenters.rules_text(ENGINES["orbs"].info)
+    assert "\n".join(sent) == presenters.rules_text(ENGINES["orbs"].info, turns=True)
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
@@ -782,7 +782,11 @@ async def test_every_games_rules_open_with_its_name_in_bold_once(game: str) -> N
     text = "\n".join(sent)
     assert text.startswith(f"**{info.name}** — ")
     assert text.count(f"**{info.name}**") == 1  # Generatorb's and Generator's not doubled
-    assert text.endswith(info.notation_help)
+    # Games whose boards turn to the player to move say so after the notation (which reads
+    # the fixed picture); Arbos and Generation Zero draw one picture for everyone.
+    turned = game in ("generatorb", "generator", "orbs")
+    ending = f"{info.notation_help}\n{presenters.TURNED_BOARDS}" if turned else info.notation_help
+    assert text.endswith(ending)
     assert info.rules_summary in text
     bot.service.snapshot.assert_not_called()
 
