@@ -73,12 +73,13 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         return {BOARD_POST_TIMER: self.on_board_post}
 
     async def on_board_post(self, timer: TimerRow) -> None:
-        """A move's (or a resignation's) board was not posted within
-        :data:`~bot.service.clock_plans.BOARD_POST_GRACE`: the process that committed it
-        stopped, or Discord refused the post. Post it now, mentioning who is to move (or
-        everyone, after the last move), unless the game changed since: a later change posts
-        its own board and has its own timer. A post Discord refuses again is logged and not
-        retried (the game stands; ``/board`` shows it)."""
+        """A board was not posted within :data:`~bot.service.clock_plans.BOARD_POST_GRACE`
+        after the change that planned it (a move, the start, a resignation, a time-out, an
+        agreed draw, an abort): the process that committed it stopped, or Discord refused
+        the post. Post it now, mentioning who is to move (or everyone, after the last move),
+        unless the game changed since: a later change posts its own board and has its own
+        timer; after the end, the offers' posts lose their buttons too. A post Discord
+        refuses again is logged and not retried (the game stands; ``/board`` shows it)."""
         if timer.game_id is None:
             return
         version = json.loads(timer.payload_json).get("version")
@@ -101,6 +102,14 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 presenters.late_board_text(snapshot),
                 mention_ids=[u for u in people if not is_bot(u)],
             )
+            if not snapshot.is_active:
+                # Whatever ended it (an agreed draw, a resignation…) closed every offer; the
+                # process that stopped did not retire their posts.
+                agreed = (
+                    snapshot.outcome is not None and snapshot.outcome.termination == "agreement"
+                )
+                closed = presenters.DRAW_OFFER_CLOSED if agreed else presenters.DRAW_OFFER_ENDED
+                await retire_offers(self.bot, snapshot, closed)
 
     def _let_go(self, order: AsyncExitStack) -> None:
         """Release a move's turn order from a callback (a task, kept until it is done)."""

@@ -352,14 +352,15 @@ def late_board_text(snapshot: GameSnapshot) -> str:
         and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
     )
     last = next(moved, None)
-    ended_on_row = (
+    ended_on_row = snapshot.status == "aborted" or (
         snapshot.outcome is not None
-        and snapshot.outcome.termination in ("resignation", "time")
+        and snapshot.outcome.termination in ("resignation", "time", "agreement")
         and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
     )
     if ended_on_row:
-        # A resignation or a time-out that ended the game on its row logs no move: the
-        # result says it ("… wins on time!").
+        # A resignation, a time-out, an agreed draw or an abort that ended the game on its
+        # row logs no move: the result says it ("… wins on time!", "… is drawn by
+        # agreement.", "The game was aborted; it has no result.").
         head = "The final board could not be posted at the time."
     elif last is None and snapshot.is_active:
         # No seat has moved (chance steps at most, such as Arbos' setup): the game's start.

@@ -257,10 +257,11 @@ class Endings:
         replay say it too), else by the outcome it builds."""
         log.info("game %d: drawn by agreement", loaded.row.id)
         outcome, engine_draw = agreed_draw(loaded, seats_in)
+        # The final board is posted by the caller; planned like a move's, in case it is not.
         if engine_draw is None:
-            return await self.core.finish(loaded, "finished", outcome)
+            return await self.core.finish(loaded, "finished", outcome, board_post=True)
         state, move = engine_draw
-        return await self.core.commit(loaded, state, [move])
+        return await self.core.commit(loaded, state, [move], board_post=True)
 
     async def abort(
         self, channel_id: int, user_id: int, *, moderator: bool = False
@@ -300,7 +301,8 @@ class Endings:
                         "resign or offer a draw instead."
                     )
             log.info("game %d: aborted by %d (moderator=%s)", row.id, user_id, moderator)
-            return self.core.snapshot(await self.core.finish(loaded, "aborted", None))
+            ended = await self.core.finish(loaded, "aborted", None, board_post=True)
+            return self.core.snapshot(ended)
 
     async def _opened_exhibition(self, loaded: Loaded, user_id: int) -> bool:
         """Whether game ``loaded`` is played by bots only and ``user_id`` opened the challenge

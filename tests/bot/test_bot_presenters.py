@@ -919,6 +919,13 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
     assert presenters.late_board_text(start) == (
         "The first board could not be posted at the time.\n" + presenters.game_started_text(start)
     )
+    for ended in (
+        snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2)),
+        snapshot(status="aborted", to_move=(), outcome=None),
+    ):  # an agreed draw and an abort end the game on its row too
+        assert presenters.late_board_text(ended) == (
+            f"The final board could not be posted at the time.\n{presenters.outcome_text(ended)}"
+        )
     on_time = snapshot(status="finished", to_move=(), outcome=Outcome.win("time", 0, 2))
     assert presenters.late_board_text(on_time).startswith(
         "The final board could not be posted at the time.\n<@11> (South) wins on time!"

@@ -742,4 +742,7 @@ async def test_an_abort_stops_the_clocks_and_cancels_every_timer(
     ended = await service.abort(GAMES, ALICE)
     assert ended.status == "aborted"
     assert [c.running for c in ended.clocks] == [False, False]
+    # Every timer but the final board's post, planned with the abort (the cog posts it).
+    assert await pending(database, snapshot.game_id) == [(BOARD_POST_TIMER, None)]
+    await service.set_board_message(snapshot.game_id, 90, ended.version)
     assert await pending(database, snapshot.game_id) == []
