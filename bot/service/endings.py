@@ -136,7 +136,8 @@ class Endings:
         of three or more players); the offerer's seats agree from the start. The offer stands
         until declined, every player has accepted, or the next move. Raises
         :class:`NoGameHereError`, :class:`NotAPlayerError`, :class:`DrawOfferError` (the
-        caller has left the game, nobody else is still in, an offer is already pending, or,
+        caller has left the game, nobody else is still in, an offer or a takeback request is
+        already pending, or,
         with three or more players still in, a bot is to move while people would still have
         to answer: its move would end the offer) and :class:`StaleActionError`.
         """
@@ -156,6 +157,13 @@ class Endings:
                     raise DrawOfferError("You have already offered a draw.")
                 raise DrawOfferError(
                     "A draw has already been offered in this game: answer it with its buttons."
+                )
+            if loaded.row.takeback_seat is not None:
+                # The mirror of the takeback's rule: an offer over an open request would
+                # leave the request unanswerable (its buttons carry the version the offer
+                # changes) yet still open.
+                raise DrawOfferError(
+                    "A takeback request is open: it must be answered before a draw is offered."
                 )
             users = [loaded.meta.players[s].user_id for s in seats_in if s not in own]
             opponents = tuple(dict.fromkeys(u for u in users if u != user_id))

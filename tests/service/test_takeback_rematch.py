@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.service import (
+    DrawOfferError,
     GameService,
     GameSnapshot,
     NoGameHereError,
@@ -324,6 +325,11 @@ async def test_takeback_refusals(service: GameService, start_game: StartGame) ->
         await service.request_takeback(GAMES, first)
     with pytest.raises(TakebackError, match="opponent has already asked"):
         await service.request_takeback(GAMES, second)
+    # ... and no draw offer over it, from either side: the request would stay open with
+    # buttons that no longer answer it.
+    for user in (first, second):
+        with pytest.raises(DrawOfferError, match="takeback request is open"):
+            await service.offer_draw(GAMES, user)
 
 
 async def test_no_takeback_across_a_die_roll(service: GameService, start_game: StartGame) -> None:
