@@ -536,7 +536,8 @@ class ClockEvent:
     claim applied the time-out (``None`` for a hard clock's deadline or a late move).
     ``on_claim`` (of ``FLAGGED_SOFT``) says what a claim would do: ``"rule"`` the game's
     time-out rule plays for the seat, ``"win"`` the game ends (two players, or no one left
-    to play on), ``"leave"`` the seat leaves the game and play goes on.
+    to play on), ``"leave"`` the seat leaves the game and play goes on. ``gone_seats`` (of
+    ``FLAGGED_SOFT``) are the seats that had left the game (resigned, knocked out).
     """
 
     snapshot: GameSnapshot
@@ -547,11 +548,20 @@ class ClockEvent:
     events: tuple[Event, ...] = ()
     claimed_by: int | None = None
     on_claim: Literal["rule", "win", "leave"] | None = None
+    gone_seats: frozenset[int] = frozenset()
 
     @property
     def opponent_user_ids(self) -> tuple[int, ...]:
-        """Every other player, in seat order: who may claim (soft) or who gained by it."""
-        return tuple(u for u in self.snapshot.user_ids if u != self.user_id)
+        """Every other player still in the game (not of ``gone_seats``), in seat order: who
+        may claim (soft) or who gained by it. One who resigned or was knocked out has nothing
+        at stake left and may not claim (:meth:`~bot.service.timeouts.Timeouts.claim_on_time`)."""
+        gone = self.gone_seats
+        players = self.snapshot.players
+        return tuple(
+            dict.fromkeys(
+                p.user_id for p in players if p.seat not in gone and p.user_id != self.user_id
+            )
+        )
 
 
 @dataclass(frozen=True, slots=True)

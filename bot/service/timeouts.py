@@ -140,6 +140,7 @@ class Timeouts:
                     player.user_id,
                     ClockEventKind.FLAGGED_SOFT,
                     on_claim=_on_claim(loaded, timer.seat),
+                    gone_seats=await self.core.seats_gone(loaded.row),
                 )
             return await self.apply_timeout(loaded, timer.seat, now)
 
@@ -153,7 +154,8 @@ class Timeouts:
 
         Raises :class:`NoGameHereError`, :class:`StaleActionError` (the game has ended),
         :class:`NotAPlayerError` and :class:`~bot.service.clocks.ClaimError` (the game has
-        no clock, nobody is out of time yet, or only the claimer is).
+        no clock, the claimer has left it, nobody is out of time yet, or only the claimer
+        is).
         """
         if game_id is None:
             row = await self.core.active_row(channel_id)
@@ -172,6 +174,10 @@ class Timeouts:
                 raise NotAPlayerError()
             if not loaded.clocks:
                 raise ClaimError("This game has no clock, so nobody can run out of time.")
+            gone = await self.core.seats_gone(loaded.row)
+            if all(seat in gone for seat in seats):
+                # Out of the game (resigned, knocked out): nothing of theirs is at stake.
+                raise ClaimError("You have left this game, so you cannot claim on time.")
             out = [s for s in loaded.row.to_move if self.out_of_time(loaded, s, now)]
             claimable = [s for s in out if s not in seats]
             hard = ClockSpec.parse(loaded.row.clock).mode is ClockMode.HARD

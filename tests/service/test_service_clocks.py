@@ -746,3 +746,26 @@ async def test_an_abort_stops_the_clocks_and_cancels_every_timer(
     assert await pending(database, snapshot.game_id) == [(BOARD_POST_TIMER, None)]
     await service.set_board_message(snapshot.game_id, 90, ended.version)
     assert await pending(database, snapshot.game_id) == []
+
+
+async def test_a_player_who_left_is_not_asked_to_claim_and_may_not(
+    service: GameService, clock: FakeClock, round_robin: RoundRobin
+) -> None:
+    """Three players, one resigns while play goes on; then the one to move runs out on a
+    soft clock. The notice pings the one still in, not the one who left, and only the one
+    still in may claim: the one who left has nothing at stake."""
+    snapshot = await start(service, "soft:1d", game="roundrobin", opponents=(BOB, CAROL))
+    mover = to_move_user(snapshot)
+    left, still_in = [u for u in snapshot.user_ids if u != mover]
+    await service.resign(GAMES, left)
+    clock.advance(2 * DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [notice] = events
+    assert notice.kind is ClockEventKind.FLAGGED_SOFT
+    assert notice.user_id == mover
+    assert notice.opponent_user_ids == (still_in,)
+    with pytest.raises(ClaimError, match="You have left this game"):
+        await service.claim_on_time(GAMES, left)
+    claimed = await service.claim_on_time(GAMES, still_in)
+    assert (claimed.seat, claimed.claimed_by) == (notice.seat, still_in)
