@@ -1278,7 +1278,11 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
                 f"(A17): `prune CELL` names one cell of each tree to remove; then {name} plays."
             )
         if state.phase == "opening":
-            return "White's first turn must place a spore (a cell such as `K10`, or a double)."
+            # A double takes a seed from the hand (and two from the supply): offered only
+            # when White has them (none in hand in the standard setup).
+            double = state.hands[seat] > 0 and state.supply[seat] >= 2
+            tail = ", or a double" if double else ""
+            return f"White's first turn must place a spore (a cell such as `K10`{tail})."
         if state.passes == 1:
             return "One pass is pending: another pass ends the game."
         return None

@@ -591,7 +591,8 @@ of colours from the top (`R`, `RG`, `RGY`, `RGYB`). Each player has 5 Small, 5 M
 Large pyramids of their colour and starts with a Medium on their start node.
 • Every turn a four-coloured die (G R Y B) is rolled for you. Move one of your units to a node \
 of the rolled colour next to it (sideways in its quadrangle, down to a child or up to the \
-parent), or on your own colour enter a pyramid from your stash onto your start node, or pass.
+parent), or on your own colour enter a pyramid from your stash onto your start node (not \
+while a stack of yours stands there, as your first Medium does at the start), or pass.
 • A unit is one pyramid with everything on it. A Large stays on levels 1–2, a Medium on 1–3.
 • Land on your own stack only with a base smaller than its top. Land on an enemy to capture \
 it: the unit's base must be smaller than the target's top, a lone Small is captured only by a \
@@ -606,7 +607,8 @@ Nodes are paths of colours from the top: `R`, `RG`, `RGY`, `RGYB` (any case; `r.
 the Small. One letter means that pyramid and everything on it; no unit moves the whole stack: \
 `R-RR`, `R RR`, `R to RR`.
 • `RR` alone: the one move that goes to RR.
-• `+S`, `+M`, `+L` (or `enter S`): enter a pyramid on your start node, on a roll of your colour.
+• `+S`, `+M`, `+L` (or `enter S`): enter a pyramid on your start node, on a roll of your colour, \
+when no stack of yours stands there.
 • `pass`. Resigning removes your pyramids; the others play on."""
 
 INFO = GameInfo(

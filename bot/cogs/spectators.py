@@ -168,7 +168,8 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
                 hidden = len(listing.games) - len(visible)
                 listing = replace(listing, games=visible, total=listing.total - hidden)
             names = await self._names(listing)
-            text = presenters.games_list_text(listing, names)
+            in_thread = isinstance(interaction.channel, discord.Thread)
+            text = presenters.games_list_text(listing, names, in_thread=in_thread)
             for chunk in presenters.split_message(text):
                 await interaction.followup.send(
                     chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -125,7 +125,7 @@ def privacy_text(hidden: bool) -> str:
 def forget_me_refused_text() -> str:
     return (
         f"Nothing was changed. To be forgotten, run `/forget-me` again and type "
-        f"`{FORGET_ME_PHRASE}` exactly."
+        f"`{FORGET_ME_PHRASE}` (in any case)."
     )
 
 

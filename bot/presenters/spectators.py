@@ -159,11 +159,15 @@ def _listing_line(item: GameListing, names: Mapping[int, str]) -> str:
     return "• " + " · ".join(parts)
 
 
-def games_list_text(listing: GamesList, names: Mapping[int, str]) -> str:
+def games_list_text(
+    listing: GamesList, names: Mapping[int, str], *, in_thread: bool = False
+) -> str:
     """``/games``: a heading, then one line per game (:func:`_listing_line`); ``names``
-    maps user ids to display names (a missing one shows as the id)."""
+    maps user ids to display names (a missing one shows as the id). ``in_thread``: asked
+    in a thread, which has no threads of its own to mention."""
+    threads = "" if in_thread else " and its threads"
     where = {
-        GamesScope.CHANNEL: f"in <#{listing.channel_id}> and its threads",
+        GamesScope.CHANNEL: f"in <#{listing.channel_id}>{threads}",
         GamesScope.SERVER: "on this server",
         GamesScope.MINE: "of yours (played or watched)",
     }[listing.scope]

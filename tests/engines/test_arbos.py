@@ -472,6 +472,21 @@ def test_a_suggestion_that_is_only_a_beginning_says_what_is_still_to_type() -> N
     assert label(state, seat, "pass") == "pass"
 
 
+@pytest.mark.parametrize(("options", "double"), [({}, False), ({"seeds_per_player": "7"}, True)])
+def test_the_opening_prompt_offers_a_double_only_with_a_seed_in_hand(
+    options: dict[str, str], double: bool
+) -> None:
+    state = ENGINE.new_game(2, ENGINE.resolve_options(options), 3)
+    while state.phase != "opening":
+        state = ENGINE.apply_chance(state, ENGINE.sample_chance(state)).state
+    (seat,) = ENGINE.to_move(state)
+    prompt = ENGINE.prompt(state, seat)
+    assert prompt is not None
+    assert prompt.startswith("White's first turn must place a spore")
+    assert ("or a double" in prompt) is double
+    assert any(t.startswith("double") for t in ENGINE.legal_move_texts(state, seat)) is double
+
+
 def test_a_word_too_many_is_counted_before_it_is_read_as_a_cell() -> None:
     state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
     for text, said in (("pass pass", "`pass` takes no cell"), ("replace K5 x", "one cell")):
