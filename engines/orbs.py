@@ -1083,13 +1083,23 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
 
         Raises :class:`UsageError` for a malformed position or options that do not fit.
         """
-        players = text.split(" ", 1)[0].count("/") + 1
+        fields = text.split(" ")
+        if len(fields) != 3:
+            raise UsageError("an Orbs position is GROUPS TURN QUIET, separated by single spaces")
+        if "/" not in fields[0]:
+            # One group would read as one player: say what GROUPS is instead.
+            raise UsageError("GROUPS has one group per seat, separated by / (at least two)")
+        players = fields[0].count("/") + 1
         return read_position(text, self.rules(players, options))
 
     def position_players(self, text: str) -> int | None:
-        """The number of groups of GROUPS (one per seat, *Position notation*)."""
+        """The number of groups of GROUPS (one per seat, *Position notation*); ``None`` for
+        text not shaped like a position (not three fields, or no ``/`` between groups), so
+        its reading reports what is wrong with it rather than a count of one player."""
         fields = text.split()
-        return fields[0].count("/") + 1 if fields else None
+        if len(fields) != 3 or "/" not in fields[0]:
+            return None
+        return fields[0].count("/") + 1
 
     def check_position_players(self, state: OrbsState, players: int, *, explicit: bool) -> None:
         """Reading rule 2: exactly ``players`` groups (the call's count, 2 by default)."""

@@ -462,6 +462,21 @@ def test_malformed_positions(text: str) -> None:
         state_of(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("garbage", "GROUPS TURN QUIET"),
+        ("", "GROUPS TURN QUIET"),
+        ("a b c", "one group per seat"),
+    ],
+)
+def test_text_not_shaped_like_a_position_says_so_not_a_player_count(text: str, said: str) -> None:
+    """It used to read as one group, one player: "Orbs is played by 2–6 players, not 1"."""
+    assert ENGINE.position_players(text) is None
+    with pytest.raises(UsageError, match=said):
+        ENGINE.from_position(text, ENGINE.complete_options({}))
+
+
 def test_finished_positions_round_trip() -> None:
     for text in ("J5:E/- last_standing 0", "-/- annihilation:01 0", "I5:E/Q1:F agreement 3",
                  "I5:E/Q1:F no_progress 100", "A1:F,I5:F/Q1:F same_element 2"):  # fmt: skip
