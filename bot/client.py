@@ -28,7 +28,7 @@ from bot.ui.buttons import ChallengeButton, GameButton
 from bot.ui.host import BotHost
 from bot.ui.offers import OfferPosts
 from bot.ui.rematch_menu import RematchLevelMenu
-from bot.ui.replies import describe, send_ephemeral
+from bot.ui.replies import answered_elsewhere, describe, log_answered_elsewhere, send_ephemeral
 from db import Database
 from db.ratings import is_anonymous
 
@@ -52,8 +52,6 @@ EXTENSIONS = (
 
 #: How many users' display names the board labels remember.
 _NAME_CACHE_SIZE = 1024
-#: Discord's error code for an answer to an interaction already answered (by another session).
-ALREADY_ACKNOWLEDGED = 40060
 
 
 def intents() -> discord.Intents:
@@ -111,14 +109,9 @@ class GameroomTree(app_commands.CommandTree["GameroomBot"]):
         if isinstance(error, app_commands.CommandNotFound) and self.client.shutting_down:
             log.info("%s arrived while the bot was shutting down", describe(interaction))
             return
-        cause = getattr(error, "original", error)
-        if isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED:
+        if answered_elsewhere(error):
             # Another session answered first: two processes run the same shard (docs/scale.md).
-            log.warning(
-                "%s was answered by another process first (40060); do two processes run the "
-                "same shard?",
-                describe(interaction),
-            )
+            log_answered_elsewhere(interaction)
             return
         log.error("unhandled error in %s", describe(interaction), exc_info=error)
         if interaction.type is discord.InteractionType.autocomplete:

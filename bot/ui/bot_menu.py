@@ -27,7 +27,7 @@ from bot.ui.custom_ids import (
     BotRemovalMenuId,
 )
 from bot.ui.host import Interaction
-from bot.ui.replies import cog_unavailable
+from bot.ui.replies import cog_unavailable, tolerate_another_session
 
 __all__ = [
     "BotLevelMenu",
@@ -108,7 +108,10 @@ class BotLevelMenu(
         if cog is not None:
             picked = _picked(self.item)
             level = int(picked) if picked.isdigit() else 0
-            await cog.on_add_bot(cast(Interaction, interaction), self.menu_id.challenge_id, level)
+            async with tolerate_another_session(interaction):
+                await cog.on_add_bot(
+                    cast(Interaction, interaction), self.menu_id.challenge_id, level
+                )
 
 
 class BotRemovalMenu(
@@ -148,9 +151,10 @@ class BotRemovalMenu(
             picked = _picked(self.item)
             # A value that is not a number names no bot: the service answers "no longer seated".
             bot_id = int(picked) if picked.lstrip("-").isdigit() else 0
-            await cog.on_remove_bot(
-                cast(Interaction, interaction), self.menu_id.challenge_id, bot_id
-            )
+            async with tolerate_another_session(interaction):
+                await cog.on_remove_bot(
+                    cast(Interaction, interaction), self.menu_id.challenge_id, bot_id
+                )
 
 
 async def _handler(interaction: discord.Interaction[Any]) -> BotMenuHandler | None:

@@ -26,7 +26,7 @@ from bot.ui.custom_ids import (
     GameButtonId,
 )
 from bot.ui.host import Interaction
-from bot.ui.replies import cog_unavailable
+from bot.ui.replies import cog_unavailable, tolerate_another_session
 
 __all__ = [
     "CHALLENGES_COG",
@@ -125,9 +125,10 @@ class ChallengeButton(
         if cog is None:
             await cog_unavailable(interaction, CHALLENGES_COG)
             return
-        await cast(ChallengeButtonHandler, cog).on_challenge_button(
-            cast(Interaction, interaction), self.button_id
-        )
+        async with tolerate_another_session(interaction):
+            await cast(ChallengeButtonHandler, cog).on_challenge_button(
+                cast(Interaction, interaction), self.button_id
+            )
 
 
 class GameButton(
@@ -154,9 +155,10 @@ class GameButton(
         if cog is None:
             await cog_unavailable(interaction, name)
             return
-        await cast(GameButtonHandler, cog).on_game_button(
-            cast(Interaction, interaction), self.button_id
-        )
+        async with tolerate_another_session(interaction):
+            await cast(GameButtonHandler, cog).on_game_button(
+                cast(Interaction, interaction), self.button_id
+            )
 
 
 def challenge_view(info: ChallengeInfo) -> discord.ui.View:

@@ -29,7 +29,7 @@ import discord
 from ai.levels import LEVELS
 from bot.ui.bot_menu import level_options
 from bot.ui.host import Interaction
-from bot.ui.replies import cog_unavailable
+from bot.ui.replies import cog_unavailable, tolerate_another_session
 
 __all__ = [
     "REMATCH_MENU_TEMPLATE",
@@ -128,9 +128,10 @@ class RematchLevelMenu(
         if cog is None:
             await cog_unavailable(interaction, _SOCIAL_COG)
             return
-        await cast(RematchMenuHandler, cog).on_rematch_level(
-            cast(Interaction, interaction), self.menu_id.game_id, chosen_level(self.item.values)
-        )
+        async with tolerate_another_session(interaction):
+            await cast(RematchMenuHandler, cog).on_rematch_level(
+                cast(Interaction, interaction), self.menu_id.game_id, chosen_level(self.item.values)
+            )
 
 
 def rematch_level_view(game_id: int, levels: Sequence[int]) -> discord.ui.View:

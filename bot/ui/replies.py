@@ -22,19 +22,23 @@ from bot.service.bot_seats import is_bot
 from bot.ui.host import BotHost
 
 __all__ = [
+    "ALREADY_ACKNOWLEDGED",
     "ANSWER_BY_AGE_S",
     "ANSWER_WITHIN_S",
     "allowed_users",
     "answer_errors",
+    "answered_elsewhere",
     "answered_in_time",
     "channel_id_of",
     "close_post",
     "cog_unavailable",
     "describe",
     "edit_post",
+    "log_answered_elsewhere",
     "post_in_channel",
     "post_public",
     "send_ephemeral",
+    "tolerate_another_session",
 ]
 
 log = logging.getLogger(__name__)
@@ -249,6 +253,39 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwa
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
+#: Discord's error code for an answer to an interaction already answered: another session
+#: of the same shard (two processes overlapping during a restart, docs/scale.md) was first.
+ALREADY_ACKNOWLEDGED: Final = 40060
+
+
+def answered_elsewhere(error: BaseException) -> bool:
+    """Whether ``error`` (or what it wraps, ``original``) is Discord's 40060: the interaction
+    was answered by another session first, so this process has nothing left to say."""
+    cause = getattr(error, "original", error)
+    return isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED
+
+
+def log_answered_elsewhere(interaction: discord.Interaction[Any]) -> None:
+    """One warning line for an interaction another session answered first (40060)."""
+    log.warning(
+        "%s was answered by another process first (40060); do two processes run the same shard?",
+        describe(interaction),
+    )
+
+
+@asynccontextmanager
+async def tolerate_another_session(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Run a component's handler; Discord's 40060 (:func:`answered_elsewhere`), raised by
+    its first ``defer`` when another session took the press, ends it with one warning
+    instead of discord.py's traceback."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        if not answered_elsewhere(error):
+            raise
+        log_answered_elsewhere(interaction)
+
+
 @asynccontextmanager
 async def answer_errors(
     interaction: discord.Interaction[Any], *, game_id: int | None = None
@@ -268,7 +305,10 @@ async def answer_errors(
             error.message,
         )
         await _answer_safely(interaction, presenters.error_text(error))
-    except Exception:
+    except Exception as error:
+        if answered_elsewhere(error):  # another session answered first: nothing to say
+            log_answered_elsewhere(interaction)
+            return
         log.exception("unexpected error (game %s) handling %s", game_id, describe(interaction))
         await _answer_safely(interaction, presenters.APOLOGY)
 

@@ -18,7 +18,12 @@ from bot.client import GameroomTree
 from bot.service import NotAPlayerError, NotYourTurnError
 from bot.service.errors import ChallengeSetupError
 from bot.ui.board import post_board
-from bot.ui.replies import allowed_users, answer_errors, answered_in_time
+from bot.ui.replies import (
+    allowed_users,
+    answer_errors,
+    answered_in_time,
+    tolerate_another_session,
+)
 from engines import get_engine
 from engines.base import UsageError
 
@@ -122,6 +127,35 @@ async def test_a_command_gone_at_shutdown_is_no_bug(
         interaction.response.send_message.assert_awaited_once_with(
             presenters.APOLOGY, ephemeral=True
         )
+
+
+def already_acknowledged() -> discord.HTTPException:
+    response = SimpleNamespace(status=400, reason="Bad Request")
+    return discord.HTTPException(
+        response, {"message": "Interaction has already been acknowledged.", "code": 40060}
+    )
+
+
+async def test_a_handler_or_press_another_session_answered_first_is_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Inside a handler (``/move`` answers without deferring) and around a component's
+    handler (its first ``defer`` fails): Discord's 40060 is one warning, no apology (it
+    would be refused the same way), no traceback; other HTTP errors go on as before."""
+    interaction = fake_interaction(done=False)
+    with caplog.at_level(logging.INFO):
+        async with answer_errors(interaction):
+            raise already_acknowledged()
+        async with tolerate_another_session(interaction):
+            raise already_acknowledged()
+    assert [r.levelno for r in caplog.records] == [logging.WARNING] * 2
+    assert all("another process" in r.getMessage() for r in caplog.records)
+    assert all(r.exc_info is None for r in caplog.records)
+    interaction.response.send_message.assert_not_awaited()
+    response = SimpleNamespace(status=500, reason="Server Error")
+    with pytest.raises(discord.HTTPException):
+        async with tolerate_another_session(interaction):
+            raise discord.HTTPException(response, {"message": "oops", "code": 0})
 
 
 async def test_an_interaction_another_session_answered_first_is_one_warning(
