@@ -65,7 +65,7 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from bot.service.clocks import ClockSpec, parse_duration
-from db.engine import url_problem
+from db.engine import shown_url, url_problem
 
 __all__ = [
     "DEFAULT_AI_WORKERS",
@@ -320,8 +320,7 @@ def _parse_db_url(text: str | None) -> str:
         return DEFAULT_DB_URL
     problem = url_problem(text)
     if problem is not None:
-        shown = text if "@" not in text else text.split("://")[0] + "://…"  # no password
-        raise SettingsError(f"GAMEROOM_DB_URL {problem} ({shown!r})")
+        raise SettingsError(f"GAMEROOM_DB_URL {problem} ({shown_url(text)})")
     return text
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "create_engine",
     "dialect_insert",
     "insert_for",
+    "shown_url",
     "url_problem",
 ]
 
@@ -104,6 +105,18 @@ def url_problem(url: str) -> str | None:
         drivers = " or ".join(f"{d}://…" for d in SUPPORTED_DRIVERS)
         return f"must start with {drivers}, not {parsed.drivername}://"
     return None
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message may show it: its password hidden (``***``) and its query
+    (which may hold one) left out as ``?…``; a text that is not a URL is not shown at all,
+    since it may be a password pasted whole."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return "(not shown)"
+    query = "?…" if parsed.query else ""
+    return parsed.set(query={}).render_as_string(hide_password=True) + query
 
 
 def create_engine(url: str | URL) -> AsyncEngine:

@@ -278,10 +278,12 @@ def test_shards_are_read_and_checked() -> None:
 @pytest.mark.parametrize(
     ("url", "said"),
     [
-        ("nonsense", "GAMEROOM_DB_URL is not a database URL ('nonsense')"),
+        ("nonsense", "GAMEROOM_DB_URL is not a database URL ((not shown))"),
+        ("admin:secret@db.example/gameroom", "is not a database URL ((not shown))"),
         ("mysql://x/y", "not mysql://"),
         ("sqlite:///x.db", "not sqlite://"),  # the synchronous driver
-        ("postgresql://u:secret@h/db", "('postgresql://…')"),  # the password is not shown
+        ("postgresql://u:secret@h/db", "(postgresql://u:***@h/db)"),  # the password hidden
+        ("postgresql://h/db?password=secret", "not postgresql://"),
     ],
 )
 def test_a_database_url_the_bot_cannot_use_is_refused_before_login(url: str, said: str) -> None:
