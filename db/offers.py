@@ -2,7 +2,7 @@
 (migration 0012) or soft clock's claim notice (migration 0013) of a game is posted.
 
 The offer itself lives in the game's row (``games.draw_offer_seat``, ``games.takeback_seat``;
-a claim is open while the game is active at the version the notice was posted at); these
+a claim is open while the game is active at the ply the notice was posted at); these
 tables only remember the chat post that shows it, so whichever process closes the offer can
 retire the post's buttons (``bot/ui/offers.py``).
 """
@@ -31,13 +31,14 @@ class OfferPostsRepo:
         self._open_when = open_when
 
     async def remember(
-        self, game_id: int, channel_id: int, message_id: int, *, version: int | None = None
+        self, game_id: int, channel_id: int, message_id: int, *, ply: int | None = None
     ) -> bool:
         """Message ``message_id`` in channel ``channel_id`` shows game ``game_id``'s offer.
 
         Stored (replacing any earlier post of the game) only while the offer is open
-        (``open_when``, and the game still at ``version`` when one is given: a claim notice
-        is of the position it was posted at); returns whether it was. ``False`` means the
+        (``open_when``, and the game still at ``ply`` when one is given: a claim notice
+        stands until a move is logged, whatever else changes the game's version, a draw
+        offer or a vacation); returns whether it was. ``False`` means the
         offer closed between its post and this call, so the caller retires the post at once.
         The game's row is locked (``FOR UPDATE``; on SQLite the write transaction
         serialises), so a close that commits after this call finds the row and one that
@@ -46,14 +47,14 @@ class OfferPostsRepo:
         async with self._tx.write() as conn:
             found = (
                 await conn.execute(
-                    select(self._open_when.label("open"), games.c.version)
+                    select(self._open_when.label("open"), games.c.ply)
                     .where(games.c.id == game_id)
                     .with_for_update()
                 )
             ).first()
             if found is None or not found.open:
                 return False
-            if version is not None and found.version != version:
+            if ply is not None and found.ply != ply:
                 return False
             insert = dialect_insert(conn, self._table).values(
                 game_id=game_id, channel_id=channel_id, message_id=message_id

@@ -126,9 +126,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
             )
             if notice is not None:
                 # Kept, so the late move, a claim or the game's end retires its button.
-                await self.bot.claim_notices.remember(
-                    snapshot.game_id, notice, version=snapshot.version
-                )
+                await self.bot.claim_notices.remember(snapshot.game_id, notice, ply=snapshot.ply)
             return
         if event.claimed_by is not None:
             # A /claim: the notice (if still live) says who claimed, like its button would.

@@ -172,6 +172,7 @@ class GameCog(
         for snapshot in games:
             await self.bot.draw_offers.forget(snapshot.game_id)
             await self.bot.takebacks.forget(snapshot.game_id)
+            await self.bot.claim_notices.forget(snapshot.game_id)
             people = [u for u in snapshot.user_ids if not is_bot(u)]
             try:
                 # Its watchers too: they were promised its end, and it ends here.

@@ -95,7 +95,11 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 return
             log.warning("game %d: the board of version %s was never posted; posting it now",
                         snapshot.game_id, version)  # fmt: skip
-            people = snapshot.to_move_user_ids if snapshot.is_active else snapshot.user_ids
+            # Everyone after the end and on a first board (as the first post pings, which
+            # also adds them to a game's thread); else whoever is to move.
+            first = presenters.late_board_is_first(snapshot)
+            everyone = first or not snapshot.is_active
+            people = snapshot.user_ids if everyone else snapshot.to_move_user_ids
             await post_board(
                 self.bot,
                 snapshot,

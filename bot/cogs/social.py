@@ -113,7 +113,8 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
         await self._post_taken_back(answer)
 
     async def _post_taken_back(self, answer: TakebackAnswer) -> None:
-        """After an allowed takeback: the board as it was, mentioning who moves now."""
+        """After an allowed takeback: the board as it was, mentioning who moves now; a soft
+        clock's time-out notice against the seat that was to move lapses with its turn."""
         if answer.accepted:
             snapshot = answer.snapshot
             await post_board(
@@ -122,6 +123,7 @@ class SocialCog(commands.Cog, name=SOCIAL_COG):
                 presenters.takeback_done_text(answer),
                 mention_ids=snapshot.to_move_user_ids,
             )
+            await self.bot.claim_notices.retire(snapshot.game_id, presenters.CLAIM_LAPSED)
 
     async def on_game_button(self, interaction: Interaction, button: GameButtonId) -> None:
         """A button of this cog was pressed: Rematch, or a takeback request's answer."""

@@ -22,7 +22,7 @@ from bot.presenters.common import (
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot, is_practice
 from bot.service.logbook import TIMEOUT_EVENT, resign_move_text
-from bot.service.models import RatingChange
+from bot.service.models import MoveRecord, RatingChange
 from bot.service.social import AUTOMATIC_EVENT
 from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
 
@@ -42,6 +42,7 @@ __all__ = [
     "draw_progress_text",
     "game_started_text",
     "hint_text",
+    "late_board_is_first",
     "late_board_text",
     "outcome_text",
     "play_it_there_text",
@@ -334,6 +335,28 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
+def _last_chosen(snapshot: GameSnapshot) -> MoveRecord | None:
+    """The last move a seat chose among the recent ones: not a chance outcome, nor a forced
+    pass played for the next seat (``automatic`` event) after it; ``None`` if none."""
+    moved = (
+        m
+        for m in reversed(snapshot.last_moves)
+        if m.seat is not None
+        and m.seat >= 0
+        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
+    )
+    return next(moved, None)
+
+
+def late_board_is_first(snapshot: GameSnapshot) -> bool:
+    """Whether a late board of ``snapshot`` is the game's first (no seat has chosen a move):
+    the recent moves hold the whole log, or the game is at its start's version (1, or 2
+    once its opening chance steps were settled, such as Arbos' twenty setup draws)."""
+    if not snapshot.is_active or _last_chosen(snapshot) is not None:
+        return False
+    return snapshot.ply <= len(snapshot.last_moves) or snapshot.version <= 2
+
+
 def late_board_text(snapshot: GameSnapshot) -> str:
     """The post of a board that was not posted after its move, resignation or time-out, or
     at the game's start (the bot stopped, or Discord refused the post, before it;
@@ -342,28 +365,22 @@ def late_board_text(snapshot: GameSnapshot) -> str:
 
         <@1> (South) played `a1-a3`; its board could not be posted at the time.
         <@2>, your move (North)."""
-    # The last move a seat chose: not a chance outcome, nor a forced pass played for the next
-    # seat (``automatic`` event), after it.
-    moved = (
-        m
-        for m in reversed(snapshot.last_moves)
-        if m.seat is not None
-        and m.seat >= 0
-        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
-    )
-    last = next(moved, None)
-    ended_on_row = snapshot.status == "aborted" or (
-        snapshot.outcome is not None
-        and snapshot.outcome.termination in ("resignation", "time", "agreement")
-        and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
+    last = _last_chosen(snapshot)
+    termination = snapshot.outcome.termination if snapshot.outcome is not None else None
+    ended_on_row = (
+        snapshot.status == "aborted"
+        or termination == "agreement"
+        or (
+            termination in ("resignation", "time")
+            and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
+        )
     )
     if ended_on_row:
-        # A resignation, a time-out, an agreed draw or an abort that ended the game on its
-        # row logs no move: the result says it ("… wins on time!", "… is drawn by
-        # agreement.", "The game was aborted; it has no result.").
+        # An agreed draw, an abort, or a resignation or time-out that ended the game on its
+        # row logs no move of its own: the result says it ("… is drawn by agreement.", "The
+        # game was aborted; it has no result.", "… wins on time!").
         head = "The final board could not be posted at the time."
-    elif last is None and snapshot.is_active:
-        # No seat has moved (chance steps at most, such as Arbos' setup): the game's start.
+    elif late_board_is_first(snapshot):
         return f"The first board could not be posted at the time.\n{game_started_text(snapshot)}"
     elif last is None or last.seat is None:
         head = f"The board after ply {snapshot.ply} could not be posted at the time."

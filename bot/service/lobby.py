@@ -80,7 +80,6 @@ from db.clocks import VacationChangedError
 from db.rows import ClockChanges
 from engines import get_engine
 from engines.base import (
-    CHANCE,
     Engine,
     OptionValue,
     UsageError,
@@ -560,18 +559,16 @@ class Lobby:
         # The first clocks start (or not) by the vacations read: the write checks them.
         checks = ClockChanges(vacations_seen=seen) if new_clocks and seen else None
 
-        # A game that opens at a chance node (Arbos' setup, an opening roll) is settled at
-        # once below: that commit plans the first board's post instead of version 1.
-        opens_at_chance = CHANCE in to_move
-
         def first_timers(game_id: int) -> ClockChanges | None:
             reminders = plan_reminders(game_id, before=(), due=due, version=1, ply=0)
             delay = self.core.bot_turn_delay(user_ids, clocked=bool(new_clocks))
             bot_turns = plan_bot_turns(game_id, first, now + delay, 0)
             starts = start_timers(game_id, new_clocks)
             # The first board is posted like a move's: if this process stops first, the
-            # board_post timer posts it (a crash between the start and its post).
-            board = None if opens_at_chance else plan_board_post(game_id, 1, now)
+            # board_post timer posts it (a crash between the start and its post). A game that
+            # opens at a chance node (Arbos' setup) is settled at once below, and that
+            # commit's timer (one per game) replaces this one.
+            board = plan_board_post(game_id, 1, now)
             return merge_changes(checks, starts, reminders, bot_turns, board)
 
         try:

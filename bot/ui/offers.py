@@ -53,13 +53,13 @@ class OfferPosts:
         self._what = what
 
     async def remember(
-        self, game_id: int, post: discord.Message, *, version: int | None = None
+        self, game_id: int, post: discord.Message, *, ply: int | None = None
     ) -> None:
-        """``post`` shows the open offer of game ``game_id`` (of the game at ``version``,
-        when given: a claim notice). When the offer has closed already, the post is retired
-        at once (with ``closed_text``)."""
+        """``post`` shows the open offer of game ``game_id`` (of the game at ``ply``, when
+        given: a claim notice). When the offer has closed already, the post is retired at
+        once (with ``closed_text``)."""
         try:
-            stored = await self._repo.remember(game_id, post.channel.id, post.id, version=version)
+            stored = await self._repo.remember(game_id, post.channel.id, post.id, ply=ply)
         except Exception:
             log.exception("game %d: could not store the %s's post", game_id, self._what)
             return

@@ -20,7 +20,7 @@ class MemoryOfferPosts:
         self.closed: set[int] = set()
 
     async def remember(
-        self, game_id: int, channel_id: int, message_id: int, *, version: int | None = None
+        self, game_id: int, channel_id: int, message_id: int, *, ply: int | None = None
     ) -> bool:
         if game_id in self.closed:
             return False

@@ -916,9 +916,25 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
         )
     # The start's board (no seat has moved; chance steps at most): the game's first post.
     start = snapshot(last_moves=(MoveRecord(1, None, "setup:K10", (), T),), ply=1)
+    assert presenters.late_board_is_first(start)
     assert presenters.late_board_text(start) == (
         "The first board could not be posted at the time.\n" + presenters.game_started_text(start)
     )
+    # Mid-game, eight recent rows of forced passes and rolls are no start (Generator).
+    forced_pass = MoveRecord(31, 1, "pass", (Event("automatic", 1, "Red passes"),), T)
+    rolls = tuple(MoveRecord(32 + k, None, "roll:G", (), T) for k in range(7))
+    busy = snapshot(last_moves=(forced_pass, *rolls), ply=40, version=30)
+    assert not presenters.late_board_is_first(busy)
+    assert presenters.late_board_text(busy).startswith("The board after ply 40 could not")
+    # A draw agreed right after a resignation logged as a move: the draw ended it.
+    quit_first = MoveRecord(2, 1, "[1]resign", (), T)
+    drawn = snapshot(
+        status="finished",
+        to_move=(),
+        outcome=Outcome.draw("agreement", 2),
+        last_moves=(*snapshot().last_moves, quit_first),
+    )
+    assert presenters.late_board_text(drawn).startswith("The final board could not be posted")
     for ended in (
         snapshot(status="finished", to_move=(), outcome=Outcome.draw("agreement", 2)),
         snapshot(status="aborted", to_move=(), outcome=None),

@@ -70,20 +70,24 @@ async def test_a_takeback_post_is_kept_while_the_request_is_open(
     assert not await posts.remember(game.id, 500, 9003)
 
 
-async def test_a_claim_notice_is_kept_only_at_the_version_it_was_posted_at(
+async def test_a_claim_notice_is_kept_only_at_the_ply_it_was_posted_at(
     db: Database, new_game: NewGame
 ) -> None:
-    """A soft clock's notice is of the position it was posted at: once the game moved on
-    (the late player's move, between the post and its store) it is refused, and an ended
-    game keeps none."""
+    """A soft clock's notice stands until a move is logged (the late player's, between the
+    post and its store): then it is refused. Another change of the game's version (a draw
+    offer) does not end it; an ended game keeps none."""
     game = await new_game()
     posts = db.claim_posts
-    assert await posts.remember(game.id, 500, 9001, version=game.version)
+    assert await posts.remember(game.id, 500, 9001, ply=game.ply)
     assert await posts.take(game.id) == (500, 9001)
-    moved = await db.games.set_draw_offer(game.id, game.version, 0, T0)  # any change
-    assert not await posts.remember(game.id, 500, 9002, version=game.version)
-    assert await posts.remember(game.id, 500, 9003, version=moved.version)
+    await db.games.set_draw_offer(game.id, game.version, 0, T0)  # a new version, same ply
+    assert await posts.remember(game.id, 500, 9002, ply=game.ply)
+    assert not await posts.remember(game.id, 500, 9003, ply=game.ply + 1)
+    async with db.engine.begin() as conn:
+        moved = games.update().where(games.c.id == game.id).values(ply=game.ply + 1)
+        await conn.execute(moved)
+    assert not await posts.remember(game.id, 500, 9004, ply=game.ply)
     async with db.engine.begin() as conn:
         await conn.execute(games.update().where(games.c.id == game.id).values(status="finished"))
-    assert not await posts.remember(game.id, 500, 9004, version=moved.version)
-    assert await posts.take(game.id) == (500, 9003)
+    assert not await posts.remember(game.id, 500, 9005, ply=game.ply + 1)
+    assert await posts.take(game.id) == (500, 9002)
