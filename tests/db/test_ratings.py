@@ -96,6 +96,34 @@ async def test_a_finishing_write_applies_the_hook_once(db: Database, new_game: N
     assert [g.user_ids for g in rated] == [(11, 22), (11, 22)]
 
 
+async def test_the_rebuild_counts_a_logged_resignation_as_no_ply(
+    db: Database, new_game: NewGame
+) -> None:
+    """``seat_plies`` counts the plies seats chose: not chance rows, nor ``[k]resign`` (the
+    service counts the same way, ``GameCore._rating_hook``). SQLite and PostgreSQL."""
+    game = await new_game(1)
+    moves = [
+        NewMove(1, None, "roll:G", "[]"),
+        NewMove(2, 0, "a1-a2", "[]"),
+        NewMove(3, 1, "[1]resign", "[]"),
+    ]
+    await db.games.commit_moves(
+        game.id,
+        game.version,
+        moves=moves,
+        state_json="{}",
+        ply=3,
+        to_move=(),
+        status="finished",
+        outcome_json="{}",
+        termination="x",
+        now=T0,
+        rating=RatingHook("generatorb", (11, 22), _update(game.id)),
+    )
+    (rated,) = [g async for g in db.ratings.rated_games()]
+    assert rated.seat_plies == 1
+
+
 async def test_leaderboard_is_gated_and_scoped(db: Database, new_game: NewGame) -> None:
     game = await new_game()
     rows = [
