@@ -433,21 +433,27 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     await edit_post(interaction, presenters.challenge_closed_text(info))
                     return
                 press = _Press(button.challenge_id, interaction.user.id, button.action)
-                async with contextlib.AsyncExitStack() as order:
-                    update = await self._press_where_games_go(
-                        interaction.channel,
-                        interaction.message,
-                        interaction.guild_id,
-                        press,
-                        order,
-                        interaction.app_permissions,
-                    )
-                    await self._show(interaction, update)
+                await self._press_and_show(interaction, press)
             except ChallengeClosedError as closed:
                 # A double click, or a press the expiry loop has not caught up with:
                 # make the post say so, then tell the presser.
                 await self._show_closed(interaction, button.challenge_id, closed.status)
                 raise
+
+    async def _press_and_show(self, interaction: Interaction, press: _Press) -> None:
+        """Apply ``press``, made on the lobby post under which ``interaction`` came (its
+        channel, message and the bot's permissions there), and show the lobby or the game
+        it started; the new game's turn order is held until its first board is out."""
+        async with contextlib.AsyncExitStack() as order:
+            update = await self._press_where_games_go(
+                interaction.channel,
+                interaction.message,
+                interaction.guild_id,
+                press,
+                order,
+                interaction.app_permissions,
+            )
+            await self._show(interaction, update)
 
     async def on_add_bot(self, interaction: Interaction, challenge_id: int, level: int) -> None:
         """The lobby's "Add a bot…" menu: the challenger seats a bot of ``level``."""
@@ -455,16 +461,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         async with answer_errors(interaction):
             try:
                 press = _Press(challenge_id, interaction.user.id, None, (level,))
-                async with contextlib.AsyncExitStack() as order:
-                    update = await self._press_where_games_go(
-                        interaction.channel,
-                        interaction.message,
-                        interaction.guild_id,
-                        press,
-                        order,
-                        interaction.app_permissions,
-                    )
-                    await self._show(interaction, update)
+                await self._press_and_show(interaction, press)
             except ChallengeClosedError as closed:
                 await self._show_closed(interaction, challenge_id, closed.status)
                 raise

@@ -51,16 +51,23 @@ async def room(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple
         print(f"--- bot log ---\n{process.log()[-4000:]}")
 
 
-async def test_a_board_lost_to_a_crash_is_posted_late_and_a_posted_one_is_not_repeated(
-    fake_discord: FakeDiscord, room: tuple[BotProcess, Any], tmp_path: Path
-) -> None:
-    fake, (bot, guild) = fake_discord, room
+async def challenged(fake: FakeDiscord, guild: Any) -> tuple[Any, Any, Any, Any]:
+    """#games with alice and bob, alice's Generatorb challenge to bob posted: the channel,
+    alice, bob and the lobby post."""
     channel = fake.add_text_channel(guild, "games")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     for user in (alice, bob):
         fake.add_member(guild, user)
     await fake.slash(alice, channel, "challenge", options={"game": "generatorb", "opponent": bob})
     lobby = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+    return channel, alice, bob, lobby
+
+
+async def test_a_board_lost_to_a_crash_is_posted_late_and_a_posted_one_is_not_repeated(
+    fake_discord: FakeDiscord, room: tuple[BotProcess, Any], tmp_path: Path
+) -> None:
+    fake, (bot, guild) = fake_discord, room
+    channel, alice, bob, lobby = await challenged(fake, guild)
     await fake.press(bob, lobby, label="Accept")
     first = await fake.wait_for_message(channel, lambda m: bool(m.attachments))
     south_id = int(re.search(r"<@(\d+)> plays South", first.content).group(1))  # type: ignore[union-attr]
@@ -107,12 +114,7 @@ async def test_a_start_whose_first_board_was_lost_is_posted_late(
     """A process accepts a challenge (the game starts) and stops before posting the first
     board: the start's ``board_post`` timer posts it, as the game's first post."""
     fake, (bot, guild) = fake_discord, room
-    channel = fake.add_text_channel(guild, "games")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    for user in (alice, bob):
-        fake.add_member(guild, user)
-    await fake.slash(alice, channel, "challenge", options={"game": "generatorb", "opponent": bob})
-    lobby = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
+    channel, _, bob, lobby = await challenged(fake, guild)
 
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'gameroom.db'}")
     try:
