@@ -122,21 +122,24 @@ def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str])
     return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
 
 
-def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tuple[str, bool]:
-    """``("South wins by reaching the enemy core", False)``: the engine's words when it ended
-    the game (from ``events``, else from the last moves' events), or ``""``; and whether the
+def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tuple[str, str | None]:
+    """``("South wins by reaching the enemy core", None)``: the engine's words when it ended
+    the game (from ``events``, else from the last moves' events), or ``""``; and, when the
     move that ended it is a resignation (``[k]resign``: Orbs, Generator, Generation Zero),
     whose ending the engine words by the board it leaves ("only one side has orbs left"),
-    not by what ended it."""
+    not by what ended it, how it came: ``"resignation"``, or ``"time"`` for one played on a
+    time-out (its ``timeout`` event)."""
     for event in events:
         if event.kind == ENDED_EVENT:
-            return _capitalised(_uncited(event.text)), False
+            return _capitalised(_uncited(event.text)), None
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
                 resigned = move.seat is not None and move.text == resign_move_text(move.seat)
-                return _capitalised(_uncited(event.text)), resigned
-    return "", False
+                on_time = any(e.kind == TIMEOUT_EVENT for e in move.events)
+                how = ("time" if on_time else "resignation") if resigned else None
+                return _capitalised(_uncited(event.text)), how
+    return "", None
 
 
 def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
@@ -154,9 +157,9 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     if outcome is None:
         return ""
     ratings = rating_changes_text(snapshot)
-    engine, resigned = _engine_ending(snapshot, events)
-    if resigned:
-        engine, how = "", f" {_BOT_TERMINATIONS['resignation']}"
+    engine, ended_by = _engine_ending(snapshot, events)
+    if ended_by is not None:
+        engine, how = "", f" {_BOT_TERMINATIONS[ended_by]}"
     elif engine:
         how = ""
     else:

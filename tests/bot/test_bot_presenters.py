@@ -338,6 +338,21 @@ def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
     assert presenters.outcome_text(over).startswith("Only one side has orbs left and wins. ")
 
 
+def test_a_resignation_played_on_a_time_out_ends_the_game_on_time() -> None:
+    """Orbs with three: the late seat resigns on time (``[k]resign`` with a ``timeout``
+    event) and the engine ends the game (one side left). The result says "on time", as the
+    time-out's post did, not "by resignation"."""
+    ended = Event("ended", None, "only one side has orbs left and wins (ORB-8)")
+    notice = Event("timeout", 1, "North is out of time and resigns")
+    for events, how in (((notice, ended), "on time"), ((ended,), "by resignation")):
+        over = replace(
+            snapshot(status="finished", to_move=()),
+            outcome=Outcome.win("last_standing", 0, 2),
+            last_moves=(MoveRecord(9, 1, "[1]resign", events, T),),
+        )
+        assert presenters.outcome_text(over).startswith(f"<@11> (South) wins {how}!")
+
+
 def test_chance_outcomes_are_listed() -> None:
     assert "Then: `d:6`." in presenters.turn_text(turn(unannounced=("d:6",)))
 
