@@ -327,6 +327,30 @@ class ChallengesRepo:
         expired = [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
         return sorted(expired, key=lambda row: row.id)
 
+    async def set_expiry(
+        self, challenge_id: int, expires_at: datetime, *, now: datetime
+    ) -> ChallengeRow | None:
+        """Move an open challenge's expiry to ``expires_at`` (a lobby opened for the bot,
+        kept short until its bots sat: ``bot.service.lobby``). Only while it is open and not
+        expired at ``now``; returns the challenge after the change, else ``None``. The
+        lobby's version is left alone: nobody's press is made stale by it."""
+        require_aware("now", now)
+        require_aware("expires_at", expires_at)
+        async with self._tx.write() as conn:
+            result = await conn.execute(
+                update(challenges)
+                .where(
+                    challenges.c.id == challenge_id,
+                    challenges.c.status == ChallengeStatus.OPEN.value,
+                    challenges.c.expires_at > now,
+                )
+                .values(expires_at=expires_at)
+                .returning(challenges.c.id)
+            )
+            if result.first() is None:
+                return None
+            return await read_challenge(conn, challenge_id)
+
     async def challenge_of_game(self, game_id: int) -> ChallengeRow | None:
         """The accepted challenge that started game ``game_id`` (its ``game_id`` names the
         game), or ``None`` for a game no challenge started (a test's, or one whose challenge

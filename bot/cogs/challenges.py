@@ -127,6 +127,9 @@ class _Press:
     user_id: int
     action: ChallengeAction | None
     levels: tuple[int, ...] = ()
+    #: The lobby was opened for these bots (``/challenge`` with the bot, an exhibition, a
+    #: rematch with bots): its short first expiry becomes the usual one once they sit.
+    opened_for_bots: bool = False
 
     def may_start(self, info: ChallengeInfo) -> bool:
         """A forecast: whether this press would start the game (see :func:`_may_start`)."""
@@ -314,7 +317,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         :class:`discord.Thread`), when the lobby is where the button or command was used;
         else the lobby post's (sent through a partial messageable: not a thread, which the
         parent channel of an archived thread is not)."""
-        press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
+        press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels), True)
         where: object = (
             interaction.channel if interaction.channel_id == info.channel_id else message.channel
         )
@@ -556,7 +559,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         where = {"channel_id": channel_id, "parent_channel_id": parent_channel_id}
         match press.action:
             case None:
-                return await service.add_bots(challenge_id, user_id, press.levels, **where)
+                return await service.add_bots(
+                    challenge_id,
+                    user_id,
+                    press.levels,
+                    opened_for_bots=press.opened_for_bots,
+                    **where,
+                )
             case ChallengeAction.ACCEPT:
                 return await service.accept_challenge(challenge_id, user_id, **where)
             case ChallengeAction.JOIN:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -87,9 +88,14 @@ from engines.base import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_CHALLENGE_TTL", "LOBBY_ATTEMPTS", "Lobby"]
+__all__ = ["BOTS_TO_SIT_WITHIN", "DEFAULT_CHALLENGE_TTL", "LOBBY_ATTEMPTS", "Lobby"]
 
 DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
+#: How long a lobby opened for the bot (``/challenge bot_level:``, an exhibition, a rematch
+#: with bots) lives until its bots sit (:meth:`Lobby.add_bots` right after, which then gives
+#: it the usual time). Posted without buttons meanwhile, it would otherwise stay open for a
+#: day if the process stopped in between, and a rematch's would block the next one.
+BOTS_TO_SIT_WITHIN = timedelta(minutes=2)
 #: How often a lobby press reads and decides again when other presses keep landing first.
 LOBBY_ATTEMPTS = 5
 
@@ -132,6 +138,7 @@ class Lobby:
         start_position: str | None = None,
         rated: bool = True,
         bot_seats: int = 0,
+        bots_follow: bool = False,
     ) -> ChallengeInfo:
         """Open a challenge (a lobby) to play ``game`` in ``channel_id``.
 
@@ -153,7 +160,9 @@ class Lobby:
 
         ``bot_seats`` is how many seats the caller will give the bot with :meth:`add_bots`
         right after (``/challenge bot_level:`` or a mention of the bot): they count like the
-        opponents named, for the default number of seats and for the room check.
+        opponents named, for the default number of seats and for the room check. With bot
+        seats, or ``bots_follow`` (bots of a fixed ``seating``, an exhibition's), the lobby
+        expires after :data:`BOTS_TO_SIT_WITHIN` until :meth:`add_bots` seats them.
 
         ``start_position`` is a custom start in the game's position notation (``/challenge
         position:``), read as ``python -m engines --position`` reads it; without ``players``
@@ -225,7 +234,7 @@ class Lobby:
             game=engine.info.id,
             options_json=_codec.dump_options(options),
             now=now,
-            expires_at=now + self.challenge_ttl,
+            expires_at=now + self._first_ttl(bot_seats > 0 or bots_follow),
             clock=str(clock_spec),
             seating=seating,
             rematch_of=rematch_of,
@@ -244,6 +253,11 @@ class Lobby:
             channel_id,
         )
         return self.challenge_info(row)
+
+    def _first_ttl(self, bots_follow: bool) -> timedelta:
+        """A new lobby's time to live: the usual one, or, for a lobby whose bots sit right
+        after it is posted, :data:`BOTS_TO_SIT_WITHIN` until they do (never longer)."""
+        return min(BOTS_TO_SIT_WITHIN, self.challenge_ttl) if bots_follow else self.challenge_ttl
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
         """The challenge as stored; raises :class:`ChallengeNotFoundError`."""
@@ -378,6 +392,7 @@ class Lobby:
             preset=preset,
             clock=clock,
             rated=False,
+            bots_follow=True,
         )
         now = self.core.now()
         row = await self._open_challenge(info.challenge_id, now)
@@ -396,9 +411,13 @@ class Lobby:
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
+        opened_for_bots: bool = False,
     ) -> LobbyUpdate:
         """The challenger gives open seats to the bot, one per level in ``levels`` (1–5): the
         **Add bot** button, and ``/challenge opponent:@Gameroom`` or ``bot_level:``.
+        ``opened_for_bots``: the lobby was opened for these bots (its short first expiry,
+        :data:`BOTS_TO_SIT_WITHIN`); once they sit, a lobby still open gets the usual time
+        from its creation.
 
         Each bot takes its seat at once (a bot never needs to accept); when that fills the
         last seat the game starts, as :meth:`accept_challenge` does (same ``channel_id`` and
@@ -422,6 +441,13 @@ class Lobby:
             if update.game is not None:
                 break
         assert update is not None  # levels is not empty
+        info = update.challenge
+        if opened_for_bots and update.game is None and info.is_open:
+            row = await self.core.database.challenges.set_expiry(
+                challenge_id, info.created_at + self.challenge_ttl, now=self.core.now()
+            )
+            if row is not None:
+                update = replace(update, challenge=self.challenge_info(row))
         return update
 
     async def remove_bot(self, challenge_id: int, user_id: int, bot_id: int) -> ChallengeInfo:

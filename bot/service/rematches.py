@@ -13,6 +13,7 @@ import logging
 
 from bot.service import social
 from bot.service._cache import GameMeta
+from bot.service.bot_seats import is_bot
 from bot.service.core import GameCore
 from bot.service.errors import (
     NoGameHereError,
@@ -161,4 +162,6 @@ class Rematches:
             rematch_of=game_id,
             start_position=row.start_position,
             rated=row.rated,  # a rematch of a casual game is casual too
+            # Its bots sit right after (the cog's add_bots): a short expiry until they do.
+            bots_follow=any(is_bot(u) for u in plan.seating or ()),
         )

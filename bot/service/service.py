@@ -156,6 +156,7 @@ class GameService:
         start_position: str | None = None,
         rated: bool = True,
         bot_seats: int = 0,
+        bots_follow: bool = False,
     ) -> ChallengeInfo:
         """See :meth:`~bot.service.lobby.Lobby.create_challenge`."""
         return await self.lobby.create_challenge(
@@ -173,6 +174,7 @@ class GameService:
             start_position=start_position,
             rated=rated,
             bot_seats=bot_seats,
+            bots_follow=bots_follow,
         )
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
@@ -262,6 +264,7 @@ class GameService:
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
+        opened_for_bots: bool = False,
     ) -> LobbyUpdate:
         """See :meth:`~bot.service.lobby.Lobby.add_bots`."""
         return await self.lobby.add_bots(
@@ -270,6 +273,7 @@ class GameService:
             levels,
             channel_id=channel_id,
             parent_channel_id=parent_channel_id,
+            opened_for_bots=opened_for_bots,
         )
 
     async def remove_bot(self, challenge_id: int, user_id: int, bot_id: int) -> ChallengeInfo:

@@ -10,6 +10,7 @@ import pytest
 from bot.service import GameService, GameSnapshot
 from bot.service.bot_seats import bot_level, bot_user_id, is_bot
 from bot.service.errors import NoGameHereError, NotAPlayerError
+from bot.service.lobby import BOTS_TO_SIT_WITHIN
 from bot.service.social import (
     RematchError,
     RematchOpenError,
@@ -79,6 +80,9 @@ async def test_a_rematch_at_a_new_level_seats_the_bot_at_that_level(
 
     info = await service.rematch(over.game_id, ALICE, bot_level=3)
     assert info.rematch_of == over.game_id
+    # Its bot sits right after: until then it would expire soon (a crash in between would
+    # otherwise block the next rematch for a day).
+    assert info.expires_at - info.created_at == BOTS_TO_SIT_WITHIN
     assert info.seating == tuple(bot_user_id(3) if is_bot(u) else u for u in old[1:] + old[:1])
     # The challenger gives the seat back to the bot, as the cog does, at the seating's level.
     levels = [lv for u in info.seating or () if (lv := bot_level(u)) is not None]

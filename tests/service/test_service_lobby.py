@@ -27,6 +27,7 @@ from bot.service import (
     NotChallengedError,
     TooManySeatsError,
 )
+from bot.service.lobby import BOTS_TO_SIT_WITHIN, DEFAULT_CHALLENGE_TTL
 from bot.service.logbook import resign_move_text
 from db import ChallengeRow, Database
 from engines.base import Outcome
@@ -545,3 +546,34 @@ def test_the_lobby_records_are_plain_values() -> None:
     player = ChallengePlayer(BOB, "invited", "declined")
     assert not player.holds_seat
     assert ChallengePlayer(BOB, "invited", "invited").holds_seat
+
+
+async def test_a_lobby_opened_for_the_bot_expires_soon_until_its_bots_sit(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A lobby the bot is to join right after it is posted (without buttons) lives
+    ``BOTS_TO_SIT_WITHIN`` until the bots sit, then the usual time from its creation: a
+    process that stopped in between leaves a dead lobby for minutes, not a day (a rematch's
+    would block the next rematch). A lobby without bots keeps the usual time."""
+    opened = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=4, bot_seats=1
+    )
+    assert opened.expires_at == opened.created_at + BOTS_TO_SIT_WITHIN
+    seated = await service.add_bots(opened.challenge_id, ALICE, [1], opened_for_bots=True)
+    assert seated.game is None  # two seats still open
+    assert seated.challenge.expires_at == opened.created_at + DEFAULT_CHALLENGE_TTL
+    # The Add-bot menu of an ordinary lobby leaves its expiry alone.
+    plain = await service.create_challenge(
+        guild_id=GUILD, channel_id=700, challenger_id=ALICE, game="orbs", players=4
+    )
+    assert plain.expires_at == plain.created_at + DEFAULT_CHALLENGE_TTL
+    clock.advance(timedelta(hours=1))
+    added = await service.add_bots(plain.challenge_id, ALICE, [2])
+    assert added.challenge.expires_at == plain.expires_at
+    # The process stopped before the bots sat: the lobby expires within minutes.
+    stranded = await service.create_challenge(
+        guild_id=GUILD, channel_id=701, challenger_id=ALICE, game="generatorb", bot_seats=1
+    )
+    clock.advance(BOTS_TO_SIT_WITHIN)
+    expired = await service.expire_challenges()
+    assert [c.challenge_id for c in expired] == [stranded.challenge_id]
