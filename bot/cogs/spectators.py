@@ -129,15 +129,16 @@ class SpectatorsCog(commands.Cog, name=SPECTATORS_COG):
     async def _watch_answer(self, user_id: int, result: WatchResult, *, button: bool) -> str:
         """The answer to ``user_id``'s watch request (the Watch ``button`` or ``/watch``).
         A watch that starts of a game played in a channel (news comes by direct message, not
-        by a mention in a thread) is confirmed by direct message first: if that cannot be
-        sent, the answer says so, instead of the watcher never hearing of the game's end."""
+        by a mention in a thread) is confirmed by direct message first: if the user takes
+        none from the bot, the answer says so, instead of the watcher never hearing of the
+        game's end."""
         text = presenters.watch_text(result, button=button)
         if result.change is not WatchChange.STARTED or result.in_thread:
             return text
         confirmation = presenters.watch_confirmation_text(result)
-        if await direct_message(self.bot, user_id, confirmation):
-            return text
-        return f"{text} {presenters.WATCH_NO_DIRECT_MESSAGES}"
+        if await direct_message(self.bot, user_id, confirmation) is False:  # refused (403)
+            return f"{text} {presenters.WATCH_NO_DIRECT_MESSAGES}"
+        return text  # sent, or Discord failed this once (logged): nothing to advise
 
     # ---- /games -------------------------------------------------------------------------
 

@@ -318,10 +318,11 @@ async def direct_messages(bot: BotHost, user_ids: Sequence[int], text: str) -> N
     await asyncio.gather(*(direct_message(bot, user_id, text) for user_id in user_ids))
 
 
-async def direct_message(bot: BotHost, user_id: int, text: str) -> bool:
-    """Send ``text`` to ``user_id`` alone by direct message, mentioning nobody; returns
-    whether it arrived (``False`` when they take no direct messages from the bot, so the
-    caller can say so where they are: ``/watch``; or Discord failed; logged)."""
+async def direct_message(bot: BotHost, user_id: int, text: str) -> bool | None:
+    """Send ``text`` to ``user_id`` alone by direct message, mentioning nobody. Returns
+    ``True`` when it arrived, ``False`` when the user takes no direct messages from the bot
+    (Discord's 403: their privacy settings; ``/watch`` says so), ``None`` when Discord failed
+    otherwise (logged)."""
     try:
         channel = await bot.create_dm(discord.Object(id=user_id))
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
@@ -330,5 +331,5 @@ async def direct_message(bot: BotHost, user_id: int, text: str) -> bool:
         return False
     except discord.HTTPException:
         log.warning("could not send user %d a direct message", user_id, exc_info=True)
-        return False
+        return None
     return True
