@@ -317,7 +317,9 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         :class:`discord.Thread`), when the lobby is where the button or command was used;
         else the lobby post's (sent through a partial messageable: not a thread, which the
         parent channel of an archived thread is not)."""
-        press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels), True)
+        press = _Press(
+            info.challenge_id, info.challenger_id, None, tuple(levels), opened_for_bots=True
+        )
         where: object = (
             interaction.channel if interaction.channel_id == info.channel_id else message.channel
         )
