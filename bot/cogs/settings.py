@@ -415,8 +415,11 @@ def vacation_text(info: VacationInfo) -> str:
 
 def allowance_text(info: VacationInfo) -> str:
     """``This year you have used 3d 4h of 30d; 26d 20h left.`` (two units each, as clocks
-    are shown; ``nothing left`` once it is all used)."""
-    left = f"{short_duration(info.left)} left" if info.left > timedelta(0) else "nothing left"
+    are shown; ``nothing left`` once it is all used). What is left is rounded to the
+    nearest of its smaller unit, so a few seconds used read "1s of 30d; 30d left" rather
+    than "0s of 30d; 29d 23h left", which did not add up."""
+    shown = short_duration(info.left, nearest=True)
+    left = f"{shown} left" if info.left > timedelta(0) else "nothing left"
     return (
         f"This year you have used {short_duration(info.used)} of "
         f"{short_duration(info.allowance)}; {left}."

@@ -176,12 +176,25 @@ def format_duration(delta: timedelta) -> str:
     return sign + ("".join(parts) or "0s")
 
 
-def short_duration(delta: timedelta) -> str:
-    """A duration as people read it, in its two largest units (rounded down): ``1d 2h``,
+def short_duration(delta: timedelta, *, nearest: bool = False) -> str:
+    """A duration as people read it, in its two largest units (rounded down, or to the
+    nearest of the smaller unit with ``nearest``: 29d 23h 59m reads ``30d``): ``1d 2h``,
     ``3h 12m``, ``45s``, ``0s`` (a negative one as ``0s``). For messages; the settings and
     clock specs keep :func:`format_duration`'s exact, parseable form."""
-    units = re.findall(r"\d+[dhms]", format_duration(max(delta, timedelta(0))))
+    delta = max(delta, timedelta(0))
+    if nearest:
+        step = next((unit for size, unit in _SHOWN_STEPS if delta >= size), timedelta(seconds=1))
+        delta = step * round(delta / step)
+    units = re.findall(r"\d+[dhms]", format_duration(delta))
     return " ".join(units[:2])
+
+
+#: The smaller of the two units :func:`short_duration` shows, by the size of the duration.
+_SHOWN_STEPS: Final = (
+    (timedelta(days=1), timedelta(hours=1)),
+    (timedelta(hours=1), timedelta(minutes=1)),
+    (timedelta(minutes=1), timedelta(seconds=1)),
+)
 
 
 def to_ms(delta: timedelta) -> int:

@@ -15,6 +15,7 @@ import pytest
 
 from bot.cogs.settings import (
     SettingsCog,
+    allowance_text,
     perspective_text,
     settings_text,
     vacation_back_line,
@@ -292,6 +293,10 @@ async def test_a_vacation_the_allowance_cuts_short_says_so(
         "so that is what you have."
     )
     assert text.splitlines()[-1] == "This year you have used 30d of 30d; nothing left."
+    # A few seconds used: what is left reads to the nearest hour, so the two add up.
+    info = await cog.bot.service.vacation(USER)
+    odd = replace(info, used=timedelta(seconds=1), left=timedelta(days=30) - timedelta(seconds=1))
+    assert allowance_text(odd) == "This year you have used 1s of 30d; 30d left."
     # Asked for no more than is left: nothing to say about it.
     await run(SettingsCog.vacation_end, cog, caller())
     text = await run(SettingsCog.vacation_start, cog, caller(), days=1)
