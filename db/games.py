@@ -433,6 +433,20 @@ class GamesRepo:
             row = result.one_or_none()
         return None if row is None else _game_row(row)
 
+    async def active_with_draw_offer(self) -> list[GameRow]:
+        """The active games with an open draw offer, by id (a process that starts looks for
+        offers its bots were to answer when the last one stopped)."""
+        async with self._tx.read() as conn:
+            result = await conn.execute(
+                select(games)
+                .where(
+                    games.c.status == GameStatus.ACTIVE.value,
+                    games.c.draw_offer_seat.is_not(None),
+                )
+                .order_by(games.c.id)
+            )
+            return [_game_row(row) for row in result]
+
     async def active_in_or_under(self, guild_id: int, channel_id: int) -> list[GameRow]:
         """The active games of guild ``guild_id`` played in channel or thread ``channel_id``
         or in a thread of it (``parent_channel_id``), oldest first: what a deleted channel

@@ -70,6 +70,19 @@ class OfferPostsRepo:
             )
         return True
 
+    async def find(self, game_id: int) -> tuple[int, int] | None:
+        """Game ``game_id``'s offer post as ``(channel_id, message_id)``, left stored;
+        ``None`` when there is none."""
+        async with self._tx.read() as conn:
+            row = (
+                await conn.execute(
+                    select(self._table.c.channel_id, self._table.c.message_id).where(
+                        self._table.c.game_id == game_id
+                    )
+                )
+            ).first()
+        return None if row is None else (row.channel_id, row.message_id)
+
     async def take(self, game_id: int) -> tuple[int, int] | None:
         """Delete and return game ``game_id``'s offer post as ``(channel_id, message_id)``;
         ``None`` when there is none (answered on its post, already retired, or never stored).

@@ -115,6 +115,31 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                 closed = presenters.DRAW_OFFER_CLOSED if agreed else presenters.DRAW_OFFER_ENDED
                 await retire_offers(self.bot, snapshot, closed)
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Answer the draw offers the bots were to answer when the last process stopped
+        (:meth:`~bot.service.endings.Endings.offers_awaiting_bots`): they answer at once in
+        the process that took the offer, so a crash in between left the offer unanswered.
+        Each is answered on its stored post, under its channel's turn order, as ``/draw``
+        does; one without a stored post is left to a move or its Decline. Two processes
+        starting at once answer once: the answer is a compare-and-set on the offer's
+        version. Failures are logged."""
+        try:
+            offers = await self.bot.service.offers_awaiting_bots()
+        except Exception:
+            log.exception("could not read the draw offers awaiting the bots")
+            return
+        for offer in offers:
+            post = await self.bot.draw_offers.post_of(offer.game_id)
+            if post is None:
+                continue
+            log.info("game %d: the bots answer a draw offer left open", offer.game_id)
+            try:
+                async with turn_in_order(self.bot, post.channel.id):
+                    await self._bot_answers(offer, post)
+            except Exception:
+                log.exception("game %d: the bots could not answer its draw offer", offer.game_id)
+
     def _let_go(self, order: AsyncExitStack) -> None:
         """Release a move's turn order from a callback (a task, kept until it is done)."""
         task = asyncio.ensure_future(order.aclose())
@@ -352,7 +377,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             hint = await self.bot.service.hint(channel_id_of(interaction), interaction.user.id)
             await interaction.followup.send(presenters.hint_text(hint), ephemeral=True)
 
-    async def _bot_answers(self, offer: DrawOffer, post: discord.Message) -> None:
+    async def _bot_answers(
+        self, offer: DrawOffer, post: discord.Message | discord.PartialMessage
+    ) -> None:
         """The bots among those a draw is offered to answer at once (:meth:`Bots.answer_draw
         <bot.service.bots.Bots.answer_draw>`). When people are still to answer, the post says
         who has accepted and keeps its buttons; otherwise it says how the offer ended,

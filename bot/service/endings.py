@@ -189,6 +189,31 @@ class Endings:
                 opponent_user_ids=opponents,
             )
 
+    async def offers_awaiting_bots(self) -> list[DrawOffer]:
+        """The open draw offers a bot still has to answer, as :meth:`offer_draw` returned
+        them (``opponent_user_ids``: the players still in who have not answered yet). Bots
+        answer an offer at once, in the process that took it; one that stopped before they
+        did leaves these, for the next process to answer (``PlayCog.on_ready``) rather
+        than leave the offer hanging."""
+        offers: list[DrawOffer] = []
+        for row in await self.core.database.games.active_with_draw_offer():
+            offered_by = row.draw_offer_seat
+            if offered_by is None:  # pragma: no cover - the query asked for it
+                continue
+            loaded = await self.core.load_row(row)
+            players = loaded.meta.players
+            agreed = {offered_by, *row.draw_agreed}
+            offerer = players[offered_by].user_id
+            waiting = [
+                players[seat].user_id
+                for seat in await self.seats_in(loaded)
+                if seat not in agreed and players[seat].user_id != offerer
+            ]
+            opponents = tuple(dict.fromkeys(waiting))
+            if any(is_bot(user_id) for user_id in opponents):
+                offers.append(DrawOffer(row.id, row.version, offered_by, offerer, opponents))
+        return offers
+
     async def answer_draw(
         self, game_id: int, user_id: int, *, accept: bool, version: int
     ) -> GameSnapshot:

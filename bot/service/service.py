@@ -322,6 +322,10 @@ class GameService:
         """See :meth:`~bot.service.bots.Bots.hint`."""
         return await self.bots.hint(channel_id, user_id)
 
+    async def offers_awaiting_bots(self) -> list[DrawOffer]:
+        """See :meth:`~bot.service.endings.Endings.offers_awaiting_bots`."""
+        return await self.endings.offers_awaiting_bots()
+
     async def draw_offer_now(self, game_id: int, version: int) -> GameSnapshot:
         """See :meth:`~bot.service.endings.Endings.draw_offer_now`."""
         return await self.endings.draw_offer_now(game_id, version)

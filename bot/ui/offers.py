@@ -66,6 +66,19 @@ class OfferPosts:
         if not stored:
             await self._edit(game_id, post, self._closed_text)
 
+    async def post_of(self, game_id: int) -> discord.PartialMessage | None:
+        """The stored post of ``game_id``'s open offer, to edit (it stays stored), or
+        ``None`` when none is stored or it cannot be read (logged)."""
+        try:
+            found = await self._repo.find(game_id)
+        except Exception:
+            log.exception("game %d: could not read the %s's post", game_id, self._what)
+            return None
+        if found is None:
+            return None
+        channel_id, message_id = found
+        return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
     async def forget(self, game_id: int) -> None:
         """The offer of ``game_id`` was answered on its own post (already edited)."""
         try:

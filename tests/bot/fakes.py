@@ -27,6 +27,9 @@ class MemoryOfferPosts:
         self.rows[game_id] = (channel_id, message_id)
         return True
 
+    async def find(self, game_id: int) -> tuple[int, int] | None:
+        return self.rows.get(game_id)
+
     async def take(self, game_id: int) -> tuple[int, int] | None:
         return self.rows.pop(game_id, None)
 

@@ -261,6 +261,24 @@ async def test_the_bots_progress_edit_is_checked_the_same_way(posted_boards: Asy
     posted_boards.assert_not_awaited()
 
 
+async def test_a_starting_process_lets_the_bots_answer_an_offer_left_open() -> None:
+    """A process stopped between a /draw to the bot and the bot's answer: the next one,
+    once ready, has the bot answer on the offer's stored post (under its channel's turn
+    order); an offer whose post is not stored is left to a move or its Decline."""
+    bot = stand_in_bot()
+    waiting = DrawOffer(5, 3, 0, SOUTH, (bot_user_id(2),))
+    unposted = DrawOffer(6, 9, 0, SOUTH, (bot_user_id(2),))
+    bot.service.offers_awaiting_bots = AsyncMock(return_value=[waiting, unposted])
+    post = bot.offer_client.post(100, 1)
+    await bot.draw_offers.remember(5, post)
+    declined = snapshot(draw_waiting=())
+    bot.service.bots.answer_draw = AsyncMock(return_value=(declined, bot_user_id(2)))
+    await PlayCog(bot).on_ready()
+    bot.service.bots.answer_draw.assert_awaited_once_with(waiting)
+    text = presenters.draw_answer_text(declined, accepted=False, by_user_id=bot_user_id(2))
+    post.edit.assert_awaited_once_with(content=text, view=None)
+
+
 async def test_the_typing_indicator_is_sent_again_until_the_bot_has_moved(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

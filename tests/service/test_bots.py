@@ -35,7 +35,7 @@ from bot.service.errors import (
 from db import Database
 from db.rows import TimerRow
 from engines import get_engine
-from tests.service.conftest import ALICE, BOB, GAMES, GUILD, FakeClock, seeds
+from tests.service.conftest import ALICE, BOB, CAROL, GAMES, GUILD, FakeClock, StartGame, seeds
 
 #: Options that keep games against the bot short enough for the suite.
 SHORT = {
@@ -286,6 +286,22 @@ async def test_the_bot_answers_a_draw_offer(bot_service: GameService) -> None:
     answered, answered_by = result
     assert answered_by == offer.opponent_user_ids[0]
     assert answered.draw_offer_seat is None  # declined (an even opening is not lost) or drawn
+
+
+async def test_an_offer_the_bot_never_answered_is_found_for_the_next_process(
+    bot_service: GameService, start_game: StartGame
+) -> None:
+    """The process that took ``/draw`` stopped before the bot answered: the offer is listed
+    as awaiting the bot, as ``offer_draw`` returned it, until the bot has answered. An offer
+    between people is not listed."""
+    await vs_bot(bot_service, "generatorb", level=5)
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    assert await bot_service.offers_awaiting_bots() == [offer]
+    assert await bot_service.bots.answer_draw(offer) is not None
+    assert await bot_service.offers_awaiting_bots() == []
+    await start_game(channel_id=700, challenger=BOB, opponent=CAROL, on=bot_service)
+    await bot_service.offer_draw(700, BOB)
+    assert await bot_service.offers_awaiting_bots() == []
 
 
 def _assessing(value: float | None) -> Callable[..., float]:
