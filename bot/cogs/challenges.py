@@ -127,9 +127,6 @@ class _Press:
     user_id: int
     action: ChallengeAction | None
     levels: tuple[int, ...] = ()
-    #: The lobby was opened for these bots (``/challenge`` with the bot, an exhibition, a
-    #: rematch with bots): its short first expiry becomes the usual one once they sit.
-    opened_for_bots: bool = False
 
     def may_start(self, info: ChallengeInfo) -> bool:
         """A forecast: whether this press would start the game (see :func:`_may_start`)."""
@@ -317,9 +314,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         :class:`discord.Thread`), when the lobby is where the button or command was used;
         else the lobby post's (sent through a partial messageable: not a thread, which the
         parent channel of an archived thread is not)."""
-        press = _Press(
-            info.challenge_id, info.challenger_id, None, tuple(levels), opened_for_bots=True
-        )
+        press = _Press(info.challenge_id, info.challenger_id, None, tuple(levels))
         where: object = (
             interaction.channel if interaction.channel_id == info.channel_id else message.channel
         )
@@ -358,6 +353,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
                     )
             except discord.HTTPException:
                 log.warning("challenge %d: could not edit its post", info.challenge_id)
+                if game is None:
+                    # Its buttons never came: nobody could Join, Accept or Cancel it, and it
+                    # would stay open for the whole TTL (a rematch's blocking the next one).
+                    with contextlib.suppress(ServiceError):
+                        await self.bot.service.cancel_challenge(
+                            info.challenge_id, info.challenger_id
+                        )
             if game is not None:
                 await post_board(
                     self.bot, game, presenters.game_started_text(game), mention_ids=game.user_ids
@@ -561,13 +563,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         where = {"channel_id": channel_id, "parent_channel_id": parent_channel_id}
         match press.action:
             case None:
-                return await service.add_bots(
-                    challenge_id,
-                    user_id,
-                    press.levels,
-                    opened_for_bots=press.opened_for_bots,
-                    **where,
-                )
+                return await service.add_bots(challenge_id, user_id, press.levels, **where)
             case ChallengeAction.ACCEPT:
                 return await service.accept_challenge(challenge_id, user_id, **where)
             case ChallengeAction.JOIN:

@@ -53,6 +53,7 @@ from bot.ui.replies import (
     send_ephemeral,
 )
 from db.rows import TimerRow
+from engines.base import CHANCE
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,13 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             snapshot = await self.bot.service.game_snapshot(timer.game_id)
             if snapshot.version != version:
                 return
+            if CHANCE in snapshot.to_move:
+                # Started, but its opening chance steps (Arbos' setup, a first roll) were never
+                # played: play them, then post that board (its own timer is called off so).
+                settled = await self.bot.service.settle_start(timer.game_id)
+                if settled is None:
+                    return
+                snapshot = settled
             log.warning("game %d: the board of version %s was never posted; posting it now",
                         snapshot.game_id, version)  # fmt: skip
             # Everyone after the end and on a first board (as the first post pings, which

@@ -46,7 +46,7 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     if snapshot.clocks:
         lines.append(clock_line(snapshot.clock_text))
     if snapshot.is_active:
-        players = [snapshot.players[s] for s in snapshot.to_move]
+        players = [snapshot.players[s] for s in snapshot.to_move if s >= 0]  # not chance (-1)
         lines.append("To move: " + _join([_player(p) for p in players]))
         if snapshot.clocks:
             banks = [

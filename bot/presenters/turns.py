@@ -229,7 +229,7 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     (🔴 Red) to move.``, without the prompt and the legal moves, which speak to the player
     ("You rolled **blue**: …"); the bot posts its move in a moment.
     """
-    players = [snapshot.players[s] for s in snapshot.to_move]
+    players = [snapshot.players[s] for s in snapshot.to_move if s >= 0]  # not chance (-1)
     names = _join([seat_label(p.seat_name) for p in players])
     who = _mentions(dict.fromkeys(p.user_id for p in players))
     clocks = _to_move_clocks(snapshot)
@@ -408,7 +408,7 @@ def board_caption(snapshot: GameSnapshot) -> str:
     """A short caption under a board picture (``/board``)."""
     head = f"**{snapshot.game_name}** · game {snapshot.game_id} · ply {snapshot.ply}"
     if snapshot.is_active:
-        players = [snapshot.players[s] for s in snapshot.to_move]
+        players = [snapshot.players[s] for s in snapshot.to_move if s >= 0]  # not chance (-1)
         return f"{head} · {_join([_player(p) for p in players])} to move"
     return f"{head} · {outcome_text(snapshot)}"
 

@@ -411,13 +411,12 @@ class Lobby:
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
-        opened_for_bots: bool = False,
     ) -> LobbyUpdate:
         """The challenger gives open seats to the bot, one per level in ``levels`` (1–5): the
-        **Add bot** button, and ``/challenge opponent:@Gameroom`` or ``bot_level:``.
-        ``opened_for_bots``: the lobby was opened for these bots (its short first expiry,
-        :data:`BOTS_TO_SIT_WITHIN`); once they sit, a lobby still open gets the usual time
-        from its creation.
+        **Add bot** button, and ``/challenge opponent:@Gameroom`` or ``bot_level:``. A lobby
+        opened for these bots (its short first expiry, :data:`BOTS_TO_SIT_WITHIN`) that is
+        still open once they sit gets the usual time from its creation; any other lobby's
+        expiry is that already.
 
         Each bot takes its seat at once (a bot never needs to accept); when that fills the
         last seat the game starts, as :meth:`accept_challenge` does (same ``channel_id`` and
@@ -442,9 +441,10 @@ class Lobby:
                 break
         assert update is not None  # levels is not empty
         info = update.challenge
-        if opened_for_bots and update.game is None and info.is_open:
+        usual = info.created_at + self.challenge_ttl
+        if update.game is None and info.is_open and info.expires_at < usual:
             row = await self.core.database.challenges.set_expiry(
-                challenge_id, info.created_at + self.challenge_ttl, now=self.core.now()
+                challenge_id, usual, now=self.core.now()
             )
             if row is not None:
                 update = replace(update, challenge=self.challenge_info(row))
@@ -634,6 +634,19 @@ class Lobby:
             user_ids,
         )
         async with self.core.game_lock(row.id):
+            loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
+            self.core.tell_bot_turn(loaded)
+            return self.core.snapshot(loaded)
+
+    async def settle_start(self, game_id: int) -> GameSnapshot | None:
+        """Play the opening chance steps of game ``game_id`` if it still waits at them (the
+        process that started it stopped before :meth:`_start_game` settled it), planning
+        the settled board's post like the start does; the game as it is then, or ``None``
+        when it is gone or over. Also wakes the bot if it now has the move."""
+        async with self.core.game_lock(game_id):
+            row = await self.core.database.games.get(game_id)
+            if row is None or not row.is_active:
+                return None
             loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
             self.core.tell_bot_turn(loaded)
             return self.core.snapshot(loaded)

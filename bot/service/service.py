@@ -177,6 +177,10 @@ class GameService:
             bots_follow=bots_follow,
         )
 
+    async def settle_start(self, game_id: int) -> GameSnapshot | None:
+        """See :meth:`~bot.service.lobby.Lobby.settle_start`."""
+        return await self.lobby.settle_start(game_id)
+
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
         """See :meth:`~bot.service.lobby.Lobby.get_challenge`."""
         return await self.lobby.get_challenge(challenge_id)
@@ -264,7 +268,6 @@ class GameService:
         *,
         channel_id: int | None = None,
         parent_channel_id: int | None = None,
-        opened_for_bots: bool = False,
     ) -> LobbyUpdate:
         """See :meth:`~bot.service.lobby.Lobby.add_bots`."""
         return await self.lobby.add_bots(
@@ -273,7 +276,6 @@ class GameService:
             levels,
             channel_id=channel_id,
             parent_channel_id=parent_channel_id,
-            opened_for_bots=opened_for_bots,
         )
 
     async def remove_bot(self, challenge_id: int, user_id: int, bot_id: int) -> ChallengeInfo:

@@ -34,7 +34,8 @@ from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
 from bot.service.models import DrawOffer, TakebackAnswer, TakebackRequest
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
-from db.rows import GuildSettingsRow
+from db.rows import GuildSettingsRow, TimerRow
+from db.schema import TimerStatus
 from engines import ENGINES
 from engines.base import Outcome
 
@@ -277,6 +278,42 @@ async def test_a_starting_process_lets_the_bots_answer_an_offer_left_open() -> N
     bot.service.bots.answer_draw.assert_awaited_once_with(waiting)
     text = presenters.draw_answer_text(declined, accepted=False, by_user_id=bot_user_id(2))
     post.edit.assert_awaited_once_with(content=text, view=None)
+
+
+async def test_a_late_first_board_of_a_game_never_settled_settles_it_first(
+    posted_boards: AsyncMock,
+) -> None:
+    """The process that started a game at a chance node (Arbos' setup, an opening roll)
+    stopped before settling it: the version-1 board_post timer plays the opening chance
+    steps first, then posts that board, pinging the players, not "seat -1"."""
+    bot = stand_in_bot()
+    waiting = snapshot(to_move=(-1,), version=1, ply=0, last_moves=())
+    settled = snapshot(to_move=(0,), version=2, ply=1, last_moves=())
+    bot.service.game_snapshot = AsyncMock(return_value=waiting)
+    bot.service.settle_start = AsyncMock(return_value=settled)
+    timer = TimerRow(
+        1,
+        "board_post",
+        5,
+        None,
+        T,
+        '{"version":1}',
+        TimerStatus.PENDING,
+        1,
+        None,
+        None,
+        None,
+        None,
+        T,
+        T,
+    )
+    await PlayCog(bot).on_board_post(timer)
+    bot.service.settle_start.assert_awaited_once_with(5)
+    assert posted_boards.await_args is not None
+    shown, text = posted_boards.await_args.args[1:3]
+    assert shown is settled
+    assert text.startswith("The first board could not be posted at the time.")
+    assert set(posted_boards.await_args.kwargs["mention_ids"]) == set(settled.user_ids)
 
 
 async def test_the_typing_indicator_is_sent_again_until_the_bot_has_moved(

@@ -559,7 +559,7 @@ async def test_a_lobby_opened_for_the_bot_expires_soon_until_its_bots_sit(
         guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=4, bot_seats=1
     )
     assert opened.expires_at == opened.created_at + BOTS_TO_SIT_WITHIN
-    seated = await service.add_bots(opened.challenge_id, ALICE, [1], opened_for_bots=True)
+    seated = await service.add_bots(opened.challenge_id, ALICE, [1])
     assert seated.game is None  # two seats still open
     assert seated.challenge.expires_at == opened.created_at + DEFAULT_CHALLENGE_TTL
     # The Add-bot menu of an ordinary lobby leaves its expiry alone.
