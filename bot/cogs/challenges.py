@@ -372,11 +372,12 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
 
         ``buttons=False`` posts it without its buttons, for a lobby whose seats the bot is
         about to take (:meth:`_seat_bots` then shows the buttons that fit): nobody can Join
-        a seat meant for the bot in between."""
+        a seat meant for the bot in between; nor does it say when it expires, which only
+        the bots' seats settle."""
         message = await post_in_channel(
             self.bot,
             info.channel_id,
-            presenters.challenge_text(info),
+            presenters.challenge_text(info, expiry=buttons),
             guild_id=info.guild_id,
             mention_ids=info.pending_ids,
             view=challenge_view(info) if buttons else MISSING,

@@ -52,8 +52,10 @@ _LOBBY_NOTES = {
 }
 
 
-def challenge_text(info: ChallengeInfo) -> str:
+def challenge_text(info: ChallengeInfo, *, expiry: bool = True) -> str:
     """The lobby post (buttons are added by the caller), edited after every press.
+    ``expiry=False`` leaves out when it expires: the post of a lobby whose bots are about to
+    sit, whose short first expiry is not the one it will have (``lobby.BOTS_TO_SIT_WITHIN``).
 
     The heading, then one numbered line per seat: who holds it and how (``challenger``,
     ``invited``, ``accepted``, ``joined``) or ``open``; then who declined, the clock, a
@@ -91,7 +93,8 @@ def challenge_text(info: ChallengeInfo) -> str:
         )
     elif info.players > 2:
         notes.append("The game starts when every seat is filled.")
-    notes.append(f"The challenge expires {_timestamp(info.expires_at)}.")
+    if expiry:
+        notes.append(f"The challenge expires {_timestamp(info.expires_at)}.")
     lines.append(" ".join(notes))
     return "\n".join(lines)
 

@@ -963,6 +963,14 @@ def test_a_late_board_names_the_move_a_seat_chose_and_who_is_to_move() -> None:
     )
 
 
+def test_a_lobby_posted_for_its_bots_does_not_say_when_it_expires() -> None:
+    """Its first expiry is short until its bots sit (``lobby.BOTS_TO_SIT_WITHIN``): the
+    first post, which pings the invited, leaves it out; the edit after the bots shows it."""
+    shown = challenge(players=3)
+    assert "The challenge expires" in presenters.challenge_text(shown)
+    assert "expires" not in presenters.challenge_text(shown, expiry=False)
+
+
 def test_an_exhibition_is_headed_as_one_not_as_a_challenge_to_the_bots() -> None:
     bots = tuple(ChallengePlayer(bot_user_id(1, k), "bot", "seated") for k in range(3))
     shown = challenge(
