@@ -241,10 +241,7 @@ class Lobby:
         async with self._making(challenger_id):
             now = self.core.now()
             if rematch_of is None:  # a rematch has its own guard: one per game
-                # What makes two challenges the same: the game, its options, clock and
-                # seats, and who is invited.
-                same = (engine.info.id, _codec.dump_options(options), str(clock_spec), seats)
-                await self._refuse_double_submit(challenger_id, channel_id, same, invited, now)
+                await self._refuse_double_submit(challenger_id, channel_id, engine.info.id, now)
             row = await self.core.database.challenges.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -275,25 +272,17 @@ class Lobby:
         return self.challenge_info(row)
 
     async def _refuse_double_submit(
-        self,
-        challenger_id: int,
-        channel_id: int,
-        same: tuple[str, str, str, int],
-        invited: Sequence[int],
-        now: datetime,
+        self, challenger_id: int, channel_id: int, game: str, now: datetime
     ) -> None:
-        """Raise :class:`ChallengeSetupError` when ``challenger_id`` made the same challenge
-        (``same``: game, options, clock and seats; and the same people ``invited``) in
-        ``channel_id`` within :data:`DOUBLE_SUBMIT_WITHIN` that is still open or whose game
-        is still on: one ``/challenge`` sent twice, which would open a second lobby (or start
-        a second game against the bot). One answered otherwise (declined, cancelled, its
-        game over), or made with other settings, leaves the way open."""
+        """Raise :class:`ChallengeSetupError` when ``challenger_id`` made a challenge to
+        ``game`` in ``channel_id`` within :data:`DOUBLE_SUBMIT_WITHIN` that is still open or
+        whose game is still on: the same ``/challenge`` sent twice, which would open a second
+        lobby (or start a second game against the bot). One answered otherwise (declined,
+        cancelled, its game over) leaves the way open to challenge again at once."""
         since = now - DOUBLE_SUBMIT_WITHIN
         database = self.core.database
         for made in await database.challenges.made_since(challenger_id, channel_id, since):
-            named = sorted(p.user_id for p in made.lobby if p.role == ChallengePlayerRole.INVITED)
-            settings = (made.game, made.options_json, made.clock, made.players)
-            if made.rematch_of is not None or settings != same or named != sorted(invited):
+            if made.game != game or made.rematch_of is not None:
                 continue
             if made.is_open:
                 live = True

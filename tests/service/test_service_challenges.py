@@ -281,8 +281,6 @@ async def test_the_same_challenge_sent_twice_at_once_opens_one_lobby(
         guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, opponent_ids=[BOB], game="orbs"
     )
     assert other_game.game == "orbs"  # another game is no double submit
-    other_options = await challenge(service, options="refill=all")  # nor other options
-    await service.cancel_challenge(other_options, ALICE)
     await service.cancel_challenge(first, ALICE)
     again = await challenge(service)  # the first was cancelled: challenge at once
     await started(service.accept_challenge(again, BOB))
