@@ -198,22 +198,6 @@ class ChallengesRepo:
             lobbies = await _lobbies(conn, [row.id for row in rows])
         return [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
 
-    async def made_since(
-        self, challenger_id: int, channel_id: int, since: datetime
-    ) -> list[ChallengeRow]:
-        """The challenges ``challenger_id`` made in ``channel_id`` after ``since``,
-        whatever their status, oldest first (a double submit of one ``/challenge``)."""
-        require_aware("since", since)
-        query = select(challenges).where(
-            challenges.c.challenger_id == challenger_id,
-            challenges.c.channel_id == channel_id,
-            challenges.c.created_at > since,
-        )
-        async with self._tx.read() as conn:
-            rows = (await conn.execute(query.order_by(challenges.c.id))).all()
-            lobbies = await _lobbies(conn, [row.id for row in rows])
-        return [_challenge_row(row, lobbies.get(row.id, ())) for row in rows]
-
     async def open_places(self) -> list[tuple[int, int]]:
         """``(guild_id, channel_id)`` of every channel or thread with an open challenge, each
         once, in id order; challenges outside a guild are left out (see

@@ -59,7 +59,6 @@ from bot.service.lobby_rules import (
     seated_after,
     start_press,
 )
-from bot.service.locks import KeyedLock
 from bot.service.models import (
     ChallengeInfo,
     ChallengePlayer,
@@ -89,13 +88,7 @@ from engines.base import (
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "BOTS_TO_SIT_WITHIN",
-    "DEFAULT_CHALLENGE_TTL",
-    "DOUBLE_SUBMIT_WITHIN",
-    "LOBBY_ATTEMPTS",
-    "Lobby",
-]
+__all__ = ["BOTS_TO_SIT_WITHIN", "DEFAULT_CHALLENGE_TTL", "LOBBY_ATTEMPTS", "Lobby"]
 
 DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
 #: How long a lobby opened for the bot (``/challenge bot_level:``, an exhibition, a rematch
@@ -103,10 +96,6 @@ DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
 #: it the usual time). Posted without buttons meanwhile, it would otherwise stay open for a
 #: day if the process stopped in between, and a rematch's would block the next one.
 BOTS_TO_SIT_WITHIN = timedelta(minutes=2)
-#: A ``/challenge`` the same as one its challenger made in the same channel this recently,
-#: still open or with its game still on, is a double submit (two lobbies, or two games
-#: against the bot): refused.
-DOUBLE_SUBMIT_WITHIN = timedelta(seconds=10)
 #: How often a lobby press reads and decides again when other presses keep landing first.
 LOBBY_ATTEMPTS = 5
 
@@ -131,9 +120,6 @@ class Lobby:
         self._seed_source = seed_source
         self.challenge_ttl = challenge_ttl
         self.default_clock = str(ClockSpec.parse(default_clock))
-        # One challenge made at a time per challenger in this process, so a double submit's
-        # second finds the first (both reach the process of the guild's shard).
-        self._making: KeyedLock[int] = KeyedLock()
 
     async def create_challenge(
         self,
@@ -238,28 +224,25 @@ class Lobby:
             len(seating) != seats or people != sorted([challenger_id, *invited])
         ):
             raise ChallengeSetupError("A fixed seating must seat every player once.")
-        async with self._making(challenger_id):
-            now = self.core.now()
-            if rematch_of is None:  # a rematch has its own guard: one per game
-                await self._refuse_double_submit(challenger_id, channel_id, engine.info.id, now)
-            row = await self.core.database.challenges.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=challenger_id,
-                invited_ids=invited,
-                players=seats,
-                game=engine.info.id,
-                options_json=_codec.dump_options(options),
-                now=now,
-                expires_at=now + self._first_ttl(bot_seats > 0 or bots_follow),
-                clock=str(clock_spec),
-                seating=seating,
-                rematch_of=rematch_of,
-                start_position=start_position,
-                # The game copies it when it starts (db/ratings.py); a custom start is never
-                # rated, so it is stored casual, as the lobby and the result say.
-                rated=rated and start_position is None,
-            )
+        now = self.core.now()
+        row = await self.core.database.challenges.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            invited_ids=invited,
+            players=seats,
+            game=engine.info.id,
+            options_json=_codec.dump_options(options),
+            now=now,
+            expires_at=now + self._first_ttl(bot_seats > 0 or bots_follow),
+            clock=str(clock_spec),
+            seating=seating,
+            rematch_of=rematch_of,
+            start_position=start_position,
+            # The game copies it when it starts (db/ratings.py); a custom start is never
+            # rated, so it is stored casual, as the lobby and the result say.
+            rated=rated and start_position is None,
+        )
         log.info(
             "challenge %d: %s for %d by %d, invited %s, in channel %d",
             row.id,
@@ -270,32 +253,6 @@ class Lobby:
             channel_id,
         )
         return self.challenge_info(row)
-
-    async def _refuse_double_submit(
-        self, challenger_id: int, channel_id: int, game: str, now: datetime
-    ) -> None:
-        """Raise :class:`ChallengeSetupError` when ``challenger_id`` made a challenge to
-        ``game`` in ``channel_id`` within :data:`DOUBLE_SUBMIT_WITHIN` that is still open or
-        whose game is still on: the same ``/challenge`` sent twice, which would open a second
-        lobby (or start a second game against the bot). One answered otherwise (declined,
-        cancelled, its game over) leaves the way open to challenge again at once."""
-        since = now - DOUBLE_SUBMIT_WITHIN
-        database = self.core.database
-        for made in await database.challenges.made_since(challenger_id, channel_id, since):
-            if made.game != game or made.rematch_of is not None:
-                continue
-            if made.is_open:
-                live = True
-            elif made.game_id is not None:
-                started = await database.games.get(made.game_id)
-                live = started is not None and started.is_active
-            else:
-                live = False
-            if live:
-                raise ChallengeSetupError(
-                    "You made this challenge here a moment ago; it is above. "
-                    "(Challenge again once it is answered or its game is over.)"
-                )
 
     def _first_ttl(self, bots_follow: bool) -> timedelta:
         """A new lobby's time to live: the usual one, or, for a lobby whose bots sit right

@@ -21,7 +21,6 @@ from bot.service import (
     LobbyUpdate,
     NotChallengedError,
 )
-from bot.service.lobby import DOUBLE_SUBMIT_WITHIN
 from db import Database
 from engines import ENGINES
 
@@ -203,10 +202,9 @@ async def test_a_double_click_starts_one_game(database: Database, clock: FakeClo
 
 
 async def test_a_busy_channel_refuses_without_writing_then_a_thread_works(
-    service: GameService, start_game: StartGame, clock: FakeClock
+    service: GameService, start_game: StartGame
 ) -> None:
     await start_game()
-    clock.advance(DOUBLE_SUBMIT_WITHIN)  # not a double submit of the first challenge
     challenge_id = await challenge(service)
     with pytest.raises(ChannelBusyError):
         await service.accept_challenge(challenge_id, BOB)
@@ -266,25 +264,3 @@ async def test_an_invitation_is_still_only_for_the_invited(service: GameService)
     challenge_id = await challenge(service)
     with pytest.raises(NotChallengedError, match="someone else"):
         await service.accept_challenge(challenge_id, CAROL)
-
-
-async def test_the_same_challenge_sent_twice_at_once_opens_one_lobby(
-    service: GameService, clock: FakeClock
-) -> None:
-    """A double submit of one ``/challenge``: the second, while the first is open or its
-    game is on, is refused; once it is answered otherwise, or after
-    ``DOUBLE_SUBMIT_WITHIN``, the same challenge may be made again."""
-    first = await challenge(service)
-    with pytest.raises(ChallengeSetupError, match="a moment ago"):
-        await challenge(service)
-    other_game = await service.create_challenge(
-        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, opponent_ids=[BOB], game="orbs"
-    )
-    assert other_game.game == "orbs"  # another game is no double submit
-    await service.cancel_challenge(first, ALICE)
-    again = await challenge(service)  # the first was cancelled: challenge at once
-    await started(service.accept_challenge(again, BOB))
-    with pytest.raises(ChallengeSetupError, match="a moment ago"):
-        await challenge(service)  # its game is on: a double submit still
-    clock.advance(DOUBLE_SUBMIT_WITHIN)
-    assert await challenge(service) > again
