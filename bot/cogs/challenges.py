@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
@@ -71,6 +72,12 @@ _BUSY = "This channel already has a game in progress; finish it or challenge els
 _BUSY_NO_THREADS = (
     "This channel already has a game in progress, and this server plays its games in "
     "channels, not threads; finish that game first or challenge in another channel."
+)
+#: Seconds within which the very same ``/challenge`` sent again is a double submit.
+DOUBLE_SUBMIT_WITHIN_S: Final = 10.0
+DOUBLE_SUBMIT = (
+    "You sent this same challenge a moment ago; it is posted or on its way: look above (or in "
+    "its game's thread)."
 )
 _NO_THREAD = (
     "I could not open a thread for this game, so it has not started; check that I may "
@@ -170,6 +177,9 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
 
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot
+        # /challenge commands that posted (or are being handled), by every argument, with
+        # when they came (time.monotonic): a double submit is refused (_first_submit).
+        self._submitted: dict[tuple[object, ...], float] = {}
 
     async def cog_load(self) -> None:
         # Check often enough that a short TTL (tests, events) expires on time, at most a minute.
@@ -216,14 +226,81 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         exhibition: bool = False,
     ) -> None:
         named = [user for user in (opponent, opponent2, opponent3) if user is not None]
+        # Every argument: only the very same command sent again is a double submit.
+        submit = (
+            interaction.user.id,
+            channel_id_of(interaction),
+            game,
+            tuple(user.id for user in named),
+            players,
+            options,
+            preset,
+            clock,
+            bot_level,
+            position,
+            rated,
+            exhibition,
+        )
+        if not self._first_submit(submit):
+            await send_ephemeral(interaction, DOUBLE_SUBMIT)
+            return
+        posted = False
+        try:
+            posted = await self._challenge(
+                interaction,
+                game,
+                named,
+                players,
+                options,
+                preset,
+                clock,
+                bot_level,
+                position,
+                rated,
+                exhibition,
+            )
+        finally:
+            if not posted:  # refused or failed: the same command may be sent again at once
+                self._submitted.pop(submit, None)
+
+    def _first_submit(self, submit: tuple[object, ...]) -> bool:
+        """Whether ``submit`` (a ``/challenge``'s caller, channel and every argument) is not
+        the same as one sent within :data:`DOUBLE_SUBMIT_WITHIN_S` that posted or is still
+        being handled: a double submit would open a second lobby, or start a second game
+        against the bot. Remembered per process, which is where both of a double submit
+        arrive (the guild's shard); one that was refused or failed is forgotten at once."""
+        now = time.monotonic()
+        for key, at in list(self._submitted.items()):
+            if now - at >= DOUBLE_SUBMIT_WITHIN_S:
+                del self._submitted[key]
+        if submit in self._submitted:
+            return False
+        self._submitted[submit] = now
+        return True
+
+    async def _challenge(
+        self,
+        interaction: Interaction,
+        game: str,
+        named: list[discord.User],
+        players: int | None,
+        options: str | None,
+        preset: str | None,
+        clock: str | None,
+        bot_level: int | None,
+        position: str | None,
+        rated: bool,
+        exhibition: bool,
+    ) -> bool:
+        """``/challenge`` once it is no double submit; whether a lobby (or an exhibition)
+        was posted."""
         if interaction.guild_id is not None and not interaction.app_permissions.attach_files:
             # Every board is a picture: a game here would post none (README, permissions).
             await send_ephemeral(interaction, NO_PICTURES_HERE)
-            return
+            return False
         if exhibition:
             setup = (players, options, preset, clock)
-            await self._exhibition(interaction, game, named, bot_level, *setup)
-            return
+            return await self._exhibition(interaction, game, named, bot_level, *setup)
         me = self.bot.user
         # Naming me (or giving a level) is a challenge to the bot: one bot seat per mention.
         bot_seats = sum(1 for user in named if me is not None and user.id == me.id)
@@ -232,7 +309,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             await send_ephemeral(
                 interaction, "You can only challenge people or me, not other bots."
             )
-            return
+            return False
         levels = (bot_level or DEFAULT_BOT_LEVEL,) * max(bot_seats, 1 if bot_level else 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
@@ -257,6 +334,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if levels:
                 await self._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
+            return True
+        return False
 
     async def _exhibition(
         self,
@@ -268,17 +347,17 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         options: str | None,
         preset: str | None,
         clock: str | None,
-    ) -> None:
+    ) -> bool:
         """``/challenge exhibition:true``: a casual game of bots only, for spectators; the
         caller opens it and watches. Every seat goes to a bot of ``bot_level``; the seats
         are ``players``, else those the options or preset name, else the game's usual
-        number."""
+        number. Whether it started."""
         if named or bot_level is None:
             await send_ephemeral(
                 interaction,
                 "An exhibition is played by bots only: give a `bot_level` and name nobody.",
             )
-            return
+            return False
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             info = await self.bot.service.open_exhibition(
@@ -294,6 +373,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             message = await self._post_challenge(info, buttons=False)
             await self._seat_bots(interaction, info, message, [bot_level] * info.players)
             await interaction.followup.send("Exhibition started.", ephemeral=True)
+            return True
+        return False
 
     async def _seat_bots(
         self,

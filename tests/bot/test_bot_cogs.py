@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
-from unittest.mock import AsyncMock, MagicMock
+from unittest.mock import AsyncMock, MagicMock, patch
 
 import discord
 import pytest
@@ -645,6 +645,36 @@ async def test_a_challenge_to_the_bot_that_cannot_start_is_withdrawn() -> None:
     assert message.edit.await_args is not None
     assert message.edit.await_args.kwargs["view"] is None
     assert message.edit.await_args.kwargs["content"].endswith("cancelled.")
+
+
+async def test_the_very_same_challenge_sent_twice_posts_once() -> None:
+    """A double submit of one /challenge (every argument the same, the first posted or still
+    being handled) is refused, so it opens no second lobby nor a second game against the
+    bot; a challenge with any other argument, or one sent again after the first was
+    refused, goes through."""
+    bot = stand_in_bot()
+    bot.service.create_challenge = AsyncMock(return_value=lobby_info())
+    bot.service.set_challenge_message = AsyncMock()
+    cog = ChallengesCog(bot)
+    command: Any = ChallengesCog.challenge.callback
+    bob = MagicMock(id=BOB, bot=False)
+    with patch("bot.cogs.challenges.post_in_channel", AsyncMock(return_value=MagicMock())):
+        first, second = fake_interaction(done=False), fake_interaction(done=False)
+        await asyncio.gather(
+            command(cog, first, "generator", bob), command(cog, second, "generator", bob)
+        )
+        assert bot.service.create_challenge.await_count == 1
+        refused = second if second.response.send_message.await_count else first
+        said = refused.response.send_message.await_args.args[0]
+        assert said.startswith("You sent this same challenge a moment ago")
+        # Another argument is another challenge.
+        await command(cog, fake_interaction(done=False), "generator", bob, rated=False)
+        assert bot.service.create_challenge.await_count == 2
+        # A challenge the service refused may be sent again at once.
+        bot.service.create_challenge = AsyncMock(side_effect=ChannelBusyError())
+        await command(cog, fake_interaction(done=False), "orbs", bob)
+        await command(cog, fake_interaction(done=False), "orbs", bob)
+        assert bot.service.create_challenge.await_count == 2
 
 
 async def test_no_challenge_where_the_bot_may_not_attach_its_boards() -> None:
