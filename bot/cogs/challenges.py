@@ -226,39 +226,16 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         exhibition: bool = False,
     ) -> None:
         named = [user for user in (opponent, opponent2, opponent3) if user is not None]
+        setup = (players, options, preset, clock, bot_level, position, rated, exhibition)
         # Every argument: only the very same command sent again is a double submit.
-        submit = (
-            interaction.user.id,
-            channel_id_of(interaction),
-            game,
-            tuple(user.id for user in named),
-            players,
-            options,
-            preset,
-            clock,
-            bot_level,
-            position,
-            rated,
-            exhibition,
-        )
+        caller = (interaction.user.id, channel_id_of(interaction))
+        submit = (*caller, game, tuple(user.id for user in named), *setup)
         if not self._first_submit(submit):
             await send_ephemeral(interaction, DOUBLE_SUBMIT)
             return
         posted = False
         try:
-            posted = await self._challenge(
-                interaction,
-                game,
-                named,
-                players,
-                options,
-                preset,
-                clock,
-                bot_level,
-                position,
-                rated,
-                exhibition,
-            )
+            posted = await self._challenge(interaction, game, named, *setup)
         finally:
             if not posted:  # refused or failed: the same command may be sent again at once
                 self._submitted.pop(submit, None)
