@@ -8,7 +8,7 @@ from bot.presenters.clocks import clock_line, time_left_text
 from bot.presenters.common import _code, _join, _player, _seated, seat_label
 from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot, MoveRecord, Player
-from bot.service.logbook import TIMEOUT_EVENT, resign_move_text
+from bot.service.logbook import is_resignation, played_on_time_out
 from engines.base import GameInfo
 
 __all__ = [
@@ -110,7 +110,7 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
 def _recent_move(snapshot: GameSnapshot, move: MoveRecord) -> str:
     """``12.\u00a0`a1-a3``` for ``/game info``'s last moves; a resignation as ``12. Red
     resigns``."""
-    if move.seat is not None and move.text == resign_move_text(move.seat):
+    if move.seat is not None and is_resignation(move):
         return f"{move.ply}.\u00a0{snapshot.players[move.seat].seat_name} resigns"
     return f"{move.ply}.\u00a0{_code(move.text)}"
 
@@ -120,9 +120,8 @@ def _move_words(move: MoveRecord) -> str:
     keeps in engine syntax with a 0-based seat (``[1]resign``): ``resigns``; either marked
     ``(time-out)`` when the bot played it for the seat on a time-out (its ``timeout`` event,
     :data:`~bot.service.logbook.TIMEOUT_EVENT`)."""
-    resigned = move.seat is not None and move.text == resign_move_text(move.seat)
-    words = "resigns" if resigned else move.text
-    if any(e.kind == TIMEOUT_EVENT for e in move.events):
+    words = "resigns" if is_resignation(move) else move.text
+    if played_on_time_out(move):
         words += " (time-out)"
     return words
 

@@ -21,7 +21,7 @@ from bot.presenters.common import (
 )
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot, is_practice
-from bot.service.logbook import TIMEOUT_EVENT, resign_move_text
+from bot.service.logbook import is_resignation, played_on_time_out
 from bot.service.models import MoveRecord, RatingChange
 from bot.service.social import AUTOMATIC_EVENT
 from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
@@ -135,9 +135,8 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tupl
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
-                resigned = move.seat is not None and move.text == resign_move_text(move.seat)
-                on_time = any(e.kind == TIMEOUT_EVENT for e in move.events)
-                how = ("time" if on_time else "resignation") if resigned else None
+                on_time = played_on_time_out(move)
+                how = ("time" if on_time else "resignation") if is_resignation(move) else None
                 return _capitalised(_uncited(event.text)), how
     return "", None
 
@@ -373,10 +372,7 @@ def late_board_text(snapshot: GameSnapshot) -> str:
     ended_on_row = (
         snapshot.status == "aborted"
         or termination == "agreement"
-        or (
-            termination in ("resignation", "time")
-            and (last is None or last.seat is None or last.text != resign_move_text(last.seat))
-        )
+        or (termination in ("resignation", "time") and (last is None or not is_resignation(last)))
     )
     if ended_on_row:
         # An agreed draw, an abort, or a resignation or time-out that ended the game on its
@@ -390,8 +386,8 @@ def late_board_text(snapshot: GameSnapshot) -> str:
     else:
         player = snapshot.players[last.seat]
         who = f"{mention(player.user_id)} ({seat_label(player.seat_name)})"
-        resigned = last.text == resign_move_text(last.seat)
-        if any(e.kind == TIMEOUT_EVENT for e in last.events):
+        resigned = is_resignation(last)
+        if played_on_time_out(last):
             # Played for the seat on time-out (the game's rule), or its resignation.
             what = "resigned" if resigned else f"had {_code(last.text)} played for them"
             head = f"⏰ {who} ran out of time and {what}; the board could not be posted then."

@@ -20,8 +20,10 @@ __all__ = [
     "HAS_PRIVATE_EVENTS",
     "RECENT_MOVES",
     "TIMEOUT_EVENT",
+    "is_resignation",
     "left_seats",
     "move_record",
+    "played_on_time_out",
     "private_events_of",
     "public_events",
     "public_position",
@@ -43,6 +45,17 @@ def resign_move_text(seat: int) -> str:
     """``[k]resign``: how the move log records that seat ``k`` resigned from a game that the
     engine lets go on (the spec's meta move, e.g. Generator's ``[k]resign``)."""
     return f"[{seat}]resign"
+
+
+def is_resignation(move: MoveRecord) -> bool:
+    """Whether logged ``move`` is its seat's resignation (:func:`resign_move_text`)."""
+    return move.seat is not None and move.text == resign_move_text(move.seat)
+
+
+def played_on_time_out(move: MoveRecord) -> bool:
+    """Whether the bot played logged ``move`` for its seat on a time-out (its
+    :data:`TIMEOUT_EVENT`: the game's time-out rule, or a resignation on time)."""
+    return any(e.kind == TIMEOUT_EVENT for e in move.events)
 
 
 def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
