@@ -74,6 +74,7 @@ from db import (
     ChallengeEntry,
     ChallengePlayerRole,
     ChallengeRow,
+    GameRow,
 )
 from db import ChallengeFullError as DbChallengeFullError
 from db import ChannelBusyError as DbChannelBusyError
@@ -634,9 +635,7 @@ class Lobby:
             user_ids,
         )
         async with self.core.game_lock(row.id):
-            loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
-            self.core.tell_bot_turn(loaded)
-            return self.core.snapshot(loaded)
+            return await self._settled(row)
 
     async def settle_start(self, game_id: int) -> GameSnapshot | None:
         """Play the opening chance steps of game ``game_id`` if it still waits at them (the
@@ -647,9 +646,14 @@ class Lobby:
             row = await self.core.database.games.get(game_id)
             if row is None or not row.is_active:
                 return None
-            loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
-            self.core.tell_bot_turn(loaded)
-            return self.core.snapshot(loaded)
+            return await self._settled(row)
+
+    async def _settled(self, row: GameRow) -> GameSnapshot:
+        """Game ``row`` (its lock held) after its opening chance steps, if it waits at any,
+        with the settled board's ``board_post`` planned; the bot woken if it has the move."""
+        loaded = await self.core.settle(await self.core.load_row(row), board_post=True)
+        self.core.tell_bot_turn(loaded)
+        return self.core.snapshot(loaded)
 
     async def _open_challenge(self, challenge_id: int, now: datetime) -> ChallengeRow:
         row = await self.core.database.challenges.get(challenge_id)
