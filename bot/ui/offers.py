@@ -76,8 +76,7 @@ class OfferPosts:
             return None
         if found is None:
             return None
-        channel_id, message_id = found
-        return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        return self._post(*found)
 
     async def forget(self, game_id: int) -> None:
         """The offer of ``game_id`` was answered on its own post (already edited)."""
@@ -96,9 +95,11 @@ class OfferPosts:
             return
         if taken is None:
             return
-        channel_id, message_id = taken
-        channel = self._client.get_partial_messageable(channel_id)
-        await self._edit(game_id, channel.get_partial_message(message_id), text)
+        await self._edit(game_id, self._post(*taken), text)
+
+    def _post(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        """The post with these ids, to edit without fetching it."""
+        return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
 
     async def _edit(
         self, game_id: int, post: discord.Message | discord.PartialMessage, text: str
