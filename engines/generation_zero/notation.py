@@ -85,11 +85,7 @@ def _slot(game: Game, word: str, text: str) -> str:
 def _is_card(game: Game, word: str) -> bool:
     """Whether ``word`` is the id of a card of the content set (any kind: Agent, temp Agent,
     'Sue, Canon, Monster or Location)."""
-    c = game.content
-    return any(
-        word in cards
-        for cards in (c.agents, c.sues, c.temp_agents, c.canons, c.all_monsters, c.locations)
-    )
+    return game.content.card_name(word) is not None
 
 
 def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
