@@ -99,7 +99,7 @@ def url_problem(url: str) -> str | None:
     server that is down is found when the bot connects)."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         return "is not a database URL"
     if parsed.drivername not in SUPPORTED_DRIVERS:
         drivers = " or ".join(f"{d}://…" for d in SUPPORTED_DRIVERS)
@@ -113,8 +113,10 @@ def shown_url(url: str) -> str:
     since it may be a password pasted whole."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return "(not shown)"
+    if url.count("@") > 1:  # a password with an "@" in it: where it ends is a guess
+        return f"{parsed.drivername}://…"
     query = "?…" if parsed.query else ""
     return parsed.set(query={}).render_as_string(hide_password=True) + query
 

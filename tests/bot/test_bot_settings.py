@@ -284,6 +284,8 @@ def test_shards_are_read_and_checked() -> None:
         ("sqlite:///x.db", "not sqlite://"),  # the synchronous driver
         ("postgresql://u:secret@h/db", "(postgresql://u:***@h/db)"),  # the password hidden
         ("postgresql://h/db?password=secret", "not postgresql://"),
+        ("postgresql://u:hunter@secret@h/db", "(postgresql://…)"),  # an "@" in the password
+        ("mysql://u:p@ss:secret@h/db", "is not a database URL ((not shown))"),  # a bad port
     ],
 )
 def test_a_database_url_the_bot_cannot_use_is_refused_before_login(url: str, said: str) -> None:
