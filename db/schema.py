@@ -319,6 +319,8 @@ Index(
 )
 Index(None, challenges.c.status, challenges.c.expires_at)
 Index(None, challenges.c.channel_id)
+# Finding the challenge that started a game (``challenge_of_game``; migration 0014).
+Index(None, challenges.c.game_id)
 
 #: Who is listed in a challenge's lobby, and how they stand. One row per user and challenge:
 #: a user who leaves and joins again gets their row back.

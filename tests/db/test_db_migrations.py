@@ -91,7 +91,7 @@ async def test_migrate_creates_every_table_and_index(tmp_path: Path) -> None:
     assert active["column_names"] == ["channel_id"]
     assert index_where(active) == "status = 'active'"
     assert version == [(_head(),)]
-    assert _head() == "0013"
+    assert _head() == "0014"
 
 
 async def test_migrate_twice_is_a_no_op_and_keeps_data(db: Database, new_game: NewGame) -> None:
