@@ -604,7 +604,7 @@ def _parse_text(raw: str) -> _Parsed:
     seat: int | None = None
     if text.startswith("["):
         close = text.find("]")
-        if not ascii_digits(text[1:close], most=MAX_DIGITS):
+        if close < 0 or not ascii_digits(text[1:close], most=MAX_DIGITS):
             raise fail("a seat prefix is written like [0]")
         seat = int(text[1:close])
         i = close + 1
@@ -1042,6 +1042,11 @@ class GeneratorbEngine(Engine[GeneratorbState, GeneratorbMove]):
             if parsed.claim == "merge" and not move.merged:
                 raise illegal(
                     f"{text.strip()} marks a merge, but nothing is merged on {NAMES[dest]}"
+                )
+            if parsed.height and not move.merged:
+                raise illegal(
+                    f"{text.strip()} marks a merge of height {parsed.height}, "
+                    f"but nothing is merged on {NAMES[dest]}"
                 )
             if parsed.height and parsed.height != move.merged:
                 raise illegal(f"this merge makes height {move.merged}, not {parsed.height}")

@@ -118,6 +118,21 @@ def test_bad_paths_are_illegal(bad_path: str) -> None:
         ENGINE.parse_move(state, 0, bad_path)
 
 
+@pytest.mark.parametrize("text", ["[00", "[11", "[0a1-a3"])
+def test_an_unclosed_seat_prefix_is_named_as_such(text: str) -> None:
+    # "[00" was read as seat 0, then refused as not starting with a cell.
+    with pytest.raises(NotationError, match=r"seat prefix is written like \[0\]"):
+        ENGINE.parse_move(START, 0, text)
+
+
+@pytest.mark.parametrize("text", ["c3xd4=2", "c3*d4=2"])
+def test_a_height_claimed_on_a_capture_says_nothing_is_merged(text: str) -> None:
+    # It said "this merge makes height 0, not 2": a capture is no merge of height 0.
+    state = at("S:a1,a2,b1,b2,c3=2 N:h8,h7,g8,g7,d4 supply:17/17 turn:S ply:0 passes:0")
+    with pytest.raises(IllegalMoveError, match="merge of height 2, but nothing is merged on d4"):
+        ENGINE.parse_move(state, 0, text)
+
+
 def test_enemy_globe_cannot_be_jumped() -> None:
     state = at("S:c3 N:d4=3,h8 supply:0/0 turn:S ply:0 passes:0")
     assert ENGINE.legal_move_texts(state, 0) == ["pass"]
