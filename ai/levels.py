@@ -1,4 +1,5 @@
-"""Bot levels 1–5 and the two entry points the service calls: :func:`choose_move`, :func:`assess`.
+"""Bot levels 1–5 and the three entry points the service calls: :func:`choose_move`,
+:func:`assess` and :func:`suggest` (``/hint``).
 
 A level is a search budget (iterations and a time limit, checked before each iteration at the
 search's average pace, so one iteration may overrun it) times a *deliberate-mistake*
@@ -10,7 +11,8 @@ Stockfish for its low levels). A move the search has proven to win is always pla
 What the service passes (all picklable, so a worker process can receive them):
 
 * ``engine_id``: a key of :data:`engines.ENGINES`;
-* ``options``: the game's resolved options (``engine.options_for(...)``, as stored);
+* ``options``: the game's resolved options (``engine.options_for(...)``, as stored), not read
+  (a state or view carries its rules): kept so every entry point has the engine's shape;
 * ``seat``: the bot's seat, which must be to move;
 * ``state_or_view``: for a game of perfect information (``GameInfo.has_hidden_information``
   false) the state as ``engine.dumps(state)`` text, or the state object itself; for a game
@@ -314,7 +316,7 @@ def choose_move(
 ) -> str:
     """The bot's move for ``seat`` at a level, as the canonical text of ``engine.format_move``.
 
-    The single entry point the service calls (in a worker process); see the module docstring
+    The service calls it in a worker process for each bot turn; see the module docstring
     for what to pass. ``options`` are accepted for symmetry with the engine contract (the
     state carries its rules); ``level_`` is 1–5, a level name or a :class:`Level`. Deterministic
     for a given seed when the iteration budget (not the clock) stops the search and a blunder

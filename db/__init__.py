@@ -1,6 +1,7 @@
-"""Persistence: games, seats, the move log and challenges (lobbies), in SQLite or PostgreSQL.
+"""Persistence: games, seats, the move log, challenges (lobbies), clocks, timers, ratings and
+the rest, in SQLite or PostgreSQL.
 
-SQLAlchemy 2 Core (async) behind two small repositories; Alembic migrations in
+SQLAlchemy 2 Core (async) behind small repositories, one per theme; Alembic migrations in
 ``db/migrations`` applied at start. ``db`` knows nothing of engines, pictures or Discord: engine
 state, options, events and outcomes are JSON text it stores without parsing.
 
@@ -17,8 +18,13 @@ as an aware datetime, there is no hidden clock, and a naive one raises :class:`V
 timestamps come back in UTC; rows are the frozen dataclasses of :mod:`db.rows`):
 
 ``Database(url: str = DEFAULT_URL)``
-    ``migrate() -> None``, ``close() -> None``, ``async with``; attributes ``games``,
-    ``challenges``, ``engine`` (for tests and diagnostics). A ``postgresql+asyncpg://`` URL
+    ``migrate() -> None``, ``close() -> None``, ``async with``; its repositories are the
+    attributes ``games`` (:mod:`db.games`), ``challenges`` (:mod:`db.challenges`), ``timers``
+    (:mod:`db.timers`), ``clocks`` and ``vacations`` (:mod:`db.clocks`), ``settings``
+    (:mod:`db.settings`), ``watchers`` (:mod:`db.watchers`), ``ratings`` (:mod:`db.ratings`),
+    and ``draw_offer_posts``, ``takeback_posts``, ``claim_posts`` (:mod:`db.offers`); the
+    first two are described below, the others in their modules. ``engine`` is for tests and
+    diagnostics. A ``postgresql+asyncpg://`` URL
     works unchanged (install the ``postgres`` extra).
 
 ``GamesRepo`` (``db.games``)
@@ -64,9 +70,8 @@ Statuses are :class:`GameStatus` / :class:`ChallengeStatus` (``StrEnum``: plain 
 too). All errors derive from :class:`PersistenceError`. See ``db/engine.py`` for the SQLite
 set-up (WAL, ``busy_timeout``, ``foreign_keys``, ``BEGIN IMMEDIATE``).
 
-New migration, from the repository root after changing :mod:`db.schema`::
-
-    alembic revision --autogenerate --rev-id 0003 -m "add clocks"
+A new migration: after changing :mod:`db.schema`, ``alembic revision --autogenerate`` with
+the next ``--rev-id`` from the repository root (docs/development.md, "Database migrations").
 """
 
 from __future__ import annotations

@@ -47,9 +47,12 @@ def alembic_config(connection: Connection | None = None) -> Config:
 class Database:
     """The bot's database at ``url`` (default :data:`db.engine.DEFAULT_URL`).
 
-    ``games`` and ``challenges`` are its repositories. Call :meth:`migrate` once at start and
-    :meth:`close` at shutdown (or use ``async with Database(url) as db``). Creating the
-    object opens no connection; for a SQLite file it creates the parent directory.
+    Its repositories are attributes, one per theme (``games``, ``challenges``, ``timers``,
+    ``clocks``, ``vacations``, ``settings``, ``watchers``, ``ratings`` and the three offer
+    posts' ``draw_offer_posts``, ``takeback_posts``, ``claim_posts``). Call :meth:`migrate`
+    once at start and :meth:`close` at shutdown (or use ``async with Database(url) as db``).
+    Creating the object opens no connection; for a SQLite file it creates the parent
+    directory.
     """
 
     def __init__(self, url: str = DEFAULT_URL) -> None:

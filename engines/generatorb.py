@@ -156,7 +156,7 @@ class GeneratorbMove(NamedTuple):
     ``merged`` (the height of the stack a merge makes, else 0) describe the landing (G16,
     G17); ``refill`` is the chosen refill cell when it differs from the default (G23), else
     ``-1``. A path the player typed is validated by :meth:`GeneratorbEngine.parse_move` and
-    then dropped: the outcome depends only on origin, destination and split (G13).
+    then dropped: the outcome depends only on origin, destination and split (D-G19).
     """
 
     origin: int

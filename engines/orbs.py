@@ -484,11 +484,9 @@ def _next_seat(present: Sequence[bool], after: int) -> int:
     return after
 
 
-def _ending(board: Sequence[int], rules: Rules, quiet: int, before: Sequence[bool]) -> str:
-    """ORB-8 checks 1–5 in order: the termination that applies, or ``""``.
-
-    ``before`` says which seats had orbs just before the ply (for the annihilation check).
-    """
+def _ending(board: Sequence[int], rules: Rules, quiet: int) -> str:
+    """ORB-8 checks 1–5 in order: the termination that applies, or ``""`` (which seats drew
+    an annihilation is :func:`_settle`'s, from the seats that had orbs before the ply)."""
     present = _seats_in(board, rules.players)
     sides_in = {rules.side[s] for s in range(rules.players) if present[s]}
     if not sides_in:
@@ -542,7 +540,7 @@ def _settle(
     advance: bool,
 ) -> OrbsState:
     """Run the end checks; if the game goes on and ``advance``, pass the turn (ORB-6)."""
-    end = _ending(board, rules, quiet, before)
+    end = _ending(board, rules, quiet)
     drawn: tuple[int, ...] = ()
     if end == "annihilation":
         drawn = _sides_seats(rules, [s for s in range(rules.players) if before[s]])
@@ -607,7 +605,7 @@ def read_position(text: str, rules: Rules) -> OrbsState:
     quiet = int(quiet_text)
     frozen = tuple(board)
     present = _seats_in(frozen, rules.players)
-    found = _ending(frozen, rules, quiet, present)
+    found = _ending(frozen, rules, quiet)
     end, turn = "", 0
     drawn: tuple[int, ...] = ()
     if ascii_digits(turn_text, MAX_DIGITS):

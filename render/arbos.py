@@ -38,7 +38,8 @@ board, and the palette PNG is written at zlib level 2 (:func:`render.kit.encode_
 
 Text uses Pillow's bundled font (Aileron), which covers printable ASCII plus a few Latin-1
 marks, so the picture writes "3-3" with a hyphen (the font has no en dash) and player names are
-folded by :func:`render.generatorb.displayable_label`.
+fitted by :func:`render.kit.displayable_label` (other scripts drawn with the bundled Noto
+faces).
 """
 
 from __future__ import annotations
@@ -539,7 +540,7 @@ def render(
     """Draw ``view`` as a 1000 × 776 palette PNG and return its bytes (spec section 10).
 
     ``seat_labels`` are the players' display names, White's first, shown under the seat names
-    (folded to the bundled font by :func:`render.generatorb.displayable_label`). ``flip`` is
+    (folded to the bundled font by :func:`render.kit.displayable_label`). ``flip`` is
     accepted for the common renderer signature and ignored: Arbos has no side of the board
     that belongs to a player, so the board is never turned. The same arguments always give the
     same bytes.

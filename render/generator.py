@@ -45,8 +45,8 @@ supersampled for smooth edges, and mapped onto the fixed :data:`PALETTE` once; s
 tags, rings, frames, badges and the die are small cached sprites, and panel texts cached masks,
 drawn in RGB on a copy of the board; only the boxes drawn in are mapped onto the palette
 (:class:`render.kit.Composer`), and the palette PNG is written at zlib level 2.
-Text uses Pillow's bundled font; player names are folded to it by
-:func:`render.generatorb.displayable_label`.
+Text uses Pillow's bundled font; player names are fitted by
+:func:`render.kit.displayable_label` (other scripts drawn with the bundled Noto faces).
 """
 
 from __future__ import annotations
@@ -611,7 +611,7 @@ def render(
 
     ``seat_labels`` are the players' display names in seat order, one per seat
     (``len(view.colours)``), shown beside each colour in the panel and folded to the bundled
-    font (:func:`~render.generatorb.displayable_label`). ``perspective`` (a seat) turns the
+    font (:func:`~render.kit.displayable_label`). ``perspective`` (a seat) turns the
     board by quarter turns so that seat's start corner is at the bottom left (``None``: the
     spec's fixed layout); ``flip`` is ignored. The same arguments always give the same bytes.
 

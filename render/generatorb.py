@@ -35,8 +35,9 @@ written at zlib level 1 with the run-length strategy (:func:`render.kit.encode_p
 fastest setting for this picture.
 
 Text uses the font bundled with Pillow (Aileron, ``ImageFont.load_default(size=…)``), so the
-output does not depend on the machine's fonts. It covers printable ASCII only; player names are
-folded to it by :func:`displayable_label`.
+output does not depend on the machine's fonts. Aileron covers printable ASCII only: player names
+keep their Latin letters with accents folded, and other scripts (Cyrillic, CJK, emoji…) are
+drawn with the bundled Noto faces (:func:`render.kit.displayable_label`).
 """
 
 from __future__ import annotations

@@ -378,6 +378,20 @@ class Endings:
             ended.append(self.core.snapshot(finished))
         return ended
 
+    async def places_in_use(self) -> dict[int, set[int]]:
+        """Per guild id, the ids of the channels and threads that hold an active game or an
+        open challenge: what a bot process checks on connecting for deletions it did not
+        hear of (``bot.cogs.game``; then :meth:`abort_in_deleted_channel`). Games and
+        challenges outside a guild are left out."""
+        places: dict[int, set[int]] = {}
+        database = self.core.database
+        for guild_id, channel_id in (
+            *await database.games.active_places(),
+            *await database.challenges.open_places(),
+        ):
+            places.setdefault(guild_id, set()).add(channel_id)
+        return places
+
     async def _abort_latest(self, game_id: int, attempts: int = 3) -> Loaded | None:
         """Under the game's lock: abort game ``game_id`` as the database has it now, read again
         when a commit of another process (a move, a bot turn, a time-out) comes first, up to

@@ -240,7 +240,7 @@ class Lobby:
             seating=seating,
             rematch_of=rematch_of,
             start_position=start_position,
-            # The game copies it when it starts (db/ratings.py); a custom start is never
+            # The game copies it when it starts (db/games.py, _rated); a custom start is never
             # rated, so it is stored casual, as the lobby and the result say.
             rated=rated and start_position is None,
         )

@@ -1,11 +1,11 @@
 """Playing a move: parse, apply, the automatic steps after it, commit.
 
-:meth:`Play.play` is ``/move`` and every move button: under the game's lock it maps the user
+:meth:`Play.play` is ``/move``: under the game's lock it maps the user
 to a seat, lets the engine parse and apply the move, plays the chance outcomes and forced
 passes that follow (:func:`~bot.service.automatic.automatic_steps`) and commits it all in one
 transaction with the compare-and-set (:meth:`~bot.service.core.GameCore.commit`). A move made
 too late on a hard clock becomes that seat's time-out (:class:`~bot.service.timeouts.Timeouts`).
-Autocomplete and ``/moves`` read the caller's legal moves from the cached position.
+``/move``'s autocomplete reads the caller's legal moves from the cached position.
 """
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ class Play:
         The move (and any chance outcomes it leads to) is committed with the new state in
         one transaction before this returns, with the seats' clocks (the mover's increment,
         the next seat's clock started) and the timers of the new turn (deadlines,
-        reminders). ``seen_version``, when given, must be the game's current version (a
-        button pressed on an old board is refused). A pending draw offer is declined by the
-        move.
+        reminders). ``seen_version``, when given, must be the game's current version (the
+        design's compare-and-set for a move made from an old board; ``/move`` passes none,
+        as no button plays a move, so today only the tests do). A pending draw offer is
+        declined by the move.
 
         The result carries the public events for everyone and, apart, the private events
         the mover's seats may see (:attr:`TurnResult.private_events`); it says whether the

@@ -353,17 +353,8 @@ class GameService:
         return await self.lobby.cancel_in_deleted_channel(channel_id)
 
     async def places_in_use(self) -> dict[int, set[int]]:
-        """Per guild id, the ids of the channels and threads that hold an active game or an
-        open challenge: what a bot process checks on connecting for deletions it did not
-        hear of (``bot.cogs.game``). Games and challenges outside a guild are left out."""
-        places: dict[int, set[int]] = {}
-        database = self.core.database
-        for guild_id, channel_id in (
-            *await database.games.active_places(),
-            *await database.challenges.open_places(),
-        ):
-            places.setdefault(guild_id, set()).add(channel_id)
-        return places
+        """See :meth:`~bot.service.endings.Endings.places_in_use`."""
+        return await self.endings.places_in_use()
 
     # ---- Clocks and time-outs (bot/service/timeouts.py) ------------------------------------------
     def add_clock_listener(self, listener: ClockListener) -> None:
