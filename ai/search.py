@@ -68,7 +68,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from ai.evaluation import DEFAULT_PROFILE, GameProfile, profile_for
 from ai.rewards import Rewards, loss_rewards, rewards_from_outcome, win_rewards
@@ -207,24 +207,21 @@ def determinize_supported(engine: Engine[Any, Any]) -> bool:
 
 
 def stepper(engine: Engine[Any, Any]) -> Callable[[Any, int, Any], Any]:
-    """``(state, seat, move) -> state``: the engine's fast ``child`` (``apply`` without
-    events, same positions and outcomes) where it has one, else ``apply(...).state``."""
-    child = getattr(engine, "child", None)
-    if callable(child):
-        return cast(Callable[[Any, int, Any], Any], child)
-    apply = engine.apply
-    return lambda state, seat, move: apply(state, seat, move).state
+    """``(state, seat, move) -> state``: the engine's :meth:`~engines.base.Engine.child`
+    (``apply`` without events: the base version's ``apply(...).state``, or a game's quicker
+    form with the same positions and outcomes)."""
+    return engine.child
 
 
 class Mcts:
     """UCT / SO-ISMCTS for one engine (see the module docstring).
 
-    ``engine``: any :class:`engines.base.Engine`; one with a ``child(state, seat, move) ->
-    state`` method (Generatorb, Arbos, Generator) is stepped with it, the quick form of
-    ``apply(...).state`` without events. ``profile``: the game's
-    :class:`~ai.evaluation.GameProfile` (default: the registered one for ``engine.info.id``).
-    :class:`NotImplementedError` when that, or the given one, is the default profile of an
-    engine that may seat more than two players: the default counts two seats.
+    ``engine``: any :class:`engines.base.Engine`, stepped with its ``child(state, seat, move)
+    -> state`` (Generatorb, Arbos and Generator have a quick one that builds no events).
+    ``profile``: the game's :class:`~ai.evaluation.GameProfile` (default: the registered one
+    for ``engine.info.id``). :class:`NotImplementedError` when that, or the given one, is the
+    default profile of an engine that may seat more than two players: the default counts two
+    seats.
     ``exploration``: the UCB1 constant (default: the profile's
     :attr:`~ai.evaluation.GameProfile.exploration`, else :data:`EXPLORATION`). ``minimax``:
     the weight 0–1 of the implicit minimax value in the closed loop's selection (module

@@ -6,7 +6,9 @@ An engine is a stateless object with pure functions over immutable states:
 * ``to_move(state) -> tuple[int, ...]`` (empty once the game is over; ``(CHANCE,)`` at a
   chance node)
 * ``legal_moves / parse_move / format_move`` (text <-> move objects, one canonical string each)
-* ``apply(state, seat, move) -> Transition(state, events)`` (never mutates ``state``)
+* ``apply(state, seat, move) -> Transition(state, events)`` (never mutates ``state``);
+  ``child(state, seat, move) -> state`` is the same without events, for the AI (a game may
+  override it with a quicker form)
 * ``outcome(state) -> Outcome | None``
 * ``view(state, viewer) -> view`` (what a seat, or a spectator ``None``, may see)
 * ``position(state) / from_position(text, options)`` (the spec's position notation)
@@ -523,6 +525,13 @@ class Engine(ABC, Generic[S, M]):
 
         Never mutates ``state``. Behaviour for a move that is not legal is undefined.
         """
+
+    def child(self, state: S, seat: int, move: M) -> S:
+        """The position after a legal ``move``: ``apply(state, seat, move).state``, without
+        building its events. The AI steps its search with this (:func:`ai.search.stepper`);
+        a game whose events cost time overrides it with a quicker form that reaches the same
+        positions and outcomes (Generatorb, Arbos and Generator do)."""
+        return self.apply(state, seat, move).state
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:

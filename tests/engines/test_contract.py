@@ -95,6 +95,25 @@ def test_round_trips_along_a_game(game: str, seed: int) -> None:
                 assert state == frozen
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", range(3))
+def test_child_reaches_the_positions_apply_does(game: str, seed: int) -> None:
+    """``child`` (the AI's step; a quicker override in three games) is ``apply``'s state."""
+    engine = get_engine(game)
+    for state in random_game(engine, seed, 80):
+        for seat in engine.to_move(state):
+            if seat == CHANCE:
+                continue
+            for move in engine.legal_moves(state, seat):
+                after = engine.child(state, seat, move)
+                assert engine.position(after) == engine.position(
+                    engine.apply(state, seat, move).state
+                )
+                assert engine.outcome(after) == engine.outcome(
+                    engine.apply(state, seat, move).state
+                )
+
+
 @pytest.mark.parametrize("game", [g for g in GAMES if get_engine(g).info.has_chance])
 def test_chance_nodes_are_explicit_and_seeded(game: str) -> None:
     """Chance games list each chance node's outcomes and draw them from the state's seed."""
