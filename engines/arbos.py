@@ -227,7 +227,7 @@ def _adjacent_trees(trees: Trees, cell: int) -> int:
     return mask
 
 
-def _pieces_without(board: Sequence[int], trees: Trees, cell: int) -> int:
+def _pieces_without(board: Sequence[int], cell: int) -> int:
     """How many trees the tree of ``cell`` falls into if the spore on ``cell`` leaves (0–8).
 
     A quick local test settles most cases: when the spore's same-colour neighbours touch one
@@ -401,7 +401,7 @@ def _replace_ok(board: Sequence[int], trees: Trees, seat: int, cell: int) -> boo
     """A14 + A17: replacing an own spore may not leave the mover with 4 trees."""
     if board[cell] != _colour(seat):
         return board[cell] in (WHITE, BLACK)
-    return trees.total - 1 + _pieces_without(board, trees, cell) <= 3
+    return trees.total - 1 + _pieces_without(board, cell) <= 3
 
 
 def _has_action(state: ArbosState, seat: int) -> bool:

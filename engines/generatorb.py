@@ -126,7 +126,6 @@ REFILL_ALL_ORDER: tuple[tuple[int, ...], tuple[int, ...]] = (
     tuple(GRID.index_of[c] for c in ("g7", "g8", "h7", "h8")),
 )
 SIGN = (1, -1)
-TOTAL_ORBS = 24
 NAMES = GRID.names
 HEIGHT_NAMES = ("", "orb", "spheroid", "globe")
 
@@ -521,11 +520,10 @@ def _events(
                 Event("merged", seat, f"{piece} on {o} stacks onto {d}, making a {made}", cells)
             )
         else:
-            verb = "splits off to" if move.split else "moves to"
             text = (
                 f"the spheroid on {o} splits: its top orb moves to {d}"
                 if move.split
-                else (f"{piece} on {o} {verb} {d}")
+                else f"{piece} on {o} moves to {d}"
             )
             events.append(Event("moved", seat, text, cells))
     assert after.last is not None
@@ -553,9 +551,7 @@ ENDING_TEXT = {
     "no_moves": "draw: neither side can move",
     "repetition": "draw: the same position occurred three times",
     "move_limit": "draw: the move limit was reached",
-    "resignation": "{winner} wins by resignation",
-    "agreement": "draw by agreement",
-}
+}  # A resignation or an agreed draw ends the game on the bot's record, not in the engine.
 
 
 def _ending_text(outcome: Outcome) -> str:

@@ -1060,7 +1060,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader,
     _text(image, WIDTH - 14, HEADER / 2, round_text, 20, WHITE, "rm", bold=True)
 
 
-def _headline(reader: _Reader, seat_labels: Sequence[str] | None) -> tuple[str, RGB]:
+def _headline(reader: _Reader) -> tuple[str, RGB]:
     view = reader.view
     outcome = view.outcome
     if outcome is not None:
@@ -1085,7 +1085,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader,
     private view, the viewer's Canons and what it knows. Stops above the key."""
     view = reader.view
     y = HEADER + 22.0
-    headline, colour = _headline(reader, seat_labels)
+    headline, colour = _headline(reader)
     _text(image, PANEL_LEFT, y, headline, 20, colour, bold=True)
     y += 24
     if view.outcome is not None:

@@ -416,7 +416,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         accepted = not snapshot.is_active
         if accepted:  # drawn: a takeback request open beside the offer ends with the game
             await self.bot.takebacks.retire(offer.game_id, presenters.TAKEBACK_REQUEST_ENDED)
-        text = presenters.draw_answer_text(snapshot, accepted=accepted, by_user_id=bot_id)
+        text = presenters.draw_answer_text(accepted=accepted, by_user_id=bot_id)
         try:
             await post.edit(content=text, view=None)
         except discord.HTTPException:
@@ -501,9 +501,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
 
                 await self._keep_progress_true(snapshot, button.version, read_post, edit)
                 return
-            text = presenters.draw_answer_text(
-                snapshot, accepted=accept, by_user_id=interaction.user.id
-            )
+            text = presenters.draw_answer_text(accepted=accept, by_user_id=interaction.user.id)
             await self.bot.draw_offers.forget(button.game_id)
             await edit_post(interaction, text)
             if not snapshot.is_active:

@@ -501,7 +501,7 @@ def draw_offer_settled_text(snapshot: GameSnapshot) -> str:
     return DRAW_OFFER_CLOSED
 
 
-def draw_answer_text(snapshot: GameSnapshot, *, accepted: bool, by_user_id: int) -> str:
+def draw_answer_text(*, accepted: bool, by_user_id: int) -> str:
     """The draw offer post once answered. An accepted offer says only that: the final board
     posted under it gives the result and the rating changes (:func:`outcome_text`)."""
     if accepted:

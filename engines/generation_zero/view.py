@@ -92,14 +92,6 @@ class GenerationZeroView:
         """The location id in each slot, ``L1`` first."""
         return tuple(self.data["map"])
 
-    def slot_label(self, slot: int) -> str:
-        """``L1`` for slot 0, … (spec 2.1)."""
-        return f"L{slot + 1}"
-
-    def slot_of(self, location: str) -> int:
-        """The slot index holding ``location`` (``ValueError`` if it is not on the map)."""
-        return self.map.index(location)
-
     def slot_centres(self) -> tuple[tuple[float, float], ...]:
         """Centre ``(u, v)`` of every slot in unit coordinates (spec 2.1 drawing tip): the
         board is a square grid turned 45°, one Location card per unit square."""

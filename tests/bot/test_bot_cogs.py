@@ -276,7 +276,7 @@ async def test_a_starting_process_lets_the_bots_answer_an_offer_left_open() -> N
     bot.service.bots.answer_draw = AsyncMock(return_value=(declined, bot_user_id(2)))
     await PlayCog(bot).on_ready()
     bot.service.bots.answer_draw.assert_awaited_once_with(waiting)
-    text = presenters.draw_answer_text(declined, accepted=False, by_user_id=bot_user_id(2))
+    text = presenters.draw_answer_text(accepted=False, by_user_id=bot_user_id(2))
     post.edit.assert_awaited_once_with(content=text, view=None)
 
 

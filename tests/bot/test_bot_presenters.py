@@ -384,7 +384,7 @@ def test_outcomes_the_bot_decides() -> None:
         "The game between <@11> and <@22> is drawn by agreement."
     )
     # The answered offer says only that; the board under it gives the result (once).
-    assert presenters.draw_answer_text(agreed, accepted=True, by_user_id=NORTH) == (
+    assert presenters.draw_answer_text(accepted=True, by_user_id=NORTH) == (
         "<@22> accepted the draw offer: the game is drawn."
     )
     aborted = snapshot(status="aborted", to_move=())
