@@ -196,6 +196,11 @@ class OptionSpec:
     :meth:`Engine.complete_options`, e.g. Generator's ``colours``). ``default`` is the value
     when neither the player nor a preset sets it; an engine may derive a default from other
     options in :meth:`Engine.resolve_options`.
+
+    An ``"int"`` option must name its ``maximum`` (``None`` for no bound): the field's
+    default, 0, would allow 0 alone, so a range of one value raises :class:`ValueError`
+    when the spec is declared. (A default outside the range is how an engine says "derived
+    in :meth:`Engine.resolve_options`", e.g. Generation Zero's preset-dependent options.)
     """
 
     name: str
@@ -216,6 +221,12 @@ class OptionSpec:
     #: autocomplete; Generator's ``colours=RB``, Orbs' ``teams=02-13``). Any other value the
     #: engine accepts may still be typed.
     examples: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.type != "int":
+            return
+        if self.maximum is not None and self.maximum <= self.minimum:
+            raise ValueError(f"option {self.name}: give its maximum (None for no bound)")
 
     def parse(self, text: str) -> OptionValue:
         """Parse a typed value (``"true"``, ``"20"``, ``"all"``) into this option's type.

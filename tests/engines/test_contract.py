@@ -15,7 +15,15 @@ import pytest
 
 from engines import ENGINES, get_engine
 from engines.__main__ import run
-from engines.base import CHANCE, Engine, GameOverError, MoveError, NotationError, UsageError
+from engines.base import (
+    CHANCE,
+    Engine,
+    GameOverError,
+    MoveError,
+    NotationError,
+    OptionSpec,
+    UsageError,
+)
 from engines.rng import Rng
 
 GAMES = sorted(ENGINES)
@@ -58,6 +66,13 @@ def test_info_is_coherent(game: str) -> None:
     assert list(defaults) == names
     for preset in info.presets:
         engine.resolve_options({}, preset=preset.id)
+
+
+def test_an_int_option_without_its_maximum_is_refused_when_declared() -> None:
+    # The field's default maximum, 0, would silently allow 0 alone.
+    with pytest.raises(ValueError, match="give its maximum"):
+        OptionSpec("limit", "int", 0, "a count")
+    assert OptionSpec("limit", "int", 0, "a count", maximum=None).parse("12345") == 12345
 
 
 @pytest.mark.parametrize("game", GAMES)
