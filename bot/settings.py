@@ -65,7 +65,10 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from bot.service.clocks import ClockSpec, parse_duration
-from db.engine import shown_url, url_problem
+from bot.service.core import DEFAULT_REMINDER_QUIET
+from bot.service.lobby import DEFAULT_CHALLENGE_TTL
+from bot.service.vacations import DEFAULT_VACATION_ALLOWANCE
+from db.engine import DEFAULT_URL, shown_url, url_problem
 
 __all__ = [
     "DEFAULT_AI_WORKERS",
@@ -83,11 +86,11 @@ __all__ = [
     "SettingsError",
 ]
 
-DEFAULT_DB_URL = "sqlite+aiosqlite:///data/gameroom.db"
-DEFAULT_CHALLENGE_TTL = timedelta(hours=24)
-DEFAULT_REMINDER_QUIET: Final = timedelta(hours=24)
+# One value per default: the service's and the database's own, under the names this module
+# has always exported.
+DEFAULT_DB_URL: Final = DEFAULT_URL
 DEFAULT_REMINDER_INTERVAL: Final = timedelta(hours=24)
-DEFAULT_VACATION_DAYS: Final = 30
+DEFAULT_VACATION_DAYS: Final = DEFAULT_VACATION_ALLOWANCE.days
 DEFAULT_THREAD_ARCHIVE_AFTER: Final = timedelta(hours=1)
 DEFAULT_TIMER_INTERVAL: Final = timedelta(seconds=30)
 DEFAULT_TIMER_STALE_AFTER: Final = timedelta(minutes=5)
