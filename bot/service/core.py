@@ -267,12 +267,17 @@ class GameCore:
     # ---- loading -------------------------------------------------------------------------
 
     async def active_row(self, channel_id: int) -> GameRow:
+        """The game in progress in ``channel_id`` (a channel or thread); raises
+        :class:`NoGameHereError` when there is none."""
         row = await self.database.games.active_in_channel(channel_id)
         if row is None:
             raise NoGameHereError()
         return row
 
     async def shown_row(self, channel_id: int) -> GameRow:
+        """The game ``/board`` and ``/game info`` show in ``channel_id``: the one in progress,
+        else the last one played there (finished or aborted); raises
+        :class:`NoGameHereError` when the channel never had a game."""
         row = await self.database.games.latest_in_channel(channel_id)
         if row is None:
             raise NoGameHereError()
@@ -293,6 +298,9 @@ class GameCore:
         return await self.load_row(row)
 
     async def load_row(self, row: GameRow) -> Loaded:
+        """``row`` with its meta (engine, options, seats), its position (the cache's entry,
+        read again only when ``row.version`` moved on), its clocks and, for a finished rated
+        game, its rating changes. Reads only; takes no lock."""
         meta = await self.game_meta(row)
         position = await self.position(row, meta)
         loaded = Loaded(row, meta, position, await self.read_clocks(row))
@@ -360,6 +368,9 @@ class GameCore:
         return meta
 
     async def position(self, row: GameRow, meta: GameMeta) -> PositionEntry:
+        """The cache's entry for ``row``: its state (``engine.loads``, not the position
+        notation) and its last :data:`RECENT_MOVES` log rows, read from the database only
+        when the cached entry is of another version."""
         cached = self._positions.get(row.id)
         if cached is not None and cached.version == row.version:
             return cached
@@ -393,6 +404,8 @@ class GameCore:
         return loaded.meta.engine.prompt(loaded.position.state, row.to_move[0])
 
     def snapshot(self, loaded: Loaded) -> GameSnapshot:
+        """The record the bot layer is given of ``loaded`` (:class:`GameSnapshot`): public
+        fields only (the public view and position); private views are asked for apart."""
         row, meta, position = loaded.row, loaded.meta, loaded.position
         engine = meta.engine
         outcome = _codec.load_outcome(row.outcome_json)
@@ -435,6 +448,9 @@ class GameCore:
     # ---- seats ---------------------------------------------------------------------------
 
     def acting_seat(self, loaded: Loaded, user_id: int) -> int:
+        """The seat ``user_id`` acts for now (the first of theirs among the seats to move);
+        raises :class:`NotAPlayerError` for someone with no seat, :class:`NotYourTurnError`
+        (naming who the game waits for) when none of theirs is to move."""
         seats = loaded.meta.seats_of(user_id)
         if not seats:
             raise NotAPlayerError()
@@ -460,6 +476,7 @@ class GameCore:
 
     @staticmethod
     def waiting_for(loaded: Loaded) -> tuple[int, ...]:
+        """The user ids of the seats to move, each once, in seat order (chance: none)."""
         players = loaded.meta.players
         return tuple(dict.fromkeys(players[s].user_id for s in loaded.row.to_move if s >= 0))
 
