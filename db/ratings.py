@@ -398,22 +398,6 @@ class RatingsRepo:
                 await conn.execute(delete(table).where(table.c.user_id == user_id))
         return anonymous
 
-    async def set_challenge_rated(self, challenge_id: int, rated: bool) -> None:
-        """Store a challenge's ``rated`` option (its game copies it when it starts)."""
-        async with self._tx.write() as conn:
-            await conn.execute(
-                update(challenges).where(challenges.c.id == challenge_id).values(rated=rated)
-            )
-
-    async def challenge_rated(self, challenge_id: int) -> bool:
-        async with self._tx.read() as conn:
-            value = (
-                await conn.execute(
-                    select(challenges.c.rated).where(challenges.c.id == challenge_id)
-                )
-            ).scalar_one_or_none()
-        return bool(value) if value is not None else True
-
     async def set_hidden(self, user_id: int, hidden: bool, *, now: datetime) -> None:
         """Hide ``user_id`` from global leaderboards (``False``: show them again)."""
         require_aware("now", now)

@@ -216,7 +216,16 @@ class Play:
         )
 
     async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
-        """Up to 25 of the caller's legal moves (canonical) matching what they typed.
+        """The moves of :meth:`autocomplete_move_choices` without their labels (for tests
+        and scripts; ``/move``'s autocomplete uses the pairs)."""
+        choices = await self.autocomplete_move_choices(channel_id, user_id, typed)
+        return [move for move, _ in choices]
+
+    async def autocomplete_move_choices(
+        self, channel_id: int, user_id: int, typed: str
+    ) -> list[tuple[str, str]]:
+        """Up to 25 of the caller's legal moves (canonical) matching what they typed, as
+        ``(move, label)`` pairs for ``/move``'s autocomplete.
 
         Moves that start with the typed text come first, then moves that start with it once
         separators are ignored (``a1a3`` finds ``a1-a3``), then moves that contain it. Empty
@@ -224,18 +233,10 @@ class Play:
         act now are answered, and only with their own moves (the engine's
         :meth:`~engines.base.Engine.suggest_moves` or legal moves for that seat), so in a
         game with hidden information nobody is offered what another seat knows. Legal moves
-        are cached per game version, so each keystroke costs one indexed read.
-        """
-        choices = await self.autocomplete_move_choices(channel_id, user_id, typed)
-        return [move for move, _ in choices]
-
-    async def autocomplete_move_choices(
-        self, channel_id: int, user_id: int, typed: str
-    ) -> list[tuple[str, str]]:
-        """:meth:`autocomplete_moves` as ``(move, label)`` pairs: the label is what the
-        chat shows for the move (:meth:`~engines.base.Engine.suggestion_label`: Generation
-        Zero adds the names of the cards a move names by id), cut to Discord's 100
-        characters, the move what is sent."""
+        are cached per game version, so each keystroke costs one indexed read. The label is
+        what the chat shows for the move (:meth:`~engines.base.Engine.suggestion_label`:
+        Generation Zero adds the names of the cards a move names by id), cut to Discord's
+        100 characters, the move what is sent."""
         row = await self.core.database.games.active_in_channel(channel_id)
         if row is None:
             return []

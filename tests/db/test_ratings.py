@@ -160,8 +160,8 @@ async def test_rated_option_and_forgetting(db: Database, new_game: NewGame) -> N
         options_json="{}",
         now=T0,
         expires_at=T0 + timedelta(days=1),
+        rated=False,
     )
-    await db.ratings.set_challenge_rated(challenge.id, False)
     game = await new_game(7, challenge_id=challenge.id)
     assert game.rated is False
     assert (await new_game(8)).rated is True
