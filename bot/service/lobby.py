@@ -183,30 +183,15 @@ class Lobby:
             raise ChallengeSetupError("You named the same opponent twice.")
         try:
             engine = get_engine(game)
-            seats = players
-            if seats is None and start_position is not None:
-                seats = engine.position_players(start_position.strip())
             options = resolve_challenge_options(engine, options_text, preset)
-            by_options = seats is None and engine.options_players(options) is not None
-            limit = "options" if by_options else "players" if seats is not None else "game"
-            if seats is None:
-                named = bool(invited) or bot_seats > 0
-                seats = _seats_for(engine, options, 1 + len(invited) + bot_seats, named=named)
-            most = engine.info.max_players
-            if bot_seats and limit == "game" and seats > most:
-                raise TooManySeatsError(
-                    engine.info.name, people=len(invited), bots=bot_seats, seats=most, limit=limit
-                )
-            if bot_seats and 1 + len(invited) + bot_seats > seats:
-                raise TooManySeatsError(
-                    engine.info.name,
-                    people=len(invited),
-                    bots=bot_seats,
-                    seats=seats,
-                    limit=limit,
-                )
-            engine.check_players(seats)
-            engine.new_game(seats, options, 0)
+            seats = _challenge_seats(
+                engine,
+                options,
+                players=players,
+                start_position=start_position,
+                people=len(invited),
+                bot_seats=bot_seats,
+            )
         except UsageError as exc:
             raise ChallengeSetupError(sentence(str(exc))) from exc
         if start_position is not None:
@@ -725,6 +710,47 @@ def _checked_position(
     if engine.outcome(state) is not None:
         raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
     return text
+
+
+def _challenge_seats(
+    engine: Engine[Any, Any],
+    options: Mapping[str, OptionValue],
+    *,
+    players: int | None,
+    start_position: str | None,
+    people: int,
+    bot_seats: int,
+) -> int:
+    """The number of seats of a new challenge, checked by setting up a game and throwing it
+    away: ``players`` if typed, else the start position's own count (if its notation has
+    one), else :func:`_seats_for` (the options' count, or the challenger, the ``people``
+    named and the ``bot_seats``, or the game's usual count).
+
+    Raises :class:`TooManySeatsError` when the bot seats do not fit; its ``limit`` says
+    what set the seats: ``"players"`` (typed, or the position's), ``"options"`` or
+    ``"game"`` (its maximum). Raises :class:`UsageError` for a count the game does not
+    allow or options that do not fit it.
+    """
+    seats = players
+    if seats is None and start_position is not None:
+        seats = engine.position_players(start_position.strip())
+    by_options = seats is None and engine.options_players(options) is not None
+    limit = "options" if by_options else "players" if seats is not None else "game"
+    if seats is None:
+        named = people > 0 or bot_seats > 0
+        seats = _seats_for(engine, options, 1 + people + bot_seats, named=named)
+    most = engine.info.max_players
+    if bot_seats and limit == "game" and seats > most:
+        raise TooManySeatsError(
+            engine.info.name, people=people, bots=bot_seats, seats=most, limit=limit
+        )
+    if bot_seats and 1 + people + bot_seats > seats:
+        raise TooManySeatsError(
+            engine.info.name, people=people, bots=bot_seats, seats=seats, limit=limit
+        )
+    engine.check_players(seats)
+    engine.new_game(seats, options, 0)
+    return seats
 
 
 def _seats_for(
