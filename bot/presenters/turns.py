@@ -539,13 +539,13 @@ def play_it_there_text(games: Sequence[GameSnapshot]) -> str:
 def resigned_ack(snapshot: GameSnapshot) -> str:
     """The resigner's private answer, naming the game (a player may have games in a channel
     and in its threads): ``You resigned from **Arbos** (game 4).``; for a rated game that
-    ended unrated, that it is not (and why, when it is sure: docs/ratings.md, fewer plies
-    than players are not rated)."""
+    ended unrated, that it is not (and why, when it is too few plies played by seats:
+    docs/ratings.md)."""
     text = f"You resigned from **{snapshot.game_name}** (game {snapshot.game_id})."
     if not snapshot.is_active and snapshot.rated and not snapshot.rating_changes:
-        # Fewer plies than players (chance plies included) is sure to be why; a game from a
-        # custom position, for one, is unrated for another reason.
-        few = snapshot.ply < len(snapshot.players)
+        # Too few plies is said when it is why (an Arbos setup's 20 chance plies or
+        # Generator's rolls are nobody's move); other reasons are said elsewhere.
+        few = snapshot.ended_too_soon
         text += " It is not rated: too few moves had been played." if few else " It is not rated."
     return text
 

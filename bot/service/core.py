@@ -109,6 +109,9 @@ class Loaded:
     clocks: tuple[ClockRow, ...] = ()
     #: What the game's end did to its players' ratings (a finished rated game only).
     ratings: tuple[RatingChange, ...] = ()
+    #: Set on the write that ended a game with fewer plies played by seats than players
+    #: (chance outcomes and a logged ``[k]resign`` not counted): why a rated game was not.
+    ended_too_soon: bool = False
 
 
 class RatingPlug(Protocol):
@@ -316,22 +319,30 @@ class GameCore:
         outcome: Outcome | None,
         new_moves: Sequence[NewMove],
         now: datetime,
-    ) -> RatingHook | None:
+    ) -> tuple[RatingHook | None, bool]:
         """The rating update to write with the change that ends ``loaded``'s game (after
-        ``new_moves``), or ``None``. Reads the move log once, at the end of a game only: the
-        plies seats played decide "fewer plies than players" (a resignation logged as
-        ``[k]resign`` is no move played: Generatorb and Arbos log none, and one move then a
-        resignation must be unrated in every game; ``db.ratings`` counts the same way)."""
+        ``new_moves``), or ``None``; and whether the game ends with fewer plies played by
+        seats than it has players (:attr:`Loaded.ended_too_soon`). Reads the move log once,
+        at the end of a game only: the plies seats played decide "fewer plies than
+        players" (a resignation logged as ``[k]resign`` is no move played: Generatorb and
+        Arbos log none, and one move then a resignation must be unrated in every game;
+        ``db.ratings`` counts the same way)."""
         if status != "finished" or self.ratings is None:
-            return None
+            return None, False
         logged = await self.database.games.moves(loaded.row.id)
         plies = [(m.seat, m.text) for m in logged] + [(m.seat, m.text) for m in new_moves]
         seat_plies = sum(
             1 for seat, text in plies if seat is not None and text != resign_move_text(seat)
         )
-        return self.ratings.hook(loaded, status, outcome, seat_plies, now)
+        too_soon = seat_plies < len(loaded.meta.players)
+        return self.ratings.hook(loaded, status, outcome, seat_plies, now), too_soon
 
-    def _with_ratings(self, loaded: Loaded, hook: RatingHook | None) -> Loaded:
+    def _with_ratings(self, loaded: Loaded, rated: tuple[RatingHook | None, bool]) -> Loaded:
+        """``loaded`` after the write that ended it: its rating changes, if ``rated``'s hook
+        wrote any, and whether it ended too soon to be rated."""
+        hook, too_soon = rated
+        if too_soon:
+            loaded = replace(loaded, ended_too_soon=True)
         if hook is None or not hook.written or self.ratings is None:
             return loaded
         return replace(loaded, ratings=self.ratings.changes(hook.written, loaded.meta.players))
@@ -443,6 +454,7 @@ class GameCore:
             clock_text=ClockSpec.parse(row.clock).describe(),
             clocks=self.seat_clocks(loaded),
             rating_changes=loaded.ratings,
+            ended_too_soon=loaded.ended_too_soon,
         )
 
     # ---- seats ---------------------------------------------------------------------------
@@ -549,7 +561,7 @@ class GameCore:
                 termination=None if outcome is None else outcome.termination,
                 now=now,
                 clock_changes=clock_changes,
-                rating=rating,
+                rating=rating[0],
             )
         except CHANGED_MEANWHILE as exc:
             self._positions.pop(loaded.row.id)
@@ -607,7 +619,7 @@ class GameCore:
                 termination=termination,
                 now=now,
                 clock_changes=clock_changes,
-                rating=rating,
+                rating=rating[0],
             )
         except CHANGED_MEANWHILE as exc:
             self._positions.pop(loaded.row.id)

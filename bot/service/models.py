@@ -156,6 +156,10 @@ class GameSnapshot:
     rating_changes: tuple[RatingChange, ...] = ()
     """What a finished rated game did to each player's rating, in seat order (one per rating
     identity); empty while it goes on and for an unrated game (bot/service/ratings.py)."""
+    ended_too_soon: bool = False
+    """Only on the record of the change that ended the game: fewer plies were played by
+    seats than it has players (chance outcomes and a resignation not counted), the reason a
+    rated game is not (docs/ratings.md)."""
     rated: bool = False
     """Whether the game counts for ratings (``/challenge rated:``)."""
     draw_agreed: tuple[int, ...] = ()

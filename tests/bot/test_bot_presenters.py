@@ -283,11 +283,12 @@ def test_a_resignation_reads_as_words_in_move_lists_and_the_resigner_hears_the_g
     assert "[1]resign" not in listed + presenters.game_info_text(going)
     assert presenters.resigned_ack(going) == "You resigned from **Generatorb** (game 5)."
     ended = replace(going, status="finished", outcome=Outcome.win("resignation", 0, 2))
-    assert presenters.resigned_ack(replace(ended, rated=True, ply=2)).endswith(
+    assert presenters.resigned_ack(replace(ended, rated=True, ended_too_soon=True)).endswith(
         " It is not rated: too few moves had been played."
     )
-    # Unrated for another reason (a custom start): no reason guessed.
-    assert presenters.resigned_ack(replace(ended, rated=True, ply=40)).endswith(
+    # Unrated for another reason (a custom start): no reason guessed; nor from the ply
+    # count, which counts an Arbos setup's chance plies (20) and Generator's rolls.
+    assert presenters.resigned_ack(replace(ended, rated=True, ply=1)).endswith(
         "(game 5). It is not rated."
     )
     rating = RatingChange(11, 0, 1500, 1520, provisional=True, provisional_before=True)

@@ -226,6 +226,7 @@ async def test_a_rated_game_updates_ratings_once_and_shows_the_changes(
     await start_game()
     final = await play_and_resign(service)
     assert len(final.rating_changes) == 2
+    assert not final.ended_too_soon
     winner = final.players[final.outcome.winners[0]].user_id  # type: ignore[union-attr]
     shown = {c.user_id: c for c in final.rating_changes}
     assert shown[winner].delta > 0
@@ -496,6 +497,7 @@ async def test_a_game_ended_before_anyone_moved_is_unrated_although_chance_steps
     assert started.ply >= 2  # the setup's chance steps
     ended = await service.resign(GAMES, ALICE)
     assert ended.status == "finished"
+    assert ended.ended_too_soon  # the resigner hears why (its ply counted the setup)
     assert await service.database.ratings.get(ALICE, "arbos") is None
 
 
@@ -511,6 +513,7 @@ async def test_one_move_then_a_resignation_is_unrated_in_every_game(
     final = await play_and_resign(service, plies=1)
     assert final.status == "finished"
     assert final.rating_changes == ()
+    assert final.ended_too_soon
     assert await database.ratings.get(ALICE, game) is None
     await service.rebuild_ratings()
     assert await database.ratings.get(ALICE, game) is None
