@@ -173,7 +173,9 @@ def update_ratings(
     in its side's strength and place, but an identity seated more than once (a bot level
     added twice) is updated once, by its first seat (in ``result.sides`` order): its other
     seats take part with its rating as it was, like a stand-in whose result is not kept.
-    Its win, draw or loss is that of the seat it is rated by. Returns nothing when the game
+    Its win, draw or loss is that of the seat it is rated by: a draw only for the sides in
+    a drawn game's top group, the others of a drawn game (who had left it) lost. Returns
+    nothing when the game
     has fewer than two identities (bots of one level only) or fewer than two sides.
     """
     outcome = result.outcome
@@ -216,9 +218,11 @@ def update_ratings(
                 continue  # a stand-in: its identity is rated by its first seat
             if seat in winners:
                 verdict = "win"
-            elif outcome.is_draw:
+            elif outcome.is_draw and rank == 0:
                 verdict = "draw"
             else:
+                # Below the top group of a drawn game (it resigned, was knocked out or ran
+                # out of time while the others played on to a draw): a loss, as its rating says.
                 verdict = "loss"
             old = current.get(identity)
             mu0, sigma0 = (MU0, SIGMA0) if old is None else (old.mu, old.sigma)

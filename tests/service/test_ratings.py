@@ -112,6 +112,18 @@ def test_a_draw_moves_nobody_and_a_tie_shares_a_place() -> None:
     assert tied[1].mu > 25 > tied[2].mu
 
 
+def test_who_had_left_a_drawn_game_lost_it() -> None:
+    # Orbs with three: seat 2 resigned, the other two played on to a draw. Seat 2's rating
+    # falls, and its record says lost, not drawn (it said 0 / 7 / 0 after seven such games).
+    outcome = Outcome("no_progress", (), ((0, 1), (2,)))
+    rows, changes = update_ratings(result([1, 2, 3], outcome), {})
+    assert [c.result for c in changes] == ["draw", "draw", "loss"]
+    got = by_user(rows)
+    assert (got[3].wins, got[3].draws, got[3].losses) == (0, 0, 1)
+    assert (got[1].draws, got[2].draws) == (1, 1)
+    assert got[3].mu < 25
+
+
 def test_bots_of_one_level_are_one_player() -> None:
     bot = bot_user_id(3)
     rows, changes = update_ratings(
