@@ -541,7 +541,8 @@ class ClockEvent:
     ``on_claim`` (of ``FLAGGED_SOFT``) says what a claim would do: ``"rule"`` the game's
     time-out rule plays for the seat, ``"win"`` the game ends (two players, or no one left
     to play on), ``"leave"`` the seat leaves the game and play goes on. ``gone_seats`` (of
-    ``FLAGGED_SOFT``) are the seats that had left the game (resigned, knocked out).
+    ``FLAGGED_SOFT``) are the seats that had left the game (resigned, knocked out);
+    ``teammates`` the other seats of the late seat's side (Orbs teams), who may not claim.
     """
 
     snapshot: GameSnapshot
@@ -553,17 +554,19 @@ class ClockEvent:
     claimed_by: int | None = None
     on_claim: Literal["rule", "win", "leave"] | None = None
     gone_seats: frozenset[int] = frozenset()
+    teammates: frozenset[int] = frozenset()
 
     @property
     def opponent_user_ids(self) -> tuple[int, ...]:
-        """Every other player still in the game (not of ``gone_seats``), in seat order: who
-        may claim (soft) or who gained by it. One who resigned or was knocked out has nothing
-        at stake left and may not claim (:meth:`~bot.service.timeouts.Timeouts.claim_on_time`)."""
-        gone = self.gone_seats
+        """The players of the other sides still in the game (not of ``gone_seats``), in seat
+        order, bots included: who may claim (soft). One who resigned or was knocked out has
+        nothing at stake left, and a teammate would claim against their own side: neither
+        may claim (:meth:`~bot.service.timeouts.Timeouts.claim_on_time`)."""
+        out = self.gone_seats | self.teammates
         players = self.snapshot.players
         return tuple(
             dict.fromkeys(
-                p.user_id for p in players if p.seat not in gone and p.user_id != self.user_id
+                p.user_id for p in players if p.seat not in out and p.user_id != self.user_id
             )
         )
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+from bot.service import _codec
+from engines import get_engine
 from engines.base import Engine, GameInfo, OptionSpec, OptionValue, UsageError, quoted
 
 __all__ = [
@@ -18,6 +21,7 @@ __all__ = [
     "format_options",
     "parse_options_text",
     "resolve_challenge_options",
+    "sides_of",
     "suggest_options",
 ]
 
@@ -147,3 +151,22 @@ def _values_of(spec: OptionSpec) -> list[str]:
     if spec.type == "text":
         return list(spec.examples)
     return list(spec.choices)
+
+
+@lru_cache(maxsize=512)
+def sides_of(game: str, options_json: str, players: int) -> tuple[tuple[int, ...], ...]:
+    """The seats grouped by side: the game's ``view.sides`` of a new game with these
+    options (Orbs teams), else every seat alone."""
+    alone = tuple((seat,) for seat in range(players))
+    try:
+        engine = get_engine(game)
+        view = engine.view(engine.new_game(players, _codec.load_options(options_json), 0), None)
+    except Exception:  # an engine that cannot set this up has no teams to tell
+        return alone
+    sides = getattr(view, "sides", None)
+    if not sides:
+        return alone
+    groups = tuple(tuple(int(s) for s in group) for group in sides)
+    if sorted(s for g in groups for s in g) != list(range(players)):
+        return alone
+    return groups

@@ -28,7 +28,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
@@ -37,6 +36,7 @@ from bot.service.bot_seats import bot_identity, is_bot
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import ServiceError
 from bot.service.models import Player, RatingChange
+from bot.service.options import sides_of
 from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from db.ratings import StillPlayingError
 from db.rows import GameRow, RatingChangeRow, RatingHook, RatingRow
@@ -130,25 +130,6 @@ def is_rated(
     if len(set(people)) != len(people):
         return False
     return len({bot_identity(u) for u in user_ids}) >= 2
-
-
-@lru_cache(maxsize=512)
-def sides_of(game: str, options_json: str, players: int) -> tuple[tuple[int, ...], ...]:
-    """The seats grouped by side: the game's ``view.sides`` of a new game with these
-    options (Orbs teams), else every seat alone."""
-    alone = tuple((seat,) for seat in range(players))
-    try:
-        engine = get_engine(game)
-        view = engine.view(engine.new_game(players, _codec.load_options(options_json), 0), None)
-    except Exception:  # an engine that cannot set this up has no teams to tell
-        return alone
-    sides = getattr(view, "sides", None)
-    if not sides:
-        return alone
-    groups = tuple(tuple(int(s) for s in group) for group in sides)
-    if sorted(s for g in groups for s in g) != list(range(players)):
-        return alone
-    return groups
 
 
 @dataclass(frozen=True, slots=True)

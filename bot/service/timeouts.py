@@ -45,6 +45,7 @@ from bot.service.models import (
     ClockEventKind,
     FinalWarning,
 )
+from bot.service.options import sides_of
 from db import (
     NewMove,
 )
@@ -134,14 +135,22 @@ class Timeouts:
             player = loaded.meta.players[timer.seat]
             if ClockSpec.parse(clock_row.spec).mode is ClockMode.SOFT:
                 log.info("game %d: seat %d is out of time (soft clock)", row.id, timer.seat)
-                return ClockEvent(
+                flagged = ClockEvent(
                     self.core.snapshot(loaded),
                     timer.seat,
                     player.user_id,
                     ClockEventKind.FLAGGED_SOFT,
                     on_claim=_on_claim(loaded, timer.seat),
                     gone_seats=await self.core.seats_gone(loaded.row),
+                    teammates=_teammates(loaded, timer.seat),
                 )
+                claimers = flagged.opponent_user_ids
+                if not claimers or any(not is_bot(user_id) for user_id in claimers):
+                    return flagged
+                # Only bots could claim, and a bot never presses a button: it claims at once,
+                # or the soft clock would never end a game against the bot (docs/clocks.md).
+                log.info("game %d: the bot claims on time against seat %d", row.id, timer.seat)
+                return await self.apply_timeout(loaded, timer.seat, now, claimed_by=claimers[0])
             return await self.apply_timeout(loaded, timer.seat, now)
 
     async def claim_on_time(
@@ -179,7 +188,8 @@ class Timeouts:
                 # Out of the game (resigned, knocked out): nothing of theirs is at stake.
                 raise ClaimError("You have left this game, so you cannot claim on time.")
             out = [s for s in loaded.row.to_move if self.out_of_time(loaded, s, now)]
-            claimable = [s for s in out if s not in seats]
+            # Not one's own seat, nor a teammate's (Orbs teams): a claim is the other side's.
+            claimable = [s for s in out if not set(seats) & ({s} | _teammates(loaded, s))]
             hard = ClockSpec.parse(loaded.row.clock).mode is ClockMode.HARD
             if hard and not out:
                 # A claim there only applies, a little early, what the timer loop applies
@@ -189,13 +199,19 @@ class Timeouts:
                     "by the bot, so there is nothing to claim."
                 )
             if not claimable:
-                if out and hard:
+                mine = set(seats) & set(out)
+                if mine and hard:
                     raise ClaimError(
                         "Your time has run out: on a hard clock the bot times you out itself."
                     )
-                if out:
+                if mine:
                     raise ClaimError(
                         "You are the one out of time: you may still move until someone claims."
+                    )
+                if out:
+                    raise ClaimError(
+                        "Only the other side may claim on time: the player out of time is "
+                        "your teammate."
                     )
                 raise ClaimError(f"Nobody is out of time yet: {self._time_left_text(loaded, now)}.")
             event = await self.apply_timeout(loaded, claimable[0], now, claimed_by=user_id)
@@ -355,6 +371,15 @@ class Timeouts:
             events=public_events((*events, *automatic_events)),
             claimed_by=claimed_by,
         )
+
+
+def _teammates(loaded: Loaded, seat: int) -> frozenset[int]:
+    """The other seats of ``seat``'s side (Orbs teams; none in a game of sides of one)."""
+    row = loaded.row
+    for side in sides_of(row.game, row.options_json, len(loaded.meta.players)):
+        if seat in side:
+            return frozenset(side) - {seat}
+    return frozenset()
 
 
 def _on_claim(loaded: Loaded, seat: int) -> Literal["rule", "win", "leave"]:

@@ -20,6 +20,7 @@ import pytest
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
+from bot.service.bot_seats import bot_user_id
 from bot.service.clock_plans import BOARD_POST_GRACE, BOARD_POST_TIMER
 from bot.service.clocks import (
     CLOCK_TIMER,
@@ -43,6 +44,7 @@ from .conftest import (
     ALICE,
     BOB,
     CAROL,
+    DAN,
     GAMES,
     GUILD,
     T0,
@@ -769,3 +771,61 @@ async def test_a_player_who_left_is_not_asked_to_claim_and_may_not(
         await service.claim_on_time(GAMES, left)
     claimed = await service.claim_on_time(GAMES, still_in)
     assert (claimed.seat, claimed.claimed_by) == (notice.seat, still_in)
+
+
+async def test_a_teammate_is_not_asked_to_claim_and_may_not(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Orbs ``teams4`` (seats 0 and 2 against 1 and 3): the late player's teammate is not
+    pinged by the notice, and their claim (which would take their own side's seat out) is
+    refused; an opponent's claim goes through."""
+    snapshot = await start(
+        service, "soft:1d", game="orbs", options="teams=02-13", opponents=(BOB, CAROL, DAN)
+    )
+    late_seat = snapshot.to_move[0]
+    by_seat = {p.seat: p.user_id for p in snapshot.players}
+    teammate = by_seat[(late_seat + 2) % 4]
+    opponents = {by_seat[(late_seat + 1) % 4], by_seat[(late_seat + 3) % 4]}
+    clock.advance(2 * DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [notice] = events
+    assert notice.kind is ClockEventKind.FLAGGED_SOFT
+    assert set(notice.opponent_user_ids) == opponents
+    with pytest.raises(ClaimError, match="your teammate"):
+        await service.claim_on_time(GAMES, teammate)
+    claimed = await service.claim_on_time(GAMES, min(opponents))
+    assert (claimed.seat, claimed.claimed_by) == (late_seat, min(opponents))
+
+
+async def test_when_only_bots_could_claim_the_bot_claims_at_once(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Against the bot a soft clock would never end the game (a bot presses no button):
+    the bot claims as soon as the person's time is out, and the game is lost on time."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generatorb",
+        players=2,
+        clock="soft:1d",
+    )
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    if to_move_user(snapshot) != ALICE:
+        seat = snapshot.to_move[0]
+        engine = get_engine("generatorb")
+        state = engine.from_position(snapshot.position, engine.resolve_options({}))
+        move = engine.legal_move_texts(state, seat)[0]
+        turn = await service.moves.play_seat(snapshot.game_id, seat, move, version=snapshot.version)
+        snapshot = turn.snapshot
+    assert to_move_user(snapshot) == ALICE
+    clock.advance(2 * DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [event] = events
+    assert event.kind is ClockEventKind.LOST_ON_TIME
+    assert event.claimed_by == bot_user_id(1)
+    assert not event.snapshot.is_active
+    assert "claimed" in presenters.clock_event_text(event)
