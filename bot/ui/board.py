@@ -26,6 +26,7 @@ import discord
 
 from bot import presenters
 from bot.service import GameSnapshot
+from bot.service.bot_seats import is_bot
 from bot.service.models import PrivateView, TurnResult
 from bot.service.spectators import Spectators
 from bot.service.views import public_perspective
@@ -135,7 +136,9 @@ def board_view(snapshot: GameSnapshot, *, for_player: bool = False) -> discord.u
 
     While the game goes on: "My view" in games with hidden information, and Watch (left
     out when ``for_player``: a board shown to one of its players alone, who cannot watch
-    their own game). On the final board of a game that finished (not aborted): Rematch.
+    their own game). On the final board of a game that finished (not aborted): Rematch, if
+    a person played in it (only players may ask for one: under a bots-only exhibition
+    it would refuse everyone).
     The buttons quote ``snapshot.version``; they are persistent (no timeout).
     """
     actions: list[GameAction] = []
@@ -144,7 +147,7 @@ def board_view(snapshot: GameSnapshot, *, for_player: bool = False) -> discord.u
             actions.append(GameAction.MY_VIEW)
         if not for_player:
             actions.append(GameAction.WATCH)
-    elif snapshot.status == "finished":
+    elif snapshot.status == "finished" and not all(map(is_bot, snapshot.user_ids)):
         actions.append(GameAction.REMATCH)
     if not actions:
         return None

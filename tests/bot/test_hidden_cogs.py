@@ -14,7 +14,8 @@ from bot import presenters
 from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
 from bot.service import NotAPlayerError, ServiceError
-from bot.service.models import PrivateEvent, PrivateView
+from bot.service.bot_seats import bot_user_id
+from bot.service.models import Player, PrivateEvent, PrivateView
 from bot.ui.board import board_view, post_board
 from bot.ui.buttons import GameButton, my_view_view
 from bot.ui.custom_ids import GameAction, GameButtonId
@@ -155,6 +156,12 @@ def test_only_boards_of_hidden_games_in_play_carry_my_view() -> None:
     assert labels(board_view(hidden_snapshot(), for_player=True)) == ["My view"]
     assert labels(board_view(snapshot())) == ["Watch"]
     assert labels(board_view(hidden_snapshot(status="finished", to_move=()))) == ["Rematch"]
+
+
+def test_a_finished_exhibition_has_no_rematch_button() -> None:
+    # Only players may ask for a rematch: under a game of bots only it refused everyone.
+    bots = (Player(0, bot_user_id(1), "South"), Player(1, bot_user_id(1, 1), "North"))
+    assert board_view(snapshot(status="finished", to_move=(), players=bots)) is None
 
 
 async def test_a_posted_board_of_a_hidden_game_has_the_my_view_button() -> None:
