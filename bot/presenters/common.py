@@ -84,10 +84,13 @@ def _players_named(
 
 
 def _join(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; items that hold a comma themselves (an Orbs team
-    seat, "North-east, team A") are set apart by semicolons: ``a, x; b, y; and c, z``."""
+    """``a``, ``a and b``, ``a, b and c``; three or more items that hold a comma themselves
+    (an Orbs team seat, "North-east, team A") are set apart by semicolons: ``a, x; b, y;
+    and c, z`` (two are ``a, x and b, y``: "; and" between two read as a stray)."""
     if len(items) <= 1:
         return "".join(items)
+    if len(items) == 2:
+        return f"{items[0]} and {items[1]}"
     if any(", " in item for item in items):
         return f"{'; '.join(items[:-1])}; and {items[-1]}"
     return f"{', '.join(items[:-1])} and {items[-1]}"

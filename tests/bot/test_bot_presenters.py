@@ -735,6 +735,12 @@ def test_a_list_of_seats_with_commas_in_their_names_is_set_apart_by_semicolons()
     )
     plain = presenters.game_started_text(snapshot())
     assert plain.startswith("**Generatorb** begins: <@11> plays South and <@22> plays North.")
+    # Two team seats: no "; and" between them (a team of two winning read "@ann (…); and @cat").
+    won = Outcome("last_standing", (0, 2), ((0, 2), (1,)))
+    team_win = replace(snapshot(), players=players, status="finished", to_move=(), outcome=won)
+    assert presenters.outcome_text(team_win).startswith(
+        "<@100> (North-east, team A) and <@102> (South, team A) win"
+    )
 
 
 def test_a_hint_lists_its_moves_best_first_with_what_each_is_worth() -> None:
