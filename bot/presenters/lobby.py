@@ -117,7 +117,8 @@ def _answer_note(info: ChallengeInfo) -> list[str]:
 def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:
     """The lobby post once the game started, or the challenge was declined, cancelled or
     expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``, and one
-    started early says how many of the seats were filled."""
+    started early says how many of the seats were filled, and who was invited and had not
+    answered (their reserved seats went with the early start)."""
     head = _challenge_head(info, "challenged")
     if info.status == "accepted":
         if game is None:
@@ -129,6 +130,10 @@ def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = No
             if len(game.players) < info.players
             else ""
         )
+        playing = set(game.user_ids)
+        unanswered = [u for u in info.pending_ids if u not in playing]
+        if unanswered:
+            early += f" (without {_mentions(unanswered)}, who had not answered)"
         return f"{head}: the game is on in <#{game.channel_id}>{early}.\n{seats}"
     if info.status == "declined":
         by = f" by {_mentions(info.declined_ids)}" if info.declined_ids else ""

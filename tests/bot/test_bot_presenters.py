@@ -508,6 +508,11 @@ def test_two_seat_challenge_texts() -> None:
         "<@11> challenged <@22> and anyone to **Generatorb** (4 players): the game is on in "
         "<#9>, started with 2 of the 4 seats filled.\nSouth — <@11>\nNorth — <@22>"
     )
+    # Started early while an invited player had not answered: their seat went, say so.
+    waiting = replace(early, lobby=(*early.lobby, ChallengePlayer(33, "invited", "invited")))
+    assert "4 seats filled (without <@33>, who had not answered).\n" in (
+        presenters.challenge_closed_text(waiting, game=started)
+    )
     declined = replace(
         named,
         status="declined",
