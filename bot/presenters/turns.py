@@ -181,10 +181,37 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     verb = "wins" if len(winners) == 1 else "win"
     named = _players_named(snapshot, winners, with_seats=True)
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
-    result = f"{lead}{named} {verb}{how}!"
+    result = f"{lead}{named} {verb}{how}!{_places_text(snapshot)}"
     if not others:
         return f"{result}{ratings}"
     return f"{result} Good game, {_players_named(snapshot, others)}.{ratings}"
+
+
+_ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
+
+
+def _ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … (places of up to six seats)."""
+    return f"{place}{_ORDINAL_ENDINGS.get(place, 'th')}"
+
+
+def _places_text(snapshot: GameSnapshot) -> str:
+    """`` Places: 2nd <@1> (Seat 1); 3rd <@3> (Seat 4); 4th <@2> (Seat 2).`` (with its
+    leading space): the places below the winners when the outcome ranks them in more than
+    one group (Generation Zero's score, kills and Health; those who left a game of three
+    or more, last), which the ratings follow; ``""`` otherwise. Tied seats share a place,
+    and the next place skips as many (2nd, 2nd, 4th)."""
+    outcome = snapshot.outcome
+    if outcome is None or len(outcome.ranking) < 3:
+        return ""
+    places, place = [], 1
+    for group in outcome.ranking:
+        users = list(dict.fromkeys(snapshot.players[s].user_id for s in group))
+        if place > 1:
+            names = _players_named(snapshot, users, with_seats=True)
+            places.append(f"{_ordinal(place)} {names}")
+        place += len(group)
+    return f" Places: {'; '.join(places)}."
 
 
 def rating_change_text(change: RatingChange) -> str:

@@ -996,3 +996,22 @@ def test_an_exhibition_is_headed_as_one_not_as_a_challenge_to_the_bots() -> None
         "<@11> opened an exhibition game of **Generatorb** (3 players) between "
         "**Gameroom (level 1)** ×3: the game has started."
     )
+
+
+def test_the_places_below_the_winner_are_said_when_the_outcome_ranks_them() -> None:
+    """Generation Zero ranks by score, then kills and Health; the ratings follow the places,
+    so the post says them (two seats tied on score got +51 and −2 without a word)."""
+    four = tuple(Player(s, 100 + s, f"Seat {s + 1}") for s in range(4))
+    ranked = Outcome("rounds", (2,), ((2,), (0,), (3,), (1,)))
+    ended = snapshot(players=four, status="finished", to_move=(), outcome=ranked)
+    assert presenters.outcome_text(ended).startswith(
+        "<@102> (Seat 3) wins by rounds! Places: 2nd <@100> (Seat 1); 3rd <@103> (Seat 4); "
+        "4th <@101> (Seat 2). Good game, "
+    )
+    tied = replace(ended, outcome=Outcome("rounds", (0,), ((0,), (1, 2), (3,))))
+    assert "Places: 2nd <@101> (Seat 2) and <@102> (Seat 3); 4th <@103> (Seat 4)." in (
+        presenters.outcome_text(tied)
+    )
+    # Winners and the rest only (Orbs, two players): nothing to add.
+    two = replace(ended, outcome=Outcome("rounds", (2,), ((2,), (0, 1, 3))))
+    assert "Places" not in presenters.outcome_text(two)
