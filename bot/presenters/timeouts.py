@@ -69,7 +69,8 @@ def clock_event_text(event: ClockEvent) -> str:
         line = f"⏰ {player} ran out of time{claimed}."
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
-    return f"{line}\n{outcome_text(snapshot, event.events)}"
+    on_time = event.kind is ClockEventKind.RESIGNED_ON_TIME
+    return f"{line}\n{outcome_text(snapshot, event.events, on_time=on_time)}"
 
 
 #: A soft clock's notice whose claim can no longer be made: the game has ended.

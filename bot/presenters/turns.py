@@ -122,16 +122,19 @@ def _without_bare_pass(events: Iterable[Event], seat: int, moves: Iterable[str])
     return [e for e in listed if not (e.seat == seat and e.text in _BARE_PASS)]
 
 
-def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tuple[str, str | None]:
+def _engine_ending(
+    snapshot: GameSnapshot, events: Iterable[Event] = (), *, on_time: bool = False
+) -> tuple[str, str | None]:
     """``("South wins by reaching the enemy core", None)``: the engine's words when it ended
     the game (from ``events``, else from the last moves' events), or ``""``; and, when the
     move that ended it is a resignation (``[k]resign``: Orbs, Generator, Generation Zero),
     whose ending the engine words by the board it leaves ("only one side has orbs left"),
     not by what ended it, how it came: ``"resignation"``, or ``"time"`` for one played on a
-    time-out (its ``timeout`` event)."""
+    time-out (its ``timeout`` event; ``on_time``: ``events`` are a seat's resignation on
+    time)."""
     for event in events:
         if event.kind == ENDED_EVENT:
-            return _capitalised(_uncited(event.text)), None
+            return _capitalised(_uncited(event.text)), "time" if on_time else None
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
@@ -141,7 +144,9 @@ def _engine_ending(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> tupl
     return "", None
 
 
-def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
+def outcome_text(
+    snapshot: GameSnapshot, events: Iterable[Event] = (), *, on_time: bool = False
+) -> str:
     """One line on how the game ended, mentioning every player: the winners, then the
     others ("good game"); of a draw, everyone. Winners are named with their seats. An ending
     the engine announced comes first in its words ("South wins by reaching the enemy core.
@@ -149,14 +154,16 @@ def outcome_text(snapshot: GameSnapshot, events: Iterable[Event] = ()) -> str:
     (:func:`_engine_ending`), is said once, with the result ("<@2> (North) wins by
     resignation! …", "The game between <@1> and <@2> is drawn by agreement."). Bots of the
     same level are told apart by their seats (:func:`~bot.presenters.common._players_named`).
-    Empty while it goes on. (The callers allow every player's mention on a final board.)"""
+    Empty while it goes on. ``on_time``: ``events`` are those of a seat's resignation on
+    time, which ended the game ("… wins on time!", not the engine's "every other player has
+    resigned"). (The callers allow every player's mention on a final board.)"""
     if snapshot.status == "aborted":
         return "The game was aborted; it has no result."
     outcome = snapshot.outcome
     if outcome is None:
         return ""
     ratings = rating_changes_text(snapshot)
-    engine, ended_by = _engine_ending(snapshot, events)
+    engine, ended_by = _engine_ending(snapshot, events, on_time=on_time)
     if ended_by is not None:
         engine, how = "", f" {_BOT_TERMINATIONS[ended_by]}"
     elif engine:

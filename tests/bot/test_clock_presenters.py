@@ -156,6 +156,16 @@ def test_time_outs_by_kind() -> None:
     assert left.startswith(
         f"⏰ <@{NORTH}> (North) ran out of time and leaves the game; play goes on without them."
     )
+    # The last other seat left on time: the game is won on time, not "every other player
+    # has resigned … wins!" (the engine's words for the board a resignation leaves).
+    won = Outcome("last_standing", (0,), ((0,), (1,)))
+    ended = snapshot(status="finished", to_move=(), outcome=won)
+    last = Event("ended", None, "South wins: every other player has resigned")
+    over = presenters.clock_event_text(
+        event(ClockEventKind.RESIGNED_ON_TIME, snapshot=ended, events=(last,))
+    )
+    assert over.splitlines()[1].startswith(f"<@{SOUTH}> (South) wins on time!")
+    assert "resigned" not in over
 
 
 def test_a_claimed_notice_and_the_final_warning() -> None:
