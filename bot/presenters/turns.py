@@ -232,8 +232,11 @@ def rating_change_text(change: RatingChange) -> str:
 
 def rating_changes_text(snapshot: GameSnapshot) -> str:
     """`` Ratings: <@1> 1512 → 1538 (+26), <@2> 1490 → 1464 (−26).`` (with its leading
-    space), or ``""`` for an unrated game."""
+    space); for a rated game that ended too soon to count (on the record of the change that
+    ended it), `` Not rated: too few moves had been played.``; else ``""``."""
     if not snapshot.rating_changes:
+        if snapshot.rated and snapshot.ended_too_soon and snapshot.status == "finished":
+            return " Not rated: too few moves had been played."
         return ""
     parts = [f"{mention(c.user_id)} {rating_change_text(c)}" for c in snapshot.rating_changes]
     return f" Ratings: {', '.join(parts)}."

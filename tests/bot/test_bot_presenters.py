@@ -1015,3 +1015,12 @@ def test_the_places_below_the_winner_are_said_when_the_outcome_ranks_them() -> N
     # Winners and the rest only (Orbs, two players): nothing to add.
     two = replace(ended, outcome=Outcome("rounds", (2,), ((2,), (0, 1, 3))))
     assert "Places" not in presenters.outcome_text(two)
+
+
+def test_a_rated_game_that_ended_too_soon_says_it_is_not_rated() -> None:
+    won = Outcome("time", (0,), ((0,), (1,)))
+    ended = snapshot(status="finished", to_move=(), outcome=won, rated=True)
+    assert presenters.outcome_text(replace(ended, ended_too_soon=True)).endswith(
+        "Good game, <@22>. Not rated: too few moves had been played."
+    )
+    assert presenters.outcome_text(ended).endswith("Good game, <@22>.")
