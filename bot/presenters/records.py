@@ -48,11 +48,15 @@ def game_info_text(snapshot: GameSnapshot) -> str:
     if snapshot.is_active:
         players = [snapshot.players[s] for s in snapshot.to_move if s >= 0]  # not chance (-1)
         lines.append("To move: " + _join([_player(p) for p in players]))
-        if snapshot.clocks:
-            banks = [
-                f"{seat_label(snapshot.players[info.seat].seat_name)} {time_left_text(info)}"
-                for info in snapshot.clocks
-            ]
+        # The banks of the seats still in: one that left (resigned, knocked out, claimed on
+        # time) has a clock that will never run again.
+        gone = {seat for seat, _ in snapshot.left_seats}
+        banks = [
+            f"{seat_label(snapshot.players[info.seat].seat_name)} {time_left_text(info)}"
+            for info in snapshot.clocks
+            if info.seat not in gone
+        ]
+        if banks:
             lines.append("Time left: " + " · ".join(banks))
     else:
         lines.append("Result: " + outcome_text(snapshot))

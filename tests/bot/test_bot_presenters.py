@@ -21,7 +21,7 @@ from bot.service import (
     TurnResult,
 )
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import Hint, HintMove, RatingChange, TakebackAnswer
+from bot.service.models import Hint, HintMove, RatingChange, SeatClockInfo, TakebackAnswer
 from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from engines import get_engine
 from engines.base import Event, Outcome
@@ -605,6 +605,12 @@ def test_game_info_marks_seats_that_left() -> None:
     assert (
         "Players: 🟢 Green — <@2>, 🔴 Red — <@1> (eliminated) and 🟡 Yellow — <@4> (resigned)"
     ) in presenters.game_info_text(three)
+    # Only the banks of the seats still in: the others' clocks never run again.
+    clocks = tuple(
+        SeatClockInfo(seat, 60_000, seat == 0, None, False, None, "soft", T) for seat in range(3)
+    )
+    timed = replace(three, clock="soft:1m", clock_text="soft clock: 1m", clocks=clocks)
+    assert "Time left: 🟢 Green 1m\n" in presenters.game_info_text(timed)
 
 
 def test_seats_that_are_colours_get_a_disc() -> None:
