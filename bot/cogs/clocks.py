@@ -121,7 +121,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
                 snapshot.channel_id,
                 text,
                 guild_id=snapshot.guild_id,
-                mention_ids=event.opponent_user_ids,
+                mention_ids=presenters.claimers_named(event),
                 view=claim_view(snapshot.game_id, snapshot.version),
             )
             if notice is not None:

@@ -85,6 +85,7 @@ from bot.presenters.timeouts import (
     CLAIM_CLOSED,
     CLAIM_LAPSED,
     claimed_text,
+    claimers_named,
     clock_event_text,
     final_warning_text,
 )
@@ -145,6 +146,7 @@ __all__ = [
     "challenge_text",
     "channel_deleted_text",
     "claimed_text",
+    "claimers_named",
     "clock_event_text",
     "clock_line",
     "decision_text",

@@ -13,6 +13,7 @@ from bot.presenters.turns import (
     _without_bare_pass,
     outcome_text,
 )
+from bot.service.bot_seats import is_bot
 from bot.service.logbook import TIMEOUT_EVENT
 from bot.service.models import ClockEvent, ClockEventKind, FinalWarning
 
@@ -20,6 +21,7 @@ __all__ = [
     "CLAIM_CLOSED",
     "CLAIM_LAPSED",
     "claimed_text",
+    "claimers_named",
     "clock_event_text",
     "final_warning_text",
 ]
@@ -45,7 +47,7 @@ def clock_event_text(event: ClockEvent) -> str:
     if event.kind is ClockEventKind.FLAGGED_SOFT:
         what = _CLAIMS.get(event.on_claim or "", "a time-out")
         return (
-            f"⏰ {player} is out of time. {_mentions(event.opponent_user_ids)}: you may claim "
+            f"⏰ {player} is out of time. {_mentions(claimers_named(event))}: you may claim "
             f"{what} with **Claim on time** or `/claim`; until someone does, "
             f"{mention(event.user_id)} may still move."
         )
@@ -71,6 +73,14 @@ def clock_event_text(event: ClockEvent) -> str:
         return f"{line}\n{_to_move_text(snapshot)}"
     on_time = event.kind is ClockEventKind.RESIGNED_ON_TIME
     return f"{line}\n{outcome_text(snapshot, event.events, on_time=on_time)}"
+
+
+def claimers_named(event: ClockEvent) -> tuple[int, ...]:
+    """Whom a soft clock's notice names (and pings) as those who may claim: the people among
+    :attr:`ClockEvent.opponent_user_ids` (the bots leave a claim to them), or the bots when
+    no person may (a late bot seat, whose lateness is the platform's: nobody claims)."""
+    people = tuple(u for u in event.opponent_user_ids if not is_bot(u))
+    return people or event.opponent_user_ids
 
 
 #: A soft clock's notice whose claim can no longer be made: the game has ended.

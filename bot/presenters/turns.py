@@ -132,15 +132,18 @@ def _engine_ending(
     not by what ended it, how it came: ``"resignation"``, or ``"time"`` for one played on a
     time-out (its ``timeout`` event; ``on_time``: ``events`` are a seat's resignation on
     time)."""
+    # A draw keeps the engine's words (Orbs: "every orb left is the same element"): nobody
+    # drew on time or by resignation, the board left after it drew.
+    won = snapshot.outcome is not None and not snapshot.outcome.is_draw
     for event in events:
         if event.kind == ENDED_EVENT:
-            return _capitalised(_uncited(event.text)), "time" if on_time else None
+            return _capitalised(_uncited(event.text)), "time" if on_time and won else None
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
                 on_time = played_on_time_out(move)
                 how = ("time" if on_time else "resignation") if is_resignation(move) else None
-                return _capitalised(_uncited(event.text)), how
+                return _capitalised(_uncited(event.text)), how if won else None
     return "", None
 
 

@@ -9,14 +9,17 @@ Orbs D-ORB-11). An abort ends a game without a result.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from datetime import timedelta
+from typing import Any, Final
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
 from bot.service.bot_seats import is_bot
+from bot.service.clocks import CLOCK_TIMER, ClockMode, ClockSpec, SeatClock
 from bot.service.core import GameCore, Loaded
 from bot.service.errors import (
     AbortNotAllowedError,
@@ -39,6 +42,7 @@ from db import (
     NewMove,
 )
 from db import StaleVersionError as DbStaleVersionError
+from db.rows import NewTimer
 from engines.base import (
     IllegalMoveError,
     Outcome,
@@ -46,7 +50,12 @@ from engines.base import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Endings", "agreed_draw"]
+__all__ = ["REFLAG_AFTER", "Endings", "agreed_draw"]
+
+#: How long after a resignation a seat still out of time on its soft clock gets its notice
+#: again (:meth:`Endings._flag_again`): after the resignation's own posts, which retire the
+#: old notice, so the fresh one is not retired with it.
+REFLAG_AFTER: Final = timedelta(seconds=60)
 
 
 class Endings:
@@ -107,7 +116,26 @@ class Endings:
                 loaded, state, [*moves, *automatic_moves], board_post=True
             )
             log.info("game %d: %d resigned (seats %s)", row.id, user_id, list(seats))
+            await self._flag_again(updated)
             return self.core.snapshot(updated)
+
+    async def _flag_again(self, loaded: Loaded) -> None:
+        """After a resignation in a game that goes on: a seat to move already out of time on
+        its soft clock gets its clock timer again, due :data:`REFLAG_AFTER` later. Its
+        notice, retired with the resignation's posts, named who could claim then and what a
+        claim did; the timer posts a fresh one, or lets the bot claim when only bots could
+        now (:meth:`~bot.service.timeouts.Timeouts.clock_timer_fired`). Best effort, after
+        the commit: a crash in between leaves the old way, ``/claim``."""
+        now = self.core.now()
+        for clock_row in loaded.clocks:
+            clock = SeatClock.from_row(clock_row)
+            soft = ClockSpec.parse(clock_row.spec).mode is ClockMode.SOFT
+            if soft and clock_row.seat in loaded.row.to_move and clock.flagged(now):
+                payload = json.dumps({"clock_version": clock_row.version}, separators=(",", ":"))
+                again = NewTimer(
+                    CLOCK_TIMER, now + REFLAG_AFTER, loaded.row.id, clock_row.seat, payload
+                )
+                await self.core.database.timers.schedule(again, now=now)
 
     async def _end_by_resignation(
         self, loaded: Loaded, seats: Sequence[int], *, board_post: bool = False

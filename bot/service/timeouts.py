@@ -145,7 +145,11 @@ class Timeouts:
                     teammates=_teammates(loaded, timer.seat),
                 )
                 claimers = flagged.opponent_user_ids
-                if not claimers or any(not is_bot(user_id) for user_id in claimers):
+                if (
+                    not claimers
+                    or any(not is_bot(user_id) for user_id in claimers)
+                    or is_bot(player.user_id)  # late by our doing (a restart): no claim
+                ):
                     return flagged
                 # Only bots could claim, and a bot never presses a button: it claims at once,
                 # or the soft clock would never end a game against the bot (docs/clocks.md).

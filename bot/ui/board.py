@@ -283,9 +283,9 @@ async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) ->
     """After a change that closes whatever offer was open without a move (a resignation, an
     abort, a time-out): the draw offer's post reads ``draw_text``, the takeback request's
     and a soft clock's time-out notice say the game ended or moved on, and all lose their
-    buttons (nothing when none is open; :class:`~bot.ui.offers.OfferPosts`). A game that
-    goes on with a seat to move still out of time on its soft clock (a resignation in a
-    game of three or more, by someone else) keeps its notice: the claim is still open."""
+    buttons (nothing when none is open; :class:`~bot.ui.offers.OfferPosts`). A resignation
+    in a game that goes on retires the notice too, though the late seat may still be
+    claimed against with ``/claim``."""
     await bot.draw_offers.retire(snapshot.game_id, draw_text)
     takeback_text = (
         presenters.TAKEBACK_REQUEST_LAPSED
@@ -293,10 +293,6 @@ async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) ->
         else presenters.TAKEBACK_REQUEST_ENDED
     )
     await bot.takebacks.retire(snapshot.game_id, takeback_text)
-    if snapshot.is_active and any(
-        c.mode == "soft" and c.running and c.flagged for c in snapshot.clocks
-    ):
-        return
     claim_text = presenters.CLAIM_LAPSED if snapshot.is_active else presenters.CLAIM_CLOSED
     await bot.claim_notices.retire(snapshot.game_id, claim_text)
 

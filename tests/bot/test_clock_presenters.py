@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 
 from bot import presenters
 from bot.service import GameSnapshot
-from bot.service.models import ClockEvent, ClockEventKind, FinalWarning, SeatClockInfo
+from bot.service.bot_seats import bot_user_id
+from bot.service.models import ClockEvent, ClockEventKind, FinalWarning, Player, SeatClockInfo
 from engines.base import Event, Outcome
 from tests.bot.test_bot_presenters import NORTH, SOUTH, T, challenge, snapshot
 
@@ -166,6 +167,29 @@ def test_time_outs_by_kind() -> None:
     )
     assert over.splitlines()[1].startswith(f"<@{SOUTH}> (South) wins on time!")
     assert "resigned" not in over
+    # A draw the board left after it keeps the engine's words: nobody drew "on time".
+    same = Event("ended", None, "every orb left is the same element, so nothing can be removed")
+    drawn = snapshot(status="finished", to_move=(), outcome=Outcome.draw("same_element", 2))
+    text = presenters.clock_event_text(
+        event(ClockEventKind.RESIGNED_ON_TIME, snapshot=drawn, events=(same,))
+    )
+    assert "Every orb left is the same element" in text
+    assert "on time." not in text
+
+
+def test_a_soft_clocks_notice_names_the_people_who_may_claim_not_the_bots() -> None:
+    mixed = event(ClockEventKind.FLAGGED_SOFT, on_claim="leave")
+    bot = bot_user_id(1)
+    three = replace(
+        mixed.snapshot,
+        players=(*mixed.snapshot.players, Player(2, bot, "East")),
+    )
+    notice = replace(mixed, snapshot=three)
+    assert presenters.claimers_named(notice) == (SOUTH,)
+    assert "**Gameroom" not in presenters.clock_event_text(notice)
+    # A late bot seat: nobody but bots, who do not claim for one another, is named.
+    only_bots = replace(notice, user_id=SOUTH, seat=0, gone_seats=frozenset({1}))
+    assert presenters.claimers_named(only_bots) == (bot,)
 
 
 def test_a_claimed_notice_and_the_final_warning() -> None:

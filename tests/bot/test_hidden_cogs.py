@@ -15,14 +15,14 @@ from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
 from bot.service import NotAPlayerError, ServiceError
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import Player, PrivateEvent, PrivateView, SeatClockInfo
-from bot.ui.board import board_view, post_board, retire_offers
+from bot.service.models import Player, PrivateEvent, PrivateView
+from bot.ui.board import board_view, post_board
 from bot.ui.buttons import GameButton, my_view_view
 from bot.ui.custom_ids import GameAction, GameButtonId
 from engines.base import Event
 
 from .test_bot_cogs import stand_in_bot
-from .test_bot_presenters import NORTH, SOUTH, T, snapshot, turn
+from .test_bot_presenters import NORTH, SOUTH, snapshot, turn
 from .test_bot_replies import fake_interaction
 
 SEEN = Event("seen", 0, "card 2 of North is Zanzibar", visible_to=frozenset({0}))
@@ -310,20 +310,3 @@ async def test_hand_shows_the_private_view_even_when_drawing_fails() -> None:
     assert sent.args[0].startswith("**Secret cards** · game 5")
     assert sent.kwargs["ephemeral"] is True
     assert sent.kwargs["file"] is discord.utils.MISSING
-
-
-async def test_a_resignation_keeps_a_claim_notice_whose_late_seat_is_still_out() -> None:
-    """A game of three goes on after someone else resigns, the late seat still to move and
-    out of time on its soft clock: the notice stays (it said "no longer open" while
-    ``/claim`` worked); without a flagged seat to move it is retired."""
-    bot = MagicMock()
-    bot.draw_offers.retire = AsyncMock()
-    bot.takebacks.retire = AsyncMock()
-    bot.claim_notices.retire = AsyncMock()
-    flagged = SeatClockInfo(1, 0, True, None, True, None, "soft", T)
-    going = snapshot(clocks=(flagged,))
-    await retire_offers(bot, going, presenters.DRAW_OFFER_LAPSED)
-    bot.draw_offers.retire.assert_awaited_once()
-    bot.claim_notices.retire.assert_not_awaited()
-    await retire_offers(bot, snapshot(clocks=(replace(flagged, flagged=False),)), "x")
-    bot.claim_notices.retire.assert_awaited_once_with(5, presenters.CLAIM_LAPSED)

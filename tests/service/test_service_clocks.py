@@ -20,7 +20,7 @@ import pytest
 
 from bot import presenters
 from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
-from bot.service.bot_seats import bot_user_id
+from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.clock_plans import BOARD_POST_GRACE, BOARD_POST_TIMER
 from bot.service.clocks import (
     CLOCK_TIMER,
@@ -829,3 +829,46 @@ async def test_when_only_bots_could_claim_the_bot_claims_at_once(
     assert event.claimed_by == bot_user_id(1)
     assert not event.snapshot.is_active
     assert "claimed" in presenters.clock_event_text(event)
+
+
+async def test_after_the_last_other_person_resigns_the_bot_claims_a_seat_still_out_of_time(
+    service: GameService, clock: FakeClock, round_robin: RoundRobin
+) -> None:
+    """Three seats, two people and a bot, on a soft clock. One person runs out of time: the
+    notice names the other person. That person then resigns: the late seat's clock timer
+    comes again a minute later (its notice was retired with the resignation), and now only
+    the bot could claim, so it does."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="roundrobin",
+        players=3,
+        clock="soft:1d",
+    )
+    await service.accept_challenge(challenge.challenge_id, BOB)
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    while is_bot(to_move_user(snapshot)):  # the bot's turn: play it as its timer would
+        seat = snapshot.to_move[0]
+        move = (await service.legal_moves(GAMES, to_move_user(snapshot)))[0]
+        turn = await service.moves.play_seat(snapshot.game_id, seat, move, version=snapshot.version)
+        snapshot = turn.snapshot
+    late = to_move_user(snapshot)
+    other = ALICE if late == BOB else BOB
+    clock.advance(2 * DAY)
+    events: list[ClockEvent] = []
+    runner = runner_for(service, clock, events)
+    await runner.run_once()
+    [notice] = events
+    assert notice.kind is ClockEventKind.FLAGGED_SOFT
+    assert presenters.claimers_named(notice) == (other,)  # the bot leaves it to the person
+    await service.resign(GAMES, other)
+    clock.advance(timedelta(seconds=61))
+    await runner.run_once()
+    claimed = events[-1]
+    assert claimed is not notice
+    assert claimed.user_id == late
+    assert claimed.claimed_by == bot_user_id(1)
+    assert not claimed.snapshot.is_active  # the bot is the last seat left

@@ -430,7 +430,7 @@ async def test_a_watchers_direct_message_has_one_public_line_and_the_link(
     text = presenters.watcher_dm_text(ended, f"<@{ALICE}> resigns.", None)
     assert text == (
         f"**Generatorb** in <#{GAMES}>: <@{winner.user_id}> ({winner.seat_name}) wins by "
-        f"resignation! Good game, <@{ALICE}>."
+        f"resignation! Good game, <@{ALICE}>. Not rated: too few moves had been played."
     )
     assert len(presenters.watcher_dm_text(game, "z" * 5000, None)) == presenters.MESSAGE_LIMIT
 
