@@ -295,14 +295,16 @@ class RatingsRepo:
                     users.setdefault(seat.game_id, []).append(seat.user_id)
                 # Plies a seat played (chance rows have no seat): what "fewer plies than
                 # players" counts, so an Arbos setup or a die roll is no player's move, nor
-                # a resignation logged as `[k]resign` (bot.service.logbook.resign_move_text;
-                # the service counts the same way, GameCore._rating_hook).
+                # a resignation logged as `[k]resign` (bot.service.logbook.resign_move_text),
+                # nor an agreed draw the engine plays (Orbs' `draw`, D-ORB-11: the only
+                # bot-decided move; the service counts the same way, GameCore._rating_hook).
                 counted = await conn.execute(
                     select(move_log.c.game_id, func.count())
                     .where(
                         move_log.c.game_id.in_([r.id for r in rows]),
                         move_log.c.seat.is_not(None),
                         move_log.c.text.not_like("[%]resign"),
+                        move_log.c.text != "draw",
                     )
                     .group_by(move_log.c.game_id)
                 )

@@ -331,8 +331,12 @@ class GameCore:
             return None, False
         logged = await self.database.games.moves(loaded.row.id)
         plies = [(m.seat, m.text) for m in logged] + [(m.seat, m.text) for m in new_moves]
+        # An agreed draw the engine plays (Orbs' `draw`) is no move played either.
+        decided = loaded.meta.engine.bot_decided_moves
         seat_plies = sum(
-            1 for seat, text in plies if seat is not None and text != resign_move_text(seat)
+            1
+            for seat, text in plies
+            if seat is not None and text != resign_move_text(seat) and text not in decided
         )
         too_soon = seat_plies < len(loaded.meta.players)
         return self.ratings.hook(loaded, status, outcome, seat_plies, now), too_soon

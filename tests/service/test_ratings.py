@@ -529,3 +529,23 @@ async def test_one_move_then_a_resignation_is_unrated_in_every_game(
     assert await database.ratings.get(ALICE, game) is None
     await service.rebuild_ratings()
     assert await database.ratings.get(ALICE, game) is None
+
+
+@pytest.mark.parametrize("game", ["generatorb", "orbs"])
+async def test_one_move_then_an_agreed_draw_is_unrated_in_every_game(
+    service: GameService, database: Database, start_game: StartGame, game: str
+) -> None:
+    """Orbs logs an agreed draw as the engine's ``draw`` ply (D-ORB-11), Generatorb logs none:
+    either way only one seat moved, so the game is unrated (it was rated in Orbs only). The
+    rebuild counts the same way."""
+    snapshot = await start_game(game=game)
+    mover = to_move_user(snapshot)
+    await service.play(GAMES, mover, (await service.legal_moves(GAMES, mover))[0])
+    offer = await service.offer_draw(GAMES, mover)
+    other = offer.opponent_user_ids[0]
+    ended = await service.answer_draw(offer.game_id, other, accept=True, version=offer.version)
+    assert ended.status == "finished"
+    assert ended.rating_changes == ()
+    assert ended.ended_too_soon
+    await service.rebuild_ratings()
+    assert await database.ratings.get(ALICE, game) is None
