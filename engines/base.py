@@ -226,7 +226,9 @@ class OptionSpec:
         if self.type != "int":
             return
         if self.maximum is not None and self.maximum <= self.minimum:
-            raise ValueError(f"option {self.name}: give its maximum (None for no bound)")
+            raise ValueError(
+                f"option {self.name}: give its maximum, above its minimum (None: no bound)"
+            )
 
     def parse(self, text: str) -> OptionValue:
         """Parse a typed value (``"true"``, ``"20"``, ``"all"``) into this option's type.

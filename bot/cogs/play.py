@@ -414,8 +414,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             return
         await self.bot.draw_offers.forget(offer.game_id)
         accepted = not snapshot.is_active
-        if accepted:  # drawn: a takeback request open beside the offer ends with the game
+        if accepted:  # drawn: a takeback request or claim notice beside it ends with the game
             await self.bot.takebacks.retire(offer.game_id, presenters.TAKEBACK_REQUEST_ENDED)
+            await self.bot.claim_notices.retire(offer.game_id, presenters.CLAIM_CLOSED)
         text = presenters.draw_answer_text(accepted=accepted, by_user_id=bot_id)
         try:
             await post.edit(content=text, view=None)
@@ -506,6 +507,7 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             await edit_post(interaction, text)
             if not snapshot.is_active:
                 await self.bot.takebacks.retire(button.game_id, presenters.TAKEBACK_REQUEST_ENDED)
+                await self.bot.claim_notices.retire(button.game_id, presenters.CLAIM_CLOSED)
                 await post_board(
                     self.bot,
                     snapshot,

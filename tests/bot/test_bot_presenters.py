@@ -1018,7 +1018,7 @@ def test_the_places_below_the_winner_are_said_when_the_outcome_ranks_them() -> N
     assert "Places: 2nd <@101> (Seat 2) and <@102> (Seat 3); 4th <@103> (Seat 4)." in (
         presenters.outcome_text(tied)
     )
-    # Winners and the rest only (Orbs, two players): nothing to add.
+    # Winners and the rest only (as Orbs ranks any game): nothing to add.
     two = replace(ended, outcome=Outcome("rounds", (2,), ((2,), (0, 1, 3))))
     assert "Places" not in presenters.outcome_text(two)
 

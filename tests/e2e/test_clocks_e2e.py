@@ -179,3 +179,21 @@ async def test_a_resignation_on_time_ends_a_draw_offer_of_a_game_that_goes_on(
         lambda: not fake.message(offer).components, what="the offer's buttons retired"
     )
     assert fake.message(offer).content == "This draw offer lapsed: a player resigned."
+
+
+async def test_an_agreed_draw_closes_a_soft_clocks_notice(room: Room) -> None:
+    """The late player offers a draw and the other accepts: the notice's button goes with
+    the game (it stayed live until someone pressed it)."""
+    fake, channel = room.fake, room.channel
+    board, late, other = await room.start_game("soft:2s")
+    notice = await fake.wait_for_message(
+        channel, lambda m: "Claim on time" in str(m.components), after=board, timeout=WAIT
+    )
+    await fake.slash(late, channel, "draw")
+    offer = await fake.wait_for_message(
+        channel, lambda m: "Accept draw" in str(m.components), after=notice, timeout=WAIT
+    )
+    await fake.press(other, offer, label="Accept draw")
+    await fake.wait_until(lambda: not fake.message(notice).components, what="the notice closed")
+    assert fake.message(notice).content == "This claim is no longer open: the game has ended."
+    assert "Traceback" not in room.bot.log()
