@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engines.base import (
     ELIMINATED_EVENT,
@@ -747,6 +747,16 @@ INFO = GameInfo(
 # ---------------------------------------------------------------------------------------------
 
 
+#: The event kind of each last-move kind, in the past tense the other engines use
+#: (:class:`engines.base.Event`): a move, a capture, an annihilation, an attacker lost.
+_EVENT_KINDS: Final = {
+    "move": "moved",
+    "capture": "captured",
+    "annihilation": "annihilated",
+    "lost": "lost",
+}
+
+
 class OrbsEngine(Engine[OrbsState, OrbsMove]):
     """Orbs as specified in ``shared/specs/orbs.md`` (rules version 1)."""
 
@@ -999,9 +1009,7 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
         )
         quiet = 0 if victim >= 0 else state.quiet + 1
         after = _settle(tuple(board), rules, seat, quiet, before, last, advance=True)
-        events = [
-            Event("moved" if kind == "move" else kind, seat, text, (NAMES[origin], NAMES[target]))
-        ]
+        events = [Event(_EVENT_KINDS[kind], seat, text, (NAMES[origin], NAMES[target]))]
         now = _seats_in(after.board, rules.players)
         # Another seat than the mover's: the text names its point, since the bot names only
         # the mover ("… Fire burns Air on K4; South has no orbs left and is out").
