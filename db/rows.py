@@ -315,11 +315,6 @@ class TimerRow:
     created_at: datetime
     updated_at: datetime
 
-    @property
-    def is_claimed(self) -> bool:
-        """True while a worker holds the timer (pending, ``claimed_by`` set)."""
-        return self.status is TimerStatus.PENDING and self.claimed_by is not None
-
 
 @dataclass(frozen=True, slots=True)
 class NewClock:

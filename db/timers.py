@@ -286,17 +286,6 @@ class TimersRepo:
             result = await conn.execute(query.order_by(timers.c.due_at, timers.c.id))
             return [_timer_row(row) for row in result]
 
-    async def next_due(self) -> datetime | None:
-        """When the earliest unclaimed pending timer is due, or ``None`` if there is none."""
-        async with self._tx.read() as conn:
-            result = await conn.execute(
-                select(timers.c.due_at)
-                .where(timers.c.status == _PENDING, timers.c.claimed_by.is_(None))
-                .order_by(timers.c.due_at)
-                .limit(1)
-            )
-            return result.scalar_one_or_none()
-
     async def purge(self, before: datetime) -> int:
         """Delete fired and failed timers last changed before ``before``; returns how many."""
         require_aware("before", before)

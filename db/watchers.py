@@ -83,16 +83,6 @@ class WatchersRepo:
             )
             return [WatcherRow(r.game_id, r.user_id, r.every_move, r.created_at) for r in rows]
 
-    async def games_of(self, user_id: int) -> list[int]:
-        """The ids of the games ``user_id`` watches, oldest watch first."""
-        async with self._tx.read() as conn:
-            rows = await conn.execute(
-                select(watchers.c.game_id)
-                .where(watchers.c.user_id == user_id)
-                .order_by(watchers.c.created_at)
-            )
-            return [r.game_id for r in rows]
-
     async def get(self, game_id: int, user_id: int) -> WatcherRow | None:
         """How ``user_id`` follows game ``game_id``, or ``None`` if they do not."""
         async with self._tx.read() as conn:

@@ -52,7 +52,7 @@ async def test_watchers_follow_update_and_leave(db: Database, new_game: NewGame)
         (40, True),
         (41, True),
     ]
-    assert await db.watchers.games_of(41) == [game.id]
+    assert await db.watchers.active_games_of(41) == [game.id]
     assert await db.watchers.unwatch(game.id, 40)
     assert not await db.watchers.unwatch(game.id, 40)
     assert [w.user_id for w in await db.watchers.for_game(game.id)] == [41]

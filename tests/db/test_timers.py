@@ -176,10 +176,11 @@ async def test_claim_due_takes_due_timers_earliest_first_up_to_the_limit(db: Dat
     claimed = await db.timers.claim_due(now, "w1", limit=2)
     assert [t.id for t in claimed] == [early.id, middle.id]
     assert all((t.claimed_by, t.claimed_at, t.attempts) == ("w1", now, 1) for t in claimed)
-    assert all(t.is_claimed for t in claimed)
+    assert all(t.status is TimerStatus.PENDING for t in claimed)
     assert [t.id for t in await db.timers.claim_due(now, "w2")] == [late.id]
     assert await db.timers.claim_due(now, "w3") == []
-    assert await db.timers.next_due() == future.due_at
+    unclaimed = [t for t in await db.timers.pending() if t.claimed_by is None]
+    assert [t.id for t in unclaimed] == [future.id]
 
 
 async def test_claim_due_only_takes_the_kinds_asked_for(db: Database) -> None:
