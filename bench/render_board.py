@@ -81,7 +81,7 @@ def main() -> None:
     flips = [rng.below(4) == 0 for _ in views]
 
     renders = [
-        partial(render_png, "generatorb", view, seat_labels=label, flip=flip)
+        partial(render_png, "generatorb", view, seat_labels=label, perspective=int(flip))
         for view, label, flip in zip(views, labels, flips, strict=True)
     ]
     cold = render_timing.cold_ms(renders[0])

@@ -1,7 +1,7 @@
 """Board pictures: one module per game turns an engine *view* into PNG bytes.
 
-Design. A renderer is a pure function ``render(view, *, seat_labels=None, flip=False) ->
-bytes``: the same view always gives the same bytes, so golden-image tests can pin each game's
+Design. A renderer is a pure function ``render(view, *, seat_labels=None, perspective=None)
+-> bytes``: the same view always gives the same bytes, so golden-image tests can pin each game's
 look (``tests/render/``). It only scales the unit-space layout that ``engines.geometry`` gives
 (it never computes neighbours or parses cell names) and imports nothing of ours but
 ``engines``. Speed comes from four habits, measured by ``python bench/render_board.py`` and
@@ -46,10 +46,16 @@ __all__ = [
 
 
 class Renderer(Protocol):
-    """What each game's ``render`` function looks like."""
+    """What each game's ``render`` function looks like: ``perspective`` is the seat whose side
+    is drawn at the bottom, in the games of :data:`PERSPECTIVE_GAMES` (the others ignore it)."""
 
     def __call__(
-        self, view: Any, /, *, seat_labels: Sequence[str] | None = ..., flip: bool = ...
+        self,
+        view: Any,
+        /,
+        *,
+        seat_labels: Sequence[str] | None = ...,
+        perspective: int | None = ...,
     ) -> bytes: ...
 
 
@@ -62,23 +68,6 @@ RENDERERS: dict[str, Renderer] = {
     "generation_zero": generation_zero.render,
 }
 
-
-class TurningRenderer(Protocol):
-    """A renderer that can draw the board from a seat's side (:data:`PERSPECTIVE_GAMES`)."""
-
-    def __call__(
-        self,
-        view: Any,
-        /,
-        *,
-        seat_labels: Sequence[str] | None = ...,
-        flip: bool = ...,
-        perspective: int | None = ...,
-    ) -> bytes: ...
-
-
-#: The renderers that take a ``perspective`` themselves (Generatorb's is its ``flip``).
-_TURNING: dict[str, TurningRenderer] = {"generator": generator.render, "orbs": orbs.render}
 
 #: The games whose board is drawn differently for a seat's ``perspective`` (``docs/pictures.md``):
 #: Generatorb turns the diamond 180° for North (seat 1), so each player's generator is at the
@@ -94,7 +83,6 @@ def render_png(
     view: object,
     *,
     seat_labels: tuple[str, ...] | None = None,
-    flip: bool = False,
     perspective: int | None = None,
 ) -> bytes:
     """The PNG picture of ``view`` (a view from ``engines.get_engine(game_id).view``).
@@ -104,8 +92,7 @@ def render_png(
     renderers shorten them to fit). ``perspective`` is the seat (0-based) whose side of the
     board is drawn at the bottom, in the games of :data:`PERSPECTIVE_GAMES`; ``None`` (and any
     seat in the other games) gives the fixed picture. Coordinate labels move with their cells
-    and stay upright. ``flip`` is the older spelling of ``perspective=1`` for Generatorb and is
-    ignored when ``perspective`` is given.
+    and stay upright.
 
     Raises ``KeyError`` for a game without a renderer, ``TypeError`` if ``view`` is not that
     game's view, and ``ValueError`` for a malformed view, the wrong number of labels or a
@@ -117,15 +104,8 @@ def render_png(
     except KeyError:
         known = ", ".join(sorted(RENDERERS))
         raise KeyError(f"no renderer for game {game_id!r}; renderers exist for: {known}") from None
-    if perspective is not None:
-        if isinstance(perspective, bool) or not isinstance(perspective, int) or perspective < 0:
-            raise ValueError(f"perspective must be a seat number (0, 1, …), not {perspective!r}")
-        if game_id == "generatorb":
-            if perspective > 1:
-                raise ValueError(f"Generatorb has seats 0 and 1, not {perspective}")
-            flip = perspective == 1
-        elif game_id in _TURNING:
-            return _TURNING[game_id](
-                view, seat_labels=seat_labels, flip=flip, perspective=perspective
-            )
-    return renderer(view, seat_labels=seat_labels, flip=flip)
+    if perspective is not None and (
+        isinstance(perspective, bool) or not isinstance(perspective, int) or perspective < 0
+    ):
+        raise ValueError(f"perspective must be a seat number (0, 1, …), not {perspective!r}")
+    return renderer(view, seat_labels=seat_labels, perspective=perspective)

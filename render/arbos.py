@@ -535,13 +535,13 @@ def _draw_key(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
 
 
 def render(
-    view: ArbosView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: ArbosView, *, seat_labels: Sequence[str] | None = None, perspective: int | None = None
 ) -> bytes:
     """Draw ``view`` as a 1000 × 776 palette PNG and return its bytes (spec section 10).
 
     ``seat_labels`` are the players' display names, White's first, shown under the seat names
-    (folded to the bundled font by :func:`render.kit.displayable_label`). ``flip`` is
-    accepted for the common renderer signature and ignored: Arbos has no side of the board
+    (folded to the bundled font by :func:`render.kit.displayable_label`). ``perspective``
+    is accepted for the common renderer signature and ignored: Arbos has no side of the board
     that belongs to a player, so the board is never turned. The same arguments always give the
     same bytes.
 
@@ -549,7 +549,7 @@ def render(
     single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
     ``seat_labels`` does not hold two names.
     """
-    del flip  # Arbos is never turned (see above).
+    del perspective  # Arbos is never turned (see above).
     if not isinstance(view, ArbosView):
         raise TypeError(f"expected an ArbosView, not {type(view).__name__}")
     if isinstance(seat_labels, str):

@@ -45,8 +45,8 @@ looked up from a ``card`` field the view filled in, never by token, so the publi
 show more than the public view. :func:`render_recording_texts` returns the strings drawn, for
 tests.
 
-``flip`` is accepted for the common renderer signature and ignored: every seat sees the same
-board.
+``perspective`` is accepted for the common renderer signature and ignored: every seat sees the
+same board.
 
 Speed (``python bench/render_generation_zero.py``): the background, panel and key are drawn once
 per process, the cards of a map (fills, glyphs, labels, names) once per map (supersampled, then
@@ -1296,21 +1296,24 @@ def _draw_private(image: Image.Image, reader: _Reader, top: float) -> None:
 
 
 def render(
-    view: GenerationZeroView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: GenerationZeroView,
+    *,
+    seat_labels: Sequence[str] | None = None,
+    perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as a 1280 × 880 palette PNG (see the module docstring) and return its
     bytes.
 
     ``seat_labels`` are the players' display names in seat order, one per seat
-    (``view.data["players"]``), folded to the bundled font. ``flip`` is ignored: every seat
-    sees the same board. The same arguments always give the same bytes. Only ``view`` is drawn:
+    (``view.data["players"]``), folded to the bundled font. ``perspective`` is ignored: every
+    seat sees the same board. The same arguments always give the same bytes. Only ``view`` is drawn:
     a blank ``card`` stays face-down.
 
     Raises ``TypeError`` if ``view`` is not a :class:`GenerationZeroView` or ``seat_labels`` is
     a single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
     ``seat_labels`` does not hold one name per seat.
     """
-    del flip  # one board for everybody
+    del perspective  # one board for everybody
     if not isinstance(view, GenerationZeroView):
         raise TypeError(f"expected a GenerationZeroView, not {type(view).__name__}")
     if isinstance(seat_labels, str):

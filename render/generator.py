@@ -35,8 +35,7 @@ The spec's layout (G top-left, R top-right, Y bottom-right, B bottom-left) is th
 picture. With ``perspective`` (a seat) the board is turned by quarter turns so that the seat's
 start corner is at the bottom left, where B is in the fixed picture: every node, its name, the
 links and quadrangles turn with it, while text (node names, tags, the head node's ``GRYB``)
-stays upright and the panel does not change. ``flip`` is accepted for the common renderer
-signature and ignored.
+stays upright and the panel does not change.
 
 Speed (``python bench/render_generator.py``; about 5 ms per busy image, 3.4 ms of it Pillow's
 PNG encoding of 1.34 million pixels) comes from the habits of :mod:`render.generatorb`: the
@@ -604,7 +603,6 @@ def render(
     view: GeneratorView,
     *,
     seat_labels: Sequence[str] | None = None,
-    flip: bool = False,
     perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as a 1340 × 1000 palette PNG and return its bytes.
@@ -613,13 +611,12 @@ def render(
     (``len(view.colours)``), shown beside each colour in the panel and folded to the bundled
     font (:func:`~render.kit.displayable_label`). ``perspective`` (a seat) turns the
     board by quarter turns so that seat's start corner is at the bottom left (``None``: the
-    spec's fixed layout); ``flip`` is ignored. The same arguments always give the same bytes.
+    spec's fixed layout). The same arguments always give the same bytes.
 
     Raises ``TypeError`` if ``view`` is not a :class:`GeneratorView` or ``seat_labels`` is a
     single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
     ``seat_labels`` does not hold one name per seat, or ``perspective`` is not one of its seats.
     """
-    del flip  # the older spelling of a perspective belongs to Generatorb
     if not isinstance(view, GeneratorView):
         raise TypeError(f"expected a GeneratorView, not {type(view).__name__}")
     if isinstance(seat_labels, str):

@@ -495,18 +495,26 @@ def _piece_patch(cell: int, value: int, flip: bool) -> Patch:
 
 
 def render(
-    view: GeneratorbView, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: GeneratorbView,
+    *,
+    seat_labels: Sequence[str] | None = None,
+    perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as an 800 × 800 palette PNG and return its bytes (spec section 10).
 
     ``seat_labels`` are the players' display names, South's first, shown beside the seat
-    names (see :func:`displayable_label`); ``flip`` turns the board 180° so that North sits at
-    the bottom, for North's players. The same arguments always give the same bytes.
+    names (see :func:`displayable_label`); ``perspective`` 1 (North) turns the board 180° so
+    that North sits at the bottom, for North's players (``None`` or 0: South at the bottom;
+    the drawing helpers call this turn ``flip``). The same arguments always give the same
+    bytes.
 
     Raises ``TypeError`` if ``view`` is not a :class:`GeneratorbView` or ``seat_labels`` is a
-    single string, and ``ValueError`` if the view is malformed (see :func:`_check`) or
-    ``seat_labels`` does not hold two names.
+    single string, and ``ValueError`` if the view is malformed (see :func:`_check`),
+    ``seat_labels`` does not hold two names or ``perspective`` is not 0, 1 or ``None``.
     """
+    if perspective not in (None, 0, 1):
+        raise ValueError(f"Generatorb has seats 0 and 1, not {perspective}")
+    flip = perspective == 1
     if not isinstance(view, GeneratorbView):
         raise TypeError(f"expected a GeneratorbView, not {type(view).__name__}")
     if isinstance(seat_labels, str):

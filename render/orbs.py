@@ -29,8 +29,7 @@ the last move in words (passes and resignations appear only here), the options i
 key to the symbols. The spec's star, point N up, is the fixed picture; with ``perspective`` (a
 seat) the board turns by sixths so that the seat's start point is at the bottom (where S is):
 cells, lines, zones, holes, seam ghosts, row letters and the last move's arrows turn with it,
-while every name, letter and glyph stays upright and the panel does not change. ``flip`` is
-accepted for the common renderer signature and ignored.
+while every name, letter and glyph stays upright and the panel does not change.
 
 Speed (``python bench/render_orbs.py``): everything fixed for a game (cells, lines, names, row
 letters, holes, zone tints, seam ghosts, the key) is drawn once per board shape, holes and zones
@@ -922,7 +921,6 @@ def render(
     view: OrbsView,
     *,
     seat_labels: Sequence[str] | None = None,
-    flip: bool = False,
     perspective: int | None = None,
 ) -> bytes:
     """Draw ``view`` as a 1080 × 780 palette PNG and return its bytes.
@@ -931,14 +929,13 @@ def render(
     (``view.players``), shown in the panel folded to the bundled font
     (:func:`render.kit.displayable_label`). ``perspective`` (a seat) turns the board by sixths
     so that seat's start point is at the bottom; ``None`` draws the spec's star, point N at the
-    top. ``flip`` is ignored. The same arguments always give the same bytes.
+    top. The same arguments always give the same bytes.
 
     Raises ``TypeError`` if ``view`` is not an :class:`OrbsView` or ``seat_labels`` is a single
     string, and ``ValueError`` if the view is malformed (unknown cell name or element, a seat
     out of range…; see :func:`_check`), ``seat_labels`` does not hold one name per seat or
     ``perspective`` is not one of its seats.
     """
-    del flip  # the older spelling of a perspective belongs to Generatorb
     if not isinstance(view, OrbsView):
         raise TypeError(f"expected an OrbsView, not {type(view).__name__}")
     if isinstance(seat_labels, str):

@@ -427,12 +427,11 @@ class GameService:
         viewer: int | None = None,
         *,
         seat_labels: Sequence[str] | None = None,
-        flip: bool = False,
         perspective: int | None = None,
     ) -> bytes:
         """See :meth:`~bot.service.views.Views.render`."""
         return await self.views.render(
-            snapshot, viewer, seat_labels=seat_labels, flip=flip, perspective=perspective
+            snapshot, viewer, seat_labels=seat_labels, perspective=perspective
         )
 
     async def render_private(

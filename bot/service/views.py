@@ -295,7 +295,6 @@ class Views:
         viewer: int | None = None,
         *,
         seat_labels: Sequence[str] | None = None,
-        flip: bool = False,
         perspective: int | None = None,
     ) -> bytes:
         """The PNG of ``snapshot`` as ``viewer`` (a seat, or ``None`` for everyone) sees it,
@@ -311,7 +310,7 @@ class Views:
             view = await self.seat_view(snapshot, viewer)
         labels = None if seat_labels is None else tuple(seat_labels)
         return await asyncio.to_thread(
-            render_png, snapshot.game, view, seat_labels=labels, flip=flip, perspective=perspective
+            render_png, snapshot.game, view, seat_labels=labels, perspective=perspective
         )
 
     async def seat_view(self, snapshot: GameSnapshot, viewer: int) -> Any:

@@ -95,7 +95,9 @@ def test_frames_show_exactly_the_still_pictures(generatorb_frames: list[Frame]) 
     for index in (0, 5, len(generatorb_frames) - 1):
         image.seek(index)
         still = Image.open(
-            io.BytesIO(render.render_png("generatorb", generatorb_frames[index].view, flip=True))
+            io.BytesIO(
+                render.render_png("generatorb", generatorb_frames[index].view, perspective=1)
+            )
         )
         assert image.convert("RGB").tobytes() == still.convert("RGB").tobytes()
 

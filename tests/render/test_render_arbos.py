@@ -510,8 +510,8 @@ def test_same_view_gives_same_bytes() -> None:
     assert ar.render(FINISHED, seat_labels=LABELS) == first
 
 
-def test_flip_is_ignored() -> None:
-    assert ar.render(MIDGAME, flip=True) == ar.render(MIDGAME)
+def test_perspective_is_ignored() -> None:
+    assert ar.render(MIDGAME, perspective=1) == ar.render(MIDGAME)
 
 
 @pytest.mark.parametrize(

@@ -401,9 +401,9 @@ def test_renders_from_several_threads_alike() -> None:
     assert results == expected * 2
 
 
-def test_flip_is_ignored() -> None:
+def test_perspective_is_ignored() -> None:
     view, _ = golden_view("battle_in_progress")
-    assert gz.render(view, flip=True) == gz.render(view)
+    assert gz.render(view, perspective=1) == gz.render(view)
 
 
 def test_labels_fold_latin_accents_and_draw_other_scripts() -> None:

@@ -182,8 +182,8 @@ def test_png_is_a_small_palette_image_of_the_documented_size() -> None:
         assert image.size == (gen.WIDTH, gen.HEIGHT) == (1340, 1000)
 
 
-def test_flip_is_ignored() -> None:
-    assert gen.render(BUSY, flip=True) == gen.render(BUSY)
+def test_perspective_none_is_the_fixed_picture() -> None:
+    assert gen.render(BUSY, perspective=None) == gen.render(BUSY)
 
 
 def test_labels_fold_latin_accents_and_draw_other_scripts() -> None:

@@ -136,7 +136,7 @@ GOLDEN_VIEWS: dict[str, tuple[GeneratorbView, tuple[str, str] | None, bool]] = {
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_matches_golden_image(name: str, tmp_path: Path) -> None:
     board_view, labels, flip = GOLDEN_VIEWS[name]
-    data = gb.render(board_view, seat_labels=labels, flip=flip)
+    data = gb.render(board_view, seat_labels=labels, perspective=1 if flip else None)
     check_golden(data, GOLDEN_DIR / f"{name}.png", tmp_path)
 
 
@@ -191,7 +191,7 @@ def count(data: bytes, colour: tuple[int, int, int], centre: tuple[float, float]
 
 @pytest.mark.parametrize("flip", [False, True])
 def test_stacks_are_drawn_on_their_cells_in_their_owners_colour(flip: bool) -> None:
-    data = gb.render(HEIGHTS, flip=flip)
+    data = gb.render(HEIGHTS, perspective=int(flip))
     for index, value in enumerate(HEIGHTS.board):
         colour = pixel(data, piece_fill_point(GRID.names[index], flip))
         if value > 0:
@@ -331,11 +331,15 @@ def test_renders_from_several_threads_alike() -> None:
     cases = [
         (board_view, flip) for board_view in (START, MIDGAME, HEIGHTS) for flip in (False, True)
     ]
-    expected = [gb.render(board_view, flip=flip) for board_view, flip in cases]
+    expected = [gb.render(board_view, perspective=int(flip)) for board_view, flip in cases]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda case: gb.render(case[0], flip=case[1]), cases * 3))
+        results = list(
+            pool.map(lambda case: gb.render(case[0], perspective=int(case[1])), cases * 3)
+        )
     assert results == expected * 3
 
 
-def test_flip_changes_the_picture() -> None:
-    assert gb.render(MIDGAME, flip=True) != gb.render(MIDGAME)
+def test_north_perspective_changes_the_picture() -> None:
+    assert gb.render(MIDGAME, perspective=1) != gb.render(MIDGAME)
+    with pytest.raises(ValueError, match="seats 0 and 1"):
+        gb.render(MIDGAME, perspective=2)

@@ -92,12 +92,12 @@ def test_a_name_a_little_too_long_is_drawn_smaller_rather_than_cut() -> None:
     assert name in texts
 
 
-def test_perspective_none_is_the_fixed_picture_and_north_is_the_flip() -> None:
+def test_perspective_none_is_the_fixed_picture_and_north_is_turned() -> None:
     view = generatorb_tests.MIDGAME
     fixed = render.render_png("generatorb", view)
     assert render.render_png("generatorb", view, perspective=0) == fixed
-    assert render.render_png("generatorb", view, perspective=1) == render.render_png(
-        "generatorb", view, flip=True
+    assert render.render_png("generatorb", view, perspective=1) == render.RENDERERS["generatorb"](
+        view, perspective=1
     )
     assert render.render_png("generatorb", view, perspective=1) != fixed
 

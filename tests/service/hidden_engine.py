@@ -418,7 +418,7 @@ class SecretCards(Engine[SecretCardsState, str]):
 
 
 def render_secret_cards(
-    view: Any, /, *, seat_labels: Sequence[str] | None = None, flip: bool = False
+    view: Any, /, *, seat_labels: Sequence[str] | None = None, perspective: int | None = None
 ) -> bytes:
     """A deterministic PNG of a :class:`SecretCardsView`: one row per seat, a filled box per
     card the view shows, and the shown card names in the ``facts`` text chunk (sorted, one

@@ -95,12 +95,11 @@ class PictureCheckingService(GameService):
         viewer: int | None = None,
         *,
         seat_labels: Sequence[str] | None = None,
-        flip: bool = False,
         perspective: int | None = None,
     ) -> bytes:
         # Generation Zero draws one picture for every perspective: the recorded one below.
         png = await super().render(
-            snapshot, viewer, seat_labels=seat_labels, flip=flip, perspective=perspective
+            snapshot, viewer, seat_labels=seat_labels, perspective=perspective
         )
         if snapshot.game == GAME and viewer is None:
             _, seats = await self._private_by_seat(snapshot.game_id)
