@@ -242,6 +242,8 @@ seats = Table(
     ),
     Column("seat", Integer, primary_key=True),
     Column("user_id", BigInteger, nullable=False, index=True),
+    # The seat's side by index when the options make teams (Orbs ``teams``), else NULL;
+    # written when the game starts (bot.service.lobby._seat_teams; NULL before 2026-11-28).
     Column("team", Integer, nullable=True),
 )
 

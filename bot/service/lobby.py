@@ -65,7 +65,7 @@ from bot.service.models import (
     GameSnapshot,
     LobbyUpdate,
 )
-from bot.service.options import format_options, resolve_challenge_options
+from bot.service.options import format_options, resolve_challenge_options, sides_of
 from bot.service.randomness import random_seed, seat_order
 from bot.service.records import position_start
 from db import ChallengeChangedError as DbChallengeChangedError
@@ -583,19 +583,21 @@ class Lobby:
             board = plan_board_post(game_id, 1, now)
             return merge_changes(checks, starts, reminders, bot_turns, board)
 
+        options_json = _codec.dump_options(options)
         try:
             row = await self.core.database.games.create(
                 guild_id=challenge.guild_id,
                 channel_id=target,
                 parent_channel_id=parent_channel_id,
                 game=engine.info.id,
-                options_json=_codec.dump_options(options),
+                options_json=options_json,
                 rules_version=engine.info.rules_version,
                 seed=seed,
                 state_json=engine.dumps(state),
                 ply=0,
                 to_move=to_move,
                 user_ids=user_ids,
+                teams=_seat_teams(engine.info.id, options_json, len(user_ids)),
                 now=now,
                 challenge_id=challenge.id,
                 challenge_version=challenge.version,
@@ -710,6 +712,20 @@ def _checked_position(
     if engine.outcome(state) is not None:
         raise ChallengeSetupError(f"That {name} position is already over: nobody could move.")
     return text
+
+
+def _seat_teams(game: str, options_json: str, players: int) -> list[int | None] | None:
+    """``seats.team`` of a new game: each seat's side by index when the options group seats
+    into sides (Orbs ``teams``; :func:`~bot.service.options.sides_of`), else ``None`` (every
+    seat alone: no teams to store)."""
+    sides = sides_of(game, options_json, players)
+    if all(len(side) == 1 for side in sides):
+        return None
+    team_of: list[int | None] = [None] * players
+    for index, side in enumerate(sides):
+        for seat in side:
+            team_of[seat] = index
+    return team_of
 
 
 def _challenge_seats(

@@ -577,3 +577,27 @@ async def test_a_lobby_opened_for_the_bot_expires_soon_until_its_bots_sit(
     clock.advance(BOTS_TO_SIT_WITHIN)
     expired = await service.expire_challenges()
     assert [c.challenge_id for c in expired] == [stranded.challenge_id]
+
+
+async def test_a_team_game_stores_each_seats_team(service: GameService) -> None:
+    """``seats.team`` holds each seat's side when the options make teams (Orbs 02-13), and
+    nothing in a game of sides of one."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB, CAROL, DAN],
+        game="orbs",
+        options_text="teams=02-13",
+    )
+    for user in (BOB, CAROL, DAN):
+        started = (await service.accept_challenge(challenge.challenge_id, user)).game
+    assert started is not None
+    seats = await service.database.games.seats(started.game_id)
+    assert [s.team for s in seats] == [0, 1, 0, 1]
+    plain = await service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES + 1, challenger_id=ERIN, opponent_ids=[BOB], game="orbs"
+    )
+    alone = (await service.accept_challenge(plain.challenge_id, BOB)).game
+    assert alone is not None
+    assert [s.team for s in await service.database.games.seats(alone.game_id)] == [None, None]
