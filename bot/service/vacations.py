@@ -19,6 +19,7 @@ from bot.service.clock_plans import (
     plan_resume,
 )
 from bot.service.clocks import (
+    REMINDER_TIMER,
     VacationBook,
     VacationError,
     format_duration,
@@ -36,7 +37,7 @@ from db import (
     Database,
 )
 from db.clocks import ClockChangedError, VacationChangedError
-from db.rows import ClockChanges, VacationRow
+from db.rows import ClockChanges, NewTimer, VacationRow
 from engines import get_engine
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,29 @@ class Vacations:
         except (ClockChangedError, VacationChangedError) as exc:
             raise StaleActionError("Your games kept changing; please try again.") from exc
         log.info("user %d ended their vacation", user_id)
+        await self._pull_reminders(user_id, now)
         return await self.status(user_id)
+
+    async def _pull_reminders(self, user_id: int, now: datetime) -> None:
+        """After a vacation ended early at ``now``: each pending reminder of a turn of
+        ``user_id``'s that waits for the vacation's old end (a turn that reached them during
+        it was planned for that end plus the quiet time) comes a quiet time after ``now``
+        instead, as docs/clocks.md says ("a turn that reaches you during your vacation starts
+        when it ends"). Its payload (the turn it reminds of) is kept. In every active game,
+        with a clock or not; the clocks were moved by :func:`end_vacation`."""
+        database = self.core.database
+        for row in await database.games.list_active(user_id=user_id):
+            meta = await self.core.game_meta(row)
+            seats = [s for s in meta.seats_of(user_id) if s in row.to_move]
+            if not seats:
+                continue
+            _, due, _ = await self.core.turn_start(row.guild_id, dict.fromkeys(seats, user_id), now)
+            for timer in await database.timers.pending(game_id=row.id, kinds=[REMINDER_TIMER]):
+                at = due.get(timer.seat) if timer.seat is not None else None
+                if at is not None and timer.due_at > at:
+                    sooner = NewTimer(REMINDER_TIMER, at, row.id, timer.seat, timer.payload_json)
+                    await database.timers.schedule(sooner, now=now)
+                    log.info("game %d: seat %d's reminder moved to %s", row.id, timer.seat, at)
 
     async def status(self, user_id: int) -> VacationInfo:
         """``/vacation status``: until when ``user_id`` is on vacation, how much of this

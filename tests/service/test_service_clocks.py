@@ -872,3 +872,27 @@ async def test_after_the_last_other_person_resigns_the_bot_claims_a_seat_still_o
     assert claimed.user_id == late
     assert claimed.claimed_by == bot_user_id(1)
     assert not claimed.snapshot.is_active  # the bot is the last seat left
+
+
+@pytest.mark.parametrize("clock_text", [None, "soft:1d"])
+async def test_ending_a_vacation_early_brings_its_held_reminders_forward(
+    service: GameService, database: Database, clock: FakeClock, clock_text: str | None
+) -> None:
+    """A turn that reached a player during their vacation has its first reminder a quiet
+    time after the vacation's end; ended early, the reminder comes a quiet time after the
+    player is back (it stayed at the old end plus the quiet time: two days late), with a
+    clock or without."""
+    snapshot = await start(service, clock_text)
+    mover = to_move_user(snapshot)
+    away = waiting_user(snapshot)
+    away_seat = next(p.seat for p in snapshot.players if p.user_id == away)
+    await service.start_vacation(away, 2 * DAY)
+    await play_any(service, snapshot)  # the turn reaches the player on vacation
+    assert mover != away
+    held = await timer(database, snapshot.game_id, REMINDER_TIMER, away_seat)
+    assert held.due_at == clock.now + 2 * DAY + service.core.reminder_quiet
+    clock.advance(HOUR)
+    await service.end_vacation(away)
+    sooner = await timer(database, snapshot.game_id, REMINDER_TIMER, away_seat)
+    assert sooner.due_at == clock.now + service.core.reminder_quiet
+    assert sooner.payload_json == held.payload_json
