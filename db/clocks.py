@@ -308,10 +308,16 @@ class VacationsRepo:
                 if changes is not None:
                     # With the vacation row written (and locked), a move that starts one of
                     # the user's clocks either committed before — then it is running now and
-                    # must be among the planned writes — or waits and then sees the new row.
+                    # must be among the planned writes, or kept as read — or waits and then
+                    # sees the new row.
                     planned = {(w.game_id, w.seat) for w in changes.writes}
+                    kept = set(changes.kept)
                     for clock in await running_clocks_of(conn, user_id):
-                        if (clock.game_id, clock.seat) not in planned:
+                        if (clock.game_id, clock.seat) not in planned and (
+                            clock.game_id,
+                            clock.seat,
+                            clock.version,
+                        ) not in kept:
                             raise ClockChangedError(clock.game_id, clock.seat, None, clock.version)
                     await apply_clock_changes(conn, changes, now=now)
         except IntegrityError as exc:

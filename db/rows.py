@@ -421,6 +421,10 @@ class ClockChanges:
     #: had none): checked first, so a clock started for a player is never left running by a
     #: vacation booked at the same moment (raises :class:`db.clocks.VacationChangedError`).
     vacations_seen: tuple[tuple[int, int | None], ...] = ()
+    #: ``(game_id, seat, version)`` of each clock a vacation's plan read and leaves as it is
+    #: (one already out of time is not paused): the vacation's write accepts it running,
+    #: at that version, beside the clocks it writes.
+    kept: tuple[tuple[int, int, int], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.writes or self.schedule or self.cancel or self.vacations_seen)

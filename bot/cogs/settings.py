@@ -277,7 +277,8 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             user_id = interaction.user.id
             info = await self.bot.service.start_vacation(user_id, duration)
             if info.until is not None:
-                await self._announce(info, vacation_line(user_id, info.until))
+                late = vacation_late_line(user_id, info.until)
+                await self._announce(info, vacation_line(user_id, info.until), late)
             text = vacation_text(info)
             if info.booked is not None and info.booked < duration:
                 text = f"{shortened_text(duration, info.booked)}\n{text}"
@@ -299,11 +300,15 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             info = await self.bot.service.vacation(interaction.user.id)
             await interaction.followup.send(vacation_text(info), ephemeral=True)
 
-    async def _announce(self, info: VacationInfo, line: str) -> None:
-        """Post ``line`` once in the channel of each game ``info`` lists, pinging nobody."""
-        channels = {(game.channel_id, game.guild_id) for game in info.games}
-        for channel_id, guild_id in sorted(channels, key=lambda pair: pair[0]):
-            await post_in_channel(self.bot, channel_id, line, guild_id=guild_id)
+    async def _announce(self, info: VacationInfo, line: str, late: str | None = None) -> None:
+        """Post ``line`` once in the channel of each game ``info`` lists, pinging nobody
+        (``late`` instead, when given, where the player's time was already out)."""
+        channels: dict[tuple[int, int | None], str] = {}
+        for game in info.games:
+            said = late if late is not None and game.out_of_time else line
+            channels.setdefault((game.channel_id, game.guild_id), said)
+        for (channel_id, guild_id), said in sorted(channels.items(), key=lambda kv: kv[0][0]):
+            await post_in_channel(self.bot, channel_id, said, guild_id=guild_id)
 
 
 # ------------------------------------------------------------------------------------------
@@ -387,6 +392,15 @@ def vacation_line(user_id: int, until: datetime) -> str:
     return f"<@{user_id}> is on vacation until {_stamp(until, 'f')}; their clock is paused."
 
 
+def vacation_late_line(user_id: int, until: datetime) -> str:
+    """The public line in a game's channel where a player going on vacation was already out
+    of time: the vacation does not pause that clock."""
+    return (
+        f"<@{user_id}> is on vacation until {_stamp(until, 'f')}, but was already out of time "
+        "here: their clock is not paused, and a claim on time still stands."
+    )
+
+
 def vacation_back_line(user_id: int) -> str:
     """The public line in a game's channel when a player ends their vacation early."""
     return f"<@{user_id}> is back from vacation; their clock runs again."
@@ -397,12 +411,21 @@ def vacation_text(info: VacationInfo) -> str:
     allowance used and left this year."""
     lines: list[str] = []
     if info.on_vacation and info.until is not None:
-        games = len(info.games)
+        games = sum(1 for game in info.games if not game.out_of_time)
         paused = (
             f"your clocks are paused in {games} game{'s' if games != 1 else ''}"
             if games
             else "none of your games has a clock"
+            if not info.games
+            else "no clock of yours is paused"
         )
+        late = [game.game_id for game in info.games if game.out_of_time]
+        if late:
+            where = ", ".join(f"game {game_id}" for game_id in late)
+            paused += (
+                f" (your time was already out in {where}: that clock is not paused, and your "
+                "opponents may still claim)"
+            )
         lines.append(
             f"You are on vacation until {_stamp(info.until, 'f')} "
             f"({_stamp(info.until, 'R')}): {paused}. `/vacation end` to come back early."

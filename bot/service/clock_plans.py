@@ -234,16 +234,18 @@ def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) 
     writes: list[ClockWrite] = []
     schedule: list[NewTimer] = []
     cancel: list[TimerCancel] = []
+    kept: list[tuple[int, int, int]] = []
     for row in rows:
         before = SeatClock.from_row(row)
         after = change(before)
         if after == before:
+            kept.append((row.game_id, row.seat, row.version))  # e.g. already out of time
             continue
         writes.append(after.write(row))
         cancel.append(TimerCancel(row.game_id, row.seat, CLOCK_TIMER_KINDS))
         spec = ClockSpec.parse(row.spec)
         schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1, spec))
-    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
+    return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel), kept=tuple(kept))
 
 
 #: Timer kind of a bot seat's turn (:mod:`bot.service.bots` handles it).

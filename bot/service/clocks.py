@@ -488,13 +488,14 @@ class SeatClock:
     def pause(self, now: datetime, until: datetime) -> SeatClock:
         """Its player goes on vacation from ``now`` to ``until``: a running clock keeps the
         time left at ``now`` and runs again from ``until`` (a clock already paused longer
-        keeps its later start); a stopped clock is unchanged.
+        keeps its later start); a stopped clock, and one whose time is already out (its
+        time-out stands: on a soft clock the opponents may still claim), are unchanged.
 
         Raises :class:`ValueError` if ``until`` is before ``now``.
         """
         if until < now:
             raise ValueError("A vacation cannot end before it starts.")
-        if self.running_since is None:
+        if self.running_since is None or self.flagged(now):
             return self
         return SeatClock(self.time_left(now), max(self.running_since, until))
 

@@ -589,12 +589,15 @@ class FinalWarning:
 
 @dataclass(frozen=True, slots=True)
 class VacationGame:
-    """An active game with a clock that a vacation pauses (or resumes)."""
+    """An active game with a clock that a vacation pauses (or resumes); ``out_of_time``: the
+    player's clock there had already run out, so a vacation does not pause it (on a soft
+    clock the opponents may still claim)."""
 
     game_id: int
     game_name: str
     guild_id: int | None
     channel_id: int
+    out_of_time: bool = False
 
 
 @dataclass(frozen=True, slots=True)

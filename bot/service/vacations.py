@@ -20,6 +20,7 @@ from bot.service.clock_plans import (
 )
 from bot.service.clocks import (
     REMINDER_TIMER,
+    SeatClock,
     VacationBook,
     VacationError,
     format_duration,
@@ -142,7 +143,13 @@ class Vacations:
         for row in await self.core.database.games.list_active(user_id=user_id):
             if row.clock != "none":
                 name = get_engine(row.game).info.name
-                games.append(VacationGame(row.id, name, row.guild_id, row.channel_id))
+                seats = (await self.core.game_meta(row)).seats_of(user_id)
+                late = any(
+                    clock.seat in seats and SeatClock.from_row(clock).flagged(now)
+                    for clock in await self.core.read_clocks(row)
+                    if clock.seat in row.to_move and SeatClock.from_row(clock).running
+                )
+                games.append(VacationGame(row.id, name, row.guild_id, row.channel_id, late))
         return VacationInfo(
             user_id=user_id,
             until=book.until if book.on_vacation(now) else None,

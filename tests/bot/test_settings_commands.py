@@ -19,12 +19,13 @@ from bot.cogs.settings import (
     perspective_text,
     settings_text,
     vacation_back_line,
+    vacation_late_line,
     vacation_line,
     vacation_text,
     welcome_back_text,
 )
 from bot.service import GameService
-from bot.service.models import VacationInfo
+from bot.service.models import VacationGame, VacationInfo
 from bot.service.reminders import EffectiveSettings, QuietSource
 from bot.settings import Settings
 from db import Database
@@ -238,6 +239,39 @@ async def test_a_vacation_is_announced_in_each_game_with_a_clock(
     )
 
 
+async def test_a_vacation_says_where_the_time_was_already_out(
+    cog: SettingsCog, posts: AsyncMock
+) -> None:
+    """A clock already out of time is not paused: the answer and that game's line say so."""
+    until = NOW + timedelta(days=1)
+    games = (
+        VacationGame(4, "Orbs", GUILD, 100, out_of_time=True),
+        VacationGame(5, "Arbos", GUILD, 200),
+    )
+    info = VacationInfo(
+        USER, until, timedelta(days=1), timedelta(days=29), timedelta(days=30), games, NOW
+    )
+    first = vacation_text(info).splitlines()[0]
+    assert first.endswith(
+        "your clocks are paused in 1 game (your time was already out in game 4: that clock is "
+        "not paused, and your opponents may still claim). `/vacation end` to come back early."
+    )
+    only_late = replace(info, games=games[:1])
+    assert "no clock of yours is paused (your time was already out in game 4" in (
+        vacation_text(only_late)
+    )
+    late = vacation_late_line(USER, until)
+    assert late.endswith(
+        "but was already out of time here: their clock is not paused, and a "
+        "claim on time still stands."
+    )
+    await cog._announce(info, vacation_line(USER, until), late)
+    assert [call.args[1:] for call in posts.await_args_list] == [
+        (100, late),
+        (200, vacation_line(USER, until)),
+    ]
+
+
 async def test_a_vacation_for_a_duration(cog: SettingsCog, posts: AsyncMock) -> None:
     text = await run(SettingsCog.vacation_start, cog, caller(), for_="1d12h")
     assert "none of your games has a clock" in text
@@ -324,7 +358,7 @@ def test_vacation_text_counts_games() -> None:
         used=timedelta(hours=36),
         left=timedelta(days=28, hours=12),
         allowance=timedelta(days=30),
-        games=(MagicMock(),),
+        games=(VacationGame(1, "Orbs", GUILD, 100),),
         as_of=NOW,
     )
     assert "your clocks are paused in 1 game." in vacation_text(info)

@@ -896,3 +896,27 @@ async def test_ending_a_vacation_early_brings_its_held_reminders_forward(
     sooner = await timer(database, snapshot.game_id, REMINDER_TIMER, away_seat)
     assert sooner.due_at == clock.now + service.core.reminder_quiet
     assert sooner.payload_json == held.payload_json
+
+
+async def test_a_vacation_does_not_pause_a_clock_already_out_of_time(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """Out of time on a soft clock, then on vacation: the clock is not paused (it said so
+    while the opponent could still claim), no second notice is planned, and the answer says
+    where the time was already out."""
+    snapshot = await start(service, "soft:1h")
+    late = to_move_user(snapshot)
+    late_seat = snapshot.to_move[0]
+    clock.advance(2 * HOUR)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    [notice] = events
+    assert notice.kind is ClockEventKind.FLAGGED_SOFT
+    info = await service.start_vacation(late, DAY)
+    assert [(g.game_id, g.out_of_time) for g in info.games] == [(snapshot.game_id, True)]
+    out = (await service.snapshot(GAMES)).clock_of(late_seat)
+    assert out is not None
+    assert (out.flagged, out.paused_until) == (True, None)
+    assert await pending(database, snapshot.game_id, CLOCK_TIMER) == []
+    claimed = await service.claim_on_time(GAMES, waiting_user(snapshot))
+    assert claimed.seat == late_seat
