@@ -177,9 +177,10 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
 
     def __init__(self, bot: BotHost) -> None:
         self.bot = bot
-        # /challenge commands that posted (or are being handled), by every argument, with
-        # when they came (time.monotonic): a double submit is refused (_first_submit).
-        self._submitted: dict[tuple[object, ...], float] = {}
+        # /challenge commands that posted (or are being handled), by every argument: when
+        # they came (time.monotonic) and the challenge posted (None while being handled). A
+        # double submit is refused (_first_submit).
+        self._submitted: dict[tuple[object, ...], tuple[float, int | None]] = {}
 
     async def cog_load(self) -> None:
         # Check often enough that a short TTL (tests, events) expires on time, at most a minute.
@@ -230,30 +231,54 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         # Every argument: only the very same command sent again is a double submit.
         caller = (interaction.user.id, channel_id_of(interaction))
         submit = (*caller, game, tuple(user.id for user in named), *setup)
-        if not self._first_submit(submit):
+        if not await self._first_submit(submit):
             await send_ephemeral(interaction, DOUBLE_SUBMIT)
             return
-        posted = False
+        posted: int | None = None
         try:
             posted = await self._challenge(interaction, game, named, *setup)
         finally:
-            if not posted:  # refused or failed: the same command may be sent again at once
+            if posted is None:  # refused or failed: the same command may be sent again at once
                 self._submitted.pop(submit, None)
+            elif submit in self._submitted:
+                self._submitted[submit] = (self._submitted[submit][0], posted)
 
-    def _first_submit(self, submit: tuple[object, ...]) -> bool:
+    async def _first_submit(self, submit: tuple[object, ...]) -> bool:
         """Whether ``submit`` (a ``/challenge``'s caller, channel and every argument) is not
-        the same as one sent within :data:`DOUBLE_SUBMIT_WITHIN_S` that posted or is still
-        being handled: a double submit would open a second lobby, or start a second game
-        against the bot. Remembered per process, which is where both of a double submit
+        the same as one sent within :data:`DOUBLE_SUBMIT_WITHIN_S` that is still being
+        handled, or posted a challenge that is still open or whose game goes on: a double
+        submit would open a second lobby, or start a second game against the bot. One whose
+        challenge was declined, cancelled or expired, or whose game is over, may be sent
+        again at once. Remembered per process, which is where both of a double submit
         arrive (the guild's shard); one that was refused or failed is forgotten at once."""
         now = time.monotonic()
-        for key, at in list(self._submitted.items()):
+        for key, (at, _) in list(self._submitted.items()):
             if now - at >= DOUBLE_SUBMIT_WITHIN_S:
                 del self._submitted[key]
-        if submit in self._submitted:
+        earlier = self._submitted.get(submit)
+        if earlier is not None and not await self._settled(earlier[1]):
             return False
-        self._submitted[submit] = now
+        self._submitted[submit] = (now, None)
         return True
+
+    async def _settled(self, challenge_id: int | None) -> bool:
+        """Whether the challenge a ``/challenge`` posted is done with: declined, cancelled or
+        expired, or its game over (``None``: still being handled, not done)."""
+        if challenge_id is None:
+            return False
+        try:
+            info = await self.bot.service.get_challenge(challenge_id)
+        except ServiceError:
+            return True  # gone
+        if info.status == "open":
+            return False
+        if info.status != "accepted" or info.game_id is None:
+            return True
+        try:
+            game = await self.bot.service.game_snapshot(info.game_id)
+        except ServiceError:
+            return True
+        return not game.is_active
 
     async def _challenge(
         self,
@@ -268,13 +293,13 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         position: str | None,
         rated: bool,
         exhibition: bool,
-    ) -> bool:
-        """``/challenge`` once it is no double submit; whether a lobby (or an exhibition)
-        was posted."""
+    ) -> int | None:
+        """``/challenge`` once it is no double submit: the id of the challenge posted (a
+        lobby, or an exhibition's), or ``None`` when nothing was."""
         if interaction.guild_id is not None and not interaction.app_permissions.attach_files:
             # Every board is a picture: a game here would post none (README, permissions).
             await send_ephemeral(interaction, NO_PICTURES_HERE)
-            return False
+            return None
         if exhibition:
             setup = (players, options, preset, clock)
             return await self._exhibition(interaction, game, named, bot_level, *setup)
@@ -286,7 +311,7 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             await send_ephemeral(
                 interaction, "You can only challenge people or me, not other bots."
             )
-            return False
+            return None
         levels = (bot_level or DEFAULT_BOT_LEVEL,) * max(bot_seats, 1 if bot_level else 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
@@ -311,8 +336,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if levels:
                 await self._seat_bots(interaction, info, message, levels)
             await interaction.followup.send("Challenge posted.", ephemeral=True)
-            return True
-        return False
+            return info.challenge_id
+        return None
 
     async def _exhibition(
         self,
@@ -324,17 +349,17 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
         options: str | None,
         preset: str | None,
         clock: str | None,
-    ) -> bool:
+    ) -> int | None:
         """``/challenge exhibition:true``: a casual game of bots only, for spectators; the
         caller opens it and watches. Every seat goes to a bot of ``bot_level``; the seats
         are ``players``, else those the options or preset name, else the game's usual
-        number. Whether it started."""
+        number. The id of its challenge once it started, else ``None``."""
         if named or bot_level is None:
             await send_ephemeral(
                 interaction,
                 "An exhibition is played by bots only: give a `bot_level` and name nobody.",
             )
-            return False
+            return None
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with answer_errors(interaction):
             info = await self.bot.service.open_exhibition(
@@ -350,8 +375,8 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             message = await self._post_challenge(info, buttons=False)
             await self._seat_bots(interaction, info, message, [bot_level] * info.players)
             await interaction.followup.send("Exhibition started.", ephemeral=True)
-            return True
-        return False
+            return info.challenge_id
+        return None
 
     async def _seat_bots(
         self,

@@ -655,6 +655,7 @@ async def test_the_very_same_challenge_sent_twice_posts_once() -> None:
     bot = stand_in_bot()
     bot.service.create_challenge = AsyncMock(return_value=lobby_info())
     bot.service.set_challenge_message = AsyncMock()
+    bot.service.get_challenge = AsyncMock(return_value=lobby_info())  # still open
     cog = ChallengesCog(bot)
     command: Any = ChallengesCog.challenge.callback
     bob = MagicMock(id=BOB, bot=False)
@@ -667,9 +668,16 @@ async def test_the_very_same_challenge_sent_twice_posts_once() -> None:
         refused = second if second.response.send_message.await_count else first
         said = refused.response.send_message.await_args.args[0]
         assert said.startswith("You sent this same challenge a moment ago")
+        # Posted and still open: refused; once declined (or its game over), sent again.
+        await command(cog, fake_interaction(done=False), "generator", bob)
+        assert bot.service.create_challenge.await_count == 1
+        bot.service.get_challenge = AsyncMock(return_value=lobby_info(status="declined"))
+        await command(cog, fake_interaction(done=False), "generator", bob)
+        assert bot.service.create_challenge.await_count == 2
+        bot.service.get_challenge = AsyncMock(return_value=lobby_info())  # that one: open
         # Another argument is another challenge.
         await command(cog, fake_interaction(done=False), "generator", bob, rated=False)
-        assert bot.service.create_challenge.await_count == 2
+        assert bot.service.create_challenge.await_count == 3
         # A challenge the service refused may be sent again at once.
         bot.service.create_challenge = AsyncMock(side_effect=ChannelBusyError())
         await command(cog, fake_interaction(done=False), "orbs", bob)
