@@ -26,7 +26,7 @@ from typing import Final, Protocol, runtime_checkable
 import discord
 from discord.ext import commands, tasks
 
-from bot.service.clocks import format_duration
+from bot.service.clocks import short_duration
 from bot.service.reminders import REMINDER_TIMER, ReminderNotice, Reminders
 from bot.service.timers import Handler, RunReport, TimerRunner, default_worker_name
 from bot.ui.host import BotHost
@@ -266,10 +266,11 @@ def _stamp(moment: datetime, style: str) -> str:
 
 
 def _rounded(delta: timedelta) -> str:
-    """``format_duration`` to the minute once there is a minute or more."""
-    if delta >= timedelta(minutes=1):
-        delta = timedelta(minutes=delta // timedelta(minutes=1))
-    return format_duration(delta)
+    """Time left as the other posts write it (:func:`short_duration`: ``23h 59m``, two
+    units), or ``less than a minute`` under a minute (not "0s left" a second before the end)."""
+    if delta < timedelta(minutes=1):
+        return "less than a minute"
+    return short_duration(delta)
 
 
 def reminder_text(notice: ReminderNotice, *, direct: bool, dm_failed: bool = False) -> str:

@@ -280,6 +280,9 @@ def test_a_resignation_reads_as_words_in_move_lists_and_the_resigner_hears_the_g
     listed = presenters.move_list_text(going, moves)
     assert listed.endswith("1. Green: M:G-GR\n2. Red: resigns")
     assert "Last moves: 1.\u00a0`M:G-GR` 2.\u00a0Red resigns" in presenters.game_info_text(going)
+    timed_out = (moves[0], replace(moves[1], events=(Event("timeout", 1, "Red is out of time"),)))
+    late = replace(going, last_moves=timed_out)
+    assert "2.\u00a0Red resigns (time-out)" in presenters.game_info_text(late)
     assert "[1]resign" not in listed + presenters.game_info_text(going)
     assert presenters.resigned_ack(going) == "You resigned from **Generatorb** (game 5)."
     ended = replace(going, status="finished", outcome=Outcome.win("resignation", 0, 2))

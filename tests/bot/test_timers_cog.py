@@ -303,13 +303,16 @@ def test_the_reminder_text_names_the_game_the_place_the_wait_and_the_board() -> 
     [
         (
             clock(),
-            f"Your clock: 1d2h2m left; it runs out <t:{stamp(T + timedelta(days=2))}:R>.",
+            f"Your clock: 1d 2h left; it runs out <t:{stamp(T + timedelta(days=2))}:R>.",
         ),
-        (clock(mode="hard", time_left_ms=45_000), "Your hard clock: 45s left; it runs out"),
+        (
+            clock(mode="hard", time_left_ms=45_000),
+            "Your hard clock: less than a minute left; it runs out",
+        ),
         (
             clock(paused_until=T + timedelta(days=3), deadline=None),
             f"Your clock is paused for your vacation until <t:{stamp(T + timedelta(days=3))}:f>: "
-            "1d2h2m left.",
+            "1d 2h left.",
         ),
         (
             clock(flagged=True, time_left_ms=-5000),
