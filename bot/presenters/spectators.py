@@ -32,8 +32,12 @@ MAX_MENTIONS = 100
 WATCHERS_LINE = "👀 Watching:"
 
 
-def _hear_when(every_move: bool) -> str:
-    return "after every move" if every_move else "at its end"
+def _hear_when(result: WatchResult) -> str:
+    """When a watcher hears of the game: at its end, or with each board the bot posts,
+    after every move (after every turn where a turn is many decisions: Generation Zero)."""
+    if not result.every_move:
+        return "at its end"
+    return "after every turn" if result.by_turn else "after every move"
 
 
 def watch_text(result: WatchResult, *, button: bool) -> str:
@@ -52,7 +56,7 @@ def watch_text(result: WatchResult, *, button: bool) -> str:
         stop = "Press **Watch** again to stop, or use `/watch` to hear only of its end."
     else:
         stop = "Press **Watch** again to stop."
-    return f"You are watching {game}: you hear of it {_hear_when(result.every_move)}, {how}. {stop}"
+    return f"You are watching {game}: you hear of it {_hear_when(result)}, {how}. {stop}"
 
 
 #: Added to ``/watch``'s answer when the confirming direct message could not be sent.
@@ -67,7 +71,7 @@ def watch_confirmation_text(result: WatchResult) -> str:
     where watchers are mentioned): it tells where the news will come, and by arriving shows
     that it can (:data:`WATCH_NO_DIRECT_MESSAGES` otherwise)."""
     game = f"**{result.game_name}** (game {result.game_id}) in <#{result.channel_id}>"
-    return f"👀 You are watching {game}: I will write here {_hear_when(result.every_move)}."
+    return f"👀 You are watching {game}: I will write here {_hear_when(result)}."
 
 
 def with_watchers(

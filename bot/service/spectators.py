@@ -34,6 +34,7 @@ from bot.service.models import GameSnapshot
 from bot.service.service import GameService
 from db.rows import GameRow, NewTimer, TimerRow
 from db.schema import ThreadPolicy
+from engines import get_engine
 
 __all__ = [
     "DEFAULT_THREAD_ARCHIVE_AFTER",
@@ -80,7 +81,8 @@ class WatchResult:
     """The answer to a watch request: game ``game_id`` (``game_name``, played in
     ``channel_id``, a thread when ``in_thread``), what changed, and ``every_move``: after the
     change, whether the user hears of every move (``False``: only of the end); for a stop,
-    how they heard of it."""
+    how they heard of it. ``by_turn``: the game's player makes many decisions per turn
+    (Generation Zero), and a watcher hears of each board post, once a turn."""
 
     game_id: int
     game_name: str
@@ -88,6 +90,7 @@ class WatchResult:
     in_thread: bool
     change: WatchChange
     every_move: bool
+    by_turn: bool = False
 
     @property
     def watching(self) -> bool:
@@ -421,4 +424,5 @@ def _result(snapshot: GameSnapshot, change: WatchChange, every_move: bool) -> Wa
         in_thread=snapshot.parent_channel_id is not None,
         change=change,
         every_move=every_move,
+        by_turn=get_engine(snapshot.game).many_decisions_per_turn,
     )

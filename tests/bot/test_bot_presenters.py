@@ -23,6 +23,7 @@ from bot.service import (
 from bot.service.bot_seats import bot_user_id
 from bot.service.models import Hint, HintMove, RatingChange, SeatClockInfo, TakebackAnswer
 from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
+from bot.service.spectators import WatchChange, WatchResult
 from engines import get_engine
 from engines.base import Event, Outcome
 
@@ -1033,3 +1034,17 @@ def test_a_rated_game_that_ended_too_soon_says_it_is_not_rated() -> None:
         "Good game, <@22>. Not rated: too few moves had been played."
     )
     assert presenters.outcome_text(ended).endswith("Good game, <@22>.")
+
+
+def test_a_watch_answer_says_when_the_watcher_hears() -> None:
+    """Watchers hear of each board post: after every move, or after every turn in a game
+    whose turn is many decisions (Generation Zero: four DMs for eighteen decisions read as
+    if most moves were skipped)."""
+    watched = WatchResult(7, "Orbs", 5, False, WatchChange.STARTED, every_move=True)
+    assert "you hear of it after every move, by direct message" in presenters.watch_text(
+        watched, button=False
+    )
+    gz = replace(watched, game_name="Generation Zero", by_turn=True)
+    assert "I will write here after every turn." in presenters.watch_confirmation_text(gz)
+    ending = replace(watched, every_move=False)
+    assert "at its end" in presenters.watch_text(ending, button=True)
