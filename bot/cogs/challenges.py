@@ -256,8 +256,15 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             if now - at >= DOUBLE_SUBMIT_WITHIN_S:
                 del self._submitted[key]
         earlier = self._submitted.get(submit)
-        if earlier is not None and not await self._settled(earlier[1]):
-            return False
+        if earlier is not None:
+            if earlier[1] is None:
+                return False  # still being handled
+            # Reserved while the earlier challenge is looked up: a third copy arriving
+            # meanwhile finds one being handled.
+            self._submitted[submit] = (earlier[0], None)
+            if not await self._settled(earlier[1]):
+                self._submitted[submit] = earlier
+                return False
         self._submitted[submit] = (now, None)
         return True
 
@@ -268,17 +275,18 @@ class ChallengesCog(commands.Cog, name=CHALLENGES_COG):
             return False
         try:
             info = await self.bot.service.get_challenge(challenge_id)
+            if info.status == "open":
+                return False
+            if info.status != "accepted" or info.game_id is None:
+                return True
+            return not (await self.bot.service.game_snapshot(info.game_id)).is_active
         except ServiceError:
             return True  # gone
-        if info.status == "open":
-            return False
-        if info.status != "accepted" or info.game_id is None:
+        except Exception:
+            # Not this guard's to answer: the new challenge goes ahead, and its own path
+            # reports a database that is down.
+            log.exception("challenge %d: could not look it up for a double submit", challenge_id)
             return True
-        try:
-            game = await self.bot.service.game_snapshot(info.game_id)
-        except ServiceError:
-            return True
-        return not game.is_active
 
     async def _challenge(
         self,

@@ -116,6 +116,9 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         snapshot = event.snapshot
         text = presenters.clock_event_text(event)
         if event.kind is ClockEventKind.FLAGGED_SOFT:
+            # A notice still stored (one a resignation's retire never reached: a crash) is
+            # stale once a new one is due: it would keep a live button for good.
+            await self.bot.claim_notices.retire(snapshot.game_id, presenters.CLAIM_LAPSED)
             notice = await post_in_channel(
                 self.bot,
                 snapshot.channel_id,

@@ -327,16 +327,18 @@ class PlayCog(commands.Cog, name=PLAY_COG):
         async with answer_errors(interaction):
             user_id = interaction.user.id
             snapshot = await self.bot.service.resign(channel_id_of(interaction), user_id)
-            text = presenters.resign_text(snapshot, user_id)
-            await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
             # The resignation was committed like a move, which ends an open draw offer (and
-            # takeback request).
+            # takeback request, and a claim notice). Retired before the board is posted: a
+            # seat still out of time gets a fresh notice a minute later (REFLAG_AFTER),
+            # which this retire must come before.
             lapsed = (
                 presenters.DRAW_OFFER_RESIGNED
                 if snapshot.is_active
                 else presenters.DRAW_OFFER_ENDED
             )
             await retire_offers(self.bot, snapshot, lapsed)
+            text = presenters.resign_text(snapshot, user_id)
+            await post_board(self.bot, snapshot, text, mention_ids=snapshot.user_ids)
             await interaction.followup.send(presenters.resigned_ack(snapshot), ephemeral=True)
 
     @app_commands.command(

@@ -397,7 +397,7 @@ def vacation_late_line(user_id: int, until: datetime) -> str:
     of time: the vacation does not pause that clock."""
     return (
         f"<@{user_id}> is on vacation until {_stamp(until, 'f')}, but was already out of time "
-        "here: their clock is not paused, and a claim on time still stands."
+        "here: their clock is not paused, and the time-out stands."
     )
 
 
@@ -423,8 +423,8 @@ def vacation_text(info: VacationInfo) -> str:
         if late:
             where = ", ".join(f"game {game_id}" for game_id in late)
             paused += (
-                f" (your time was already out in {where}: that clock is not paused, and your "
-                "opponents may still claim)"
+                f" (your time was already out in {where}: that clock is not paused, and the "
+                "time-out stands)"
             )
         lines.append(
             f"You are on vacation until {_stamp(info.until, 'f')} "

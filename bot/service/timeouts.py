@@ -100,7 +100,8 @@ class Timeouts:
         or the platform's). On a soft clock nothing changes: the event (``flagged_soft``)
         tells the opponents they may now claim (:meth:`claim_on_time`).
 
-        Returns ``None`` for a stale timer, with nothing to announce: the game is over, the
+        Returns ``None`` for a stale timer, with nothing to announce (nor for a late bot seat
+        only bots could claim against: none would): the game is over, the
         clock moved on since the timer was planned (its payload's ``clock_version``), or
         the seat's clock is not running. A timer that fires before the deadline (clocks of
         two processes that disagree) is planned again at the deadline, also ``None``.
@@ -145,11 +146,12 @@ class Timeouts:
                     teammates=_teammates(loaded, timer.seat),
                 )
                 claimers = flagged.opponent_user_ids
-                if (
-                    not claimers
-                    or any(not is_bot(user_id) for user_id in claimers)
-                    or is_bot(player.user_id)  # late by our doing (a restart): no claim
-                ):
+                if claimers and all(map(is_bot, claimers)) and is_bot(player.user_id):
+                    # A bot seat late by our doing (a restart), and only bots could claim:
+                    # nobody would, so nothing is posted; the bot moves when it can.
+                    log.info("game %d: bot seat %d late, no claim", row.id, timer.seat)
+                    return None
+                if not claimers or any(not is_bot(user_id) for user_id in claimers):
                     return flagged
                 # Only bots could claim, and a bot never presses a button: it claims at once,
                 # or the soft clock would never end a game against the bot (docs/clocks.md).

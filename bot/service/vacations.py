@@ -103,6 +103,7 @@ class Vacations:
         :class:`StaleActionError` as :meth:`start` does.
         """
         now = self.core.now()
+        before = await self.core.database.vacations.get(user_id)
         try:
             await end_vacation(self.core.database, user_id, now=now)
         except ValueError as exc:
@@ -110,26 +111,36 @@ class Vacations:
         except (ClockChangedError, VacationChangedError) as exc:
             raise StaleActionError("Your games kept changing; please try again.") from exc
         log.info("user %d ended their vacation", user_id)
-        await self._pull_reminders(user_id, now)
+        if before is not None and before.until is not None and before.until > now:
+            await self._pull_reminders(user_id, before.until, now)
         return await self.status(user_id)
 
-    async def _pull_reminders(self, user_id: int, now: datetime) -> None:
-        """After a vacation ended early at ``now``: each pending reminder of a turn of
-        ``user_id``'s that waits for the vacation's old end (a turn that reached them during
-        it was planned for that end plus the quiet time) comes a quiet time after ``now``
-        instead, as docs/clocks.md says ("a turn that reaches you during your vacation starts
-        when it ends"). Its payload (the turn it reminds of) is kept. In every active game,
-        with a clock or not; the clocks were moved by :func:`end_vacation`."""
+    async def _pull_reminders(self, user_id: int, until: datetime, now: datetime) -> None:
+        """After a vacation planned to end at ``until`` ended early at ``now``: each pending
+        reminder of a turn of ``user_id``'s that the vacation held comes a quiet time after
+        ``now`` instead, as docs/clocks.md says ("a turn that reaches you during your vacation
+        starts when it ends"). Held means due at ``until`` plus the seat's quiet time (a turn
+        that reached them during it) or at ``until`` (a reminder deferred while away);
+        others (a follow-up planned before the vacation) are left alone. Its payload (the
+        turn it reminds of) is kept. In every active game, with a clock or not, each under
+        its lock, read again there (a turn change in this process meanwhile planned its own
+        reminder); the clocks were moved by :func:`end_vacation`."""
         database = self.core.database
-        for row in await database.games.list_active(user_id=user_id):
-            meta = await self.core.game_meta(row)
-            seats = [s for s in meta.seats_of(user_id) if s in row.to_move]
-            if not seats:
-                continue
-            _, due, _ = await self.core.turn_start(row.guild_id, dict.fromkeys(seats, user_id), now)
-            for timer in await database.timers.pending(game_id=row.id, kinds=[REMINDER_TIMER]):
-                at = due.get(timer.seat) if timer.seat is not None else None
-                if at is not None and timer.due_at > at:
+        for listed in await database.games.list_active(user_id=user_id):
+            async with self.core.game_lock(listed.id):
+                row = await database.games.get(listed.id)
+                if row is None or not row.is_active:
+                    continue
+                meta = await self.core.game_meta(row)
+                seats = [s for s in meta.seats_of(user_id) if s in row.to_move]
+                if not seats:
+                    continue
+                users = dict.fromkeys(seats, user_id)
+                _, due, _ = await self.core.turn_start(row.guild_id, users, now)
+                for timer in await database.timers.pending(game_id=row.id, kinds=[REMINDER_TIMER]):
+                    at = due.get(timer.seat) if timer.seat is not None else None
+                    if at is None or not _held(timer.due_at, until, at - now):
+                        continue
                     sooner = NewTimer(REMINDER_TIMER, at, row.id, timer.seat, timer.payload_json)
                     await database.timers.schedule(sooner, now=now)
                     log.info("game %d: seat %d's reminder moved to %s", row.id, timer.seat, at)
@@ -159,6 +170,13 @@ class Vacations:
             games=tuple(games),
             as_of=now,
         )
+
+
+def _held(due_at: datetime, until: datetime, quiet: timedelta) -> bool:
+    """Whether a reminder due at ``due_at`` is one a vacation ending at ``until`` held: due
+    at ``until`` plus the ``quiet`` time, or at ``until`` (to the second: timestamps come back
+    from the database rounded)."""
+    return any(abs(due_at - at) <= timedelta(seconds=1) for at in (until, until + quiet))
 
 
 async def start_vacation(

@@ -685,6 +685,31 @@ async def test_the_very_same_challenge_sent_twice_posts_once() -> None:
         assert bot.service.create_challenge.await_count == 2
 
 
+async def test_a_double_submit_of_a_resend_posts_once() -> None:
+    """The first challenge was declined; the same command then sent twice at once posts
+    once: the lookup of the declined one yields to the event loop, and the second copy must
+    find the first being handled (it posted twice)."""
+    bot = stand_in_bot()
+    bot.service.create_challenge = AsyncMock(return_value=lobby_info())
+    bot.service.set_challenge_message = AsyncMock()
+
+    async def declined(_: int) -> Any:
+        await asyncio.sleep(0)  # a real database read yields to the loop
+        return lobby_info(status="declined")
+
+    bot.service.get_challenge = AsyncMock(side_effect=declined)
+    cog = ChallengesCog(bot)
+    command: Any = ChallengesCog.challenge.callback
+    bob = MagicMock(id=BOB, bot=False)
+    with patch("bot.cogs.challenges.post_in_channel", AsyncMock(return_value=MagicMock())):
+        await command(cog, fake_interaction(done=False), "generator", bob)
+        first, second = fake_interaction(done=False), fake_interaction(done=False)
+        await asyncio.gather(
+            command(cog, first, "generator", bob), command(cog, second, "generator", bob)
+        )
+    assert bot.service.create_challenge.await_count == 2
+
+
 async def test_no_challenge_where_the_bot_may_not_attach_its_boards() -> None:
     bot = stand_in_bot()
     bot.service.create_challenge = AsyncMock()

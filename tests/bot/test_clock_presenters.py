@@ -187,7 +187,7 @@ def test_a_soft_clocks_notice_names_the_people_who_may_claim_not_the_bots() -> N
     notice = replace(mixed, snapshot=three)
     assert presenters.claimers_named(notice) == (SOUTH,)
     assert "**Gameroom" not in presenters.clock_event_text(notice)
-    # A late bot seat: nobody but bots, who do not claim for one another, is named.
+    # No person may claim (the one left is gone): the bots are named, as the only ones.
     only_bots = replace(notice, user_id=SOUTH, seat=0, gone_seats=frozenset({1}))
     assert presenters.claimers_named(only_bots) == (bot,)
 

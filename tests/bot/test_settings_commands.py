@@ -254,7 +254,7 @@ async def test_a_vacation_says_where_the_time_was_already_out(
     first = vacation_text(info).splitlines()[0]
     assert first.endswith(
         "your clocks are paused in 1 game (your time was already out in game 4: that clock is "
-        "not paused, and your opponents may still claim). `/vacation end` to come back early."
+        "not paused, and the time-out stands). `/vacation end` to come back early."
     )
     only_late = replace(info, games=games[:1])
     assert "no clock of yours is paused (your time was already out in game 4" in (
@@ -262,8 +262,7 @@ async def test_a_vacation_says_where_the_time_was_already_out(
     )
     late = vacation_late_line(USER, until)
     assert late.endswith(
-        "but was already out of time here: their clock is not paused, and a "
-        "claim on time still stands."
+        "but was already out of time here: their clock is not paused, and the time-out stands."
     )
     await cog._announce(info, vacation_line(USER, until), late)
     assert [call.args[1:] for call in posts.await_args_list] == [

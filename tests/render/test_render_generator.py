@@ -182,10 +182,6 @@ def test_png_is_a_small_palette_image_of_the_documented_size() -> None:
         assert image.size == (gen.WIDTH, gen.HEIGHT) == (1340, 1000)
 
 
-def test_perspective_none_is_the_fixed_picture() -> None:
-    assert gen.render(BUSY, perspective=None) == gen.render(BUSY)
-
-
 def test_labels_fold_latin_accents_and_draw_other_scripts() -> None:
     """Latin accents fold to the Latin face; other scripts are drawn, not dropped."""
     labels = ("北の王", "bob")

@@ -266,10 +266,6 @@ def test_png_is_a_small_palette_image_of_the_documented_size() -> None:
         assert image.size == (ob.WIDTH, ob.HEIGHT) == (1080, 780)
 
 
-def test_perspective_none_is_the_fixed_picture() -> None:
-    assert ob.render(BUSY_6P, perspective=None) == ob.render(BUSY_6P)
-
-
 @pytest.mark.parametrize(
     "labels",
     [

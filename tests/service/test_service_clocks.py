@@ -33,7 +33,7 @@ from bot.service.clocks import (
 from bot.service.models import ClockEvent, ClockEventKind, SeatClockInfo
 from bot.service.timers import TimerRunner
 from db import Database
-from db.rows import TimerRow
+from db.rows import NewTimer, TimerRow
 from db.schema import ReminderDelivery
 from engines import get_engine
 from engines.arbos import ArbosEngine
@@ -920,3 +920,52 @@ async def test_a_vacation_does_not_pause_a_clock_already_out_of_time(
     assert await pending(database, snapshot.game_id, CLOCK_TIMER) == []
     claimed = await service.claim_on_time(GAMES, waiting_user(snapshot))
     assert claimed.seat == late_seat
+
+
+async def test_ending_a_vacation_leaves_a_reminder_it_never_held(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """Quiet time 1h, interval 24h: a turn reminded before any vacation has its follow-up
+    due at +25h. A one-hour vacation, ended early, leaves that follow-up alone (it moved it
+    to +4h)."""
+    snapshot = await start(service, None)
+    user = to_move_user(snapshot)
+    seat = snapshot.to_move[0]
+    await database.settings.set_user(user, reminder_quiet_s=3600, now=clock.now)
+    first = await timer(database, snapshot.game_id, REMINDER_TIMER, seat)
+    t0 = clock.now
+    follow = NewTimer(REMINDER_TIMER, t0 + 25 * HOUR, snapshot.game_id, seat, first.payload_json)
+    await database.timers.schedule(follow, now=t0 + HOUR)  # as the runner writes it at +1h
+    clock.advance(2 * HOUR)
+    await service.start_vacation(user, DAY)
+    clock.advance(HOUR)
+    await service.end_vacation(user)
+    after = await timer(database, snapshot.game_id, REMINDER_TIMER, seat)
+    assert after.due_at == t0 + 25 * HOUR
+
+
+async def test_a_late_bot_seat_that_only_bots_could_claim_against_is_left_alone(
+    service: GameService, clock: FakeClock, round_robin: RoundRobin
+) -> None:
+    """Three seats, a person and two bots, on a soft clock; the person resigns and a bot
+    seat's time runs out (the bot was down): only the other bot could claim, and it does
+    not claim for our own lateness, so nothing is announced (a notice nobody can act on)."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="roundrobin",
+        players=3,
+        clock="soft:1d",
+    )
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1, 2])).game
+    assert snapshot is not None
+    await service.resign(GAMES, ALICE)
+    snapshot = await service.snapshot(GAMES)
+    assert snapshot.is_active
+    assert is_bot(to_move_user(snapshot))
+    clock.advance(2 * DAY)
+    events: list[ClockEvent] = []
+    await runner_for(service, clock, events).run_once()
+    assert events == []
+    assert (await service.snapshot(GAMES)).is_active
