@@ -485,6 +485,8 @@ class PlayCog(commands.Cog, name=PLAY_COG):
             turn_in_order(self.bot, channel_id_of(interaction)),
         ):
             accept = button.action is GameAction.DRAW_ACCEPT
+            # Decline pressed by the one who offered is a withdrawal (one read, on Decline).
+            withdrawn = not accept and await self._offered_by(button.game_id, interaction.user.id)
             try:
                 snapshot = await self.bot.service.answer_draw(
                     button.game_id, interaction.user.id, accept=accept, version=button.version
@@ -504,7 +506,9 @@ class PlayCog(commands.Cog, name=PLAY_COG):
 
                 await self._keep_progress_true(snapshot, button.version, read_post, edit)
                 return
-            text = presenters.draw_answer_text(accepted=accept, by_user_id=interaction.user.id)
+            text = presenters.draw_answer_text(
+                accepted=accept, by_user_id=interaction.user.id, withdrawn=withdrawn
+            )
             await self.bot.draw_offers.forget(button.game_id)
             await edit_post(interaction, text)
             if not snapshot.is_active:
@@ -516,6 +520,16 @@ class PlayCog(commands.Cog, name=PLAY_COG):
                     presenters.outcome_text(snapshot),
                     mention_ids=snapshot.user_ids,
                 )
+
+    async def _offered_by(self, game_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` made game ``game_id``'s open draw offer (``False`` when there
+        is none or the game cannot be read: the answer then says "declined", as before)."""
+        try:
+            snapshot = await self.bot.service.game_snapshot(game_id)
+        except ServiceError:
+            return False
+        seat = snapshot.draw_offer_seat
+        return seat is not None and snapshot.players[seat].user_id == user_id
 
     async def _on_my_view(self, interaction: Interaction, button: GameButtonId) -> None:
         """ "My view": the presser's current private view, whichever board it was pressed on."""

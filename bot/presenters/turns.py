@@ -541,11 +541,14 @@ def draw_offer_settled_text(snapshot: GameSnapshot) -> str:
     return DRAW_OFFER_CLOSED
 
 
-def draw_answer_text(*, accepted: bool, by_user_id: int) -> str:
+def draw_answer_text(*, accepted: bool, by_user_id: int, withdrawn: bool = False) -> str:
     """The draw offer post once answered. An accepted offer says only that: the final board
-    posted under it gives the result and the rating changes (:func:`outcome_text`)."""
+    posted under it gives the result and the rating changes (:func:`outcome_text`).
+    ``withdrawn``: the one who offered it pressed Decline."""
     if accepted:
         return f"{mention(by_user_id)} accepted the draw offer: the game is drawn."
+    if withdrawn:
+        return f"{mention(by_user_id)} withdrew the draw offer; the game goes on."
     return f"The draw offer was declined by {mention(by_user_id)}; the game goes on."
 
 

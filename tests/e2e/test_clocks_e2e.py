@@ -197,3 +197,19 @@ async def test_an_agreed_draw_closes_a_soft_clocks_notice(room: Room) -> None:
     await fake.wait_until(lambda: not fake.message(notice).components, what="the notice closed")
     assert fake.message(notice).content == "This claim is no longer open: the game has ended."
     assert "Traceback" not in room.bot.log()
+
+
+async def test_the_one_who_offered_a_draw_withdraws_it_with_decline(room: Room) -> None:
+    """Decline pressed on one's own draw offer reads as a withdrawal, not "declined by"."""
+    fake, channel = room.fake, room.channel
+    board, mover, _ = await room.start_game("soft:45s")
+    await fake.slash(mover, channel, "draw")
+    offer = await fake.wait_for_message(
+        channel, lambda m: "Accept draw" in str(m.components), after=board, timeout=WAIT
+    )
+    await fake.press(mover, offer, label="Decline")
+    await fake.wait_until(lambda: not fake.message(offer).components, what="the offer answered")
+    assert fake.message(offer).content == (
+        f"<@{mover.id}> withdrew the draw offer; the game goes on."
+    )
+    assert "Traceback" not in room.bot.log()
