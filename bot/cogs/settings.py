@@ -278,7 +278,8 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             info = await self.bot.service.start_vacation(user_id, duration)
             if info.until is not None:
                 late = vacation_late_line(user_id, info.until)
-                await self._announce(info, vacation_line(user_id, info.until), late)
+                away = vacation_line(user_id, info.until, clock=False)
+                await self._announce(info, vacation_line(user_id, info.until), late, away)
             text = vacation_text(info)
             if info.booked is not None and info.booked < duration:
                 text = f"{shortened_text(duration, info.booked)}\n{text}"
@@ -290,7 +291,8 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
         async with answer_errors(interaction):
             user_id = interaction.user.id
             info = await self.bot.service.end_vacation(user_id)
-            await self._announce(info, vacation_back_line(user_id))
+            back = vacation_back_line(user_id, clock=False)
+            await self._announce(info, vacation_back_line(user_id), unclocked=back)
             await interaction.followup.send(welcome_back_text(info), ephemeral=True)
 
     @vacation_group.command(name="status", description="Your vacation and what is left this year")
@@ -300,13 +302,24 @@ class SettingsCog(commands.Cog, name=SETTINGS_COG):
             info = await self.bot.service.vacation(interaction.user.id)
             await interaction.followup.send(vacation_text(info), ephemeral=True)
 
-    async def _announce(self, info: VacationInfo, line: str, late: str | None = None) -> None:
-        """Post ``line`` once in the channel of each game ``info`` lists, pinging nobody
-        (``late`` instead, when given, where the player's time was already out)."""
+    async def _announce(
+        self,
+        info: VacationInfo,
+        line: str,
+        late: str | None = None,
+        unclocked: str | None = None,
+    ) -> None:
+        """Post ``line`` once in the channel of each game with a clock ``info`` lists,
+        pinging nobody (``late`` instead, when given, where the player's time was already
+        out), and ``unclocked``, when given, in those of its games without a clock (their
+        opponents learn why no move comes; a channel with both gets the clock's line)."""
         channels: dict[tuple[int, int | None], str] = {}
         for game in info.games:
             said = late if late is not None and game.out_of_time else line
             channels.setdefault((game.channel_id, game.guild_id), said)
+        if unclocked is not None:
+            for game in info.unclocked:
+                channels.setdefault((game.channel_id, game.guild_id), unclocked)
         for (channel_id, guild_id), said in sorted(channels.items(), key=lambda kv: kv[0][0]):
             await post_in_channel(self.bot, channel_id, said, guild_id=guild_id)
 
@@ -387,9 +400,11 @@ def perspective_text(chosen: BoardPerspective | None) -> str:
     )
 
 
-def vacation_line(user_id: int, until: datetime) -> str:
-    """The public line in a game's channel when a player goes on vacation."""
-    return f"<@{user_id}> is on vacation until {_stamp(until, 'f')}; their clock is paused."
+def vacation_line(user_id: int, until: datetime, *, clock: bool = True) -> str:
+    """The public line in a game's channel when a player goes on vacation (``clock``: the
+    game has one, which the vacation pauses)."""
+    paused = "; their clock is paused" if clock else ""
+    return f"<@{user_id}> is on vacation until {_stamp(until, 'f')}{paused}."
 
 
 def vacation_late_line(user_id: int, until: datetime) -> str:
@@ -401,9 +416,10 @@ def vacation_late_line(user_id: int, until: datetime) -> str:
     )
 
 
-def vacation_back_line(user_id: int) -> str:
+def vacation_back_line(user_id: int, *, clock: bool = True) -> str:
     """The public line in a game's channel when a player ends their vacation early."""
-    return f"<@{user_id}> is back from vacation; their clock runs again."
+    runs = "; their clock runs again" if clock else ""
+    return f"<@{user_id}> is back from vacation{runs}."
 
 
 def vacation_text(info: VacationInfo) -> str:

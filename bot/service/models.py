@@ -607,8 +607,9 @@ class VacationInfo:
     ``until`` is the end of the current vacation (``None`` when not on vacation); ``used``
     is the vacation booked in the current UTC year, ``left`` what may still be booked of
     ``allowance``. ``games`` are the user's active games with a clock (the ones a vacation
-    pauses), oldest first. ``booked`` is what the ``/vacation start`` that returned it
-    added (less than asked when the allowance ran short), ``None`` otherwise.
+    pauses), oldest first; ``unclocked`` the others (a vacation holds only their
+    reminders). ``booked`` is what the ``/vacation start`` that returned it added (less than
+    asked when the allowance ran short), ``None`` otherwise.
     """
 
     user_id: int
@@ -619,6 +620,7 @@ class VacationInfo:
     games: tuple[VacationGame, ...]
     as_of: datetime
     booked: timedelta | None = None
+    unclocked: tuple[VacationGame, ...] = ()
 
     @property
     def on_vacation(self) -> bool:

@@ -147,12 +147,16 @@ class Vacations:
 
     async def status(self, user_id: int) -> VacationInfo:
         """``/vacation status``: until when ``user_id`` is on vacation, how much of this
-        year's allowance is used and left, and their active games with a clock."""
+        year's allowance is used and left, and their active games, with a clock and
+        without."""
         now = self.core.now()
         book = VacationBook.from_row(await self.core.database.vacations.get(user_id), now)
-        games = []
+        games, unclocked = [], []
         for row in await self.core.database.games.list_active(user_id=user_id):
-            if row.clock != "none":
+            if row.clock == "none":
+                name = get_engine(row.game).info.name
+                unclocked.append(VacationGame(row.id, name, row.guild_id, row.channel_id))
+            else:
                 name = get_engine(row.game).info.name
                 seats = (await self.core.game_meta(row)).seats_of(user_id)
                 late = any(
@@ -169,6 +173,7 @@ class Vacations:
             allowance=self.allowance,
             games=tuple(games),
             as_of=now,
+            unclocked=tuple(unclocked),
         )
 
 

@@ -215,7 +215,7 @@ async def start_clock_game(service: GameService, channel_id: int, clock: str) ->
     return game.game_id
 
 
-async def test_a_vacation_is_announced_in_each_game_with_a_clock(
+async def test_a_vacation_is_announced_in_each_game_its_clock_paused_where_it_has_one(
     cog: SettingsCog, posts: AsyncMock
 ) -> None:
     await start_clock_game(cog.bot.service, 100, "correspondence")
@@ -223,10 +223,15 @@ async def test_a_vacation_is_announced_in_each_game_with_a_clock(
     await start_clock_game(cog.bot.service, 300, "none")
     text = await run(SettingsCog.vacation_start, cog, caller(), days=3)
     until = NOW + timedelta(days=3)
+    # The game without a clock is told too: its reminders wait, and its opponent learns why.
     assert [call.args[1:] for call in posts.await_args_list] == [
         (100, vacation_line(USER, until)),
         (200, vacation_line(USER, until)),
+        (300, vacation_line(USER, until, clock=False)),
     ]
+    assert vacation_line(USER, until, clock=False) == (
+        f"<@{USER}> is on vacation until <t:{int(until.timestamp())}:f>."
+    )
     assert all(call.kwargs == {"guild_id": GUILD} for call in posts.await_args_list)
     stamp = int(until.timestamp())
     assert text.splitlines() == [
@@ -301,9 +306,13 @@ async def test_ending_a_vacation_early_is_announced_and_refunds_the_rest(
     cog: SettingsCog, posts: AsyncMock
 ) -> None:
     await start_clock_game(cog.bot.service, 100, "correspondence")
+    await start_clock_game(cog.bot.service, 300, "none")
     await cog.bot.service.start_vacation(USER, timedelta(days=5))
     text = await run(SettingsCog.vacation_end, cog, caller())
-    assert [call.args[1:] for call in posts.await_args_list] == [(100, vacation_back_line(USER))]
+    assert [call.args[1:] for call in posts.await_args_list] == [
+        (100, vacation_back_line(USER)),
+        (300, f"<@{USER}> is back from vacation."),
+    ]
     assert text.splitlines() == [
         "Welcome back: your clocks run again (1 game with a clock).",
         "This year you have used 0s of 30d; 30d left.",
