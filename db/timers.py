@@ -102,6 +102,26 @@ class TimersRepo:
         async with self._tx.write() as conn:
             return await cancel_timers(conn, game_id, seat=seat, kinds=kinds)
 
+    async def bring_forward(self, timer: TimerRow, due_at: datetime) -> bool:
+        """Make the pending timer ``timer`` (as read) due at the earlier ``due_at``, if it is
+        still that timer: pending, unclaimed, with the same payload (a write that replaced it
+        in place, a turn change's new reminder, is left alone) and due later. ``False`` when
+        it changed or is gone. Raises :class:`ValueError` for a naive ``due_at``."""
+        require_aware("due_at", due_at)
+        async with self._tx.write() as conn:
+            result = await conn.execute(
+                update(timers)
+                .where(
+                    timers.c.id == timer.id,
+                    timers.c.status == _PENDING,
+                    timers.c.claimed_by.is_(None),
+                    timers.c.payload == timer.payload_json,
+                    timers.c.due_at > due_at,
+                )
+                .values(due_at=due_at)
+            )
+            return result.rowcount == 1
+
     async def cancel_id(self, timer_id: int) -> bool:
         """Delete the pending timer ``timer_id``; ``False`` if there is none (fired, failed,
         cancelled or unknown)."""

@@ -38,7 +38,7 @@ from db import (
     Database,
 )
 from db.clocks import ClockChangedError, VacationChangedError
-from db.rows import ClockChanges, NewTimer, VacationRow
+from db.rows import ClockChanges, VacationRow
 from engines import get_engine
 
 log = logging.getLogger(__name__)
@@ -123,8 +123,10 @@ class Vacations:
         that reached them during it) or at ``until`` (a reminder deferred while away);
         others (a follow-up planned before the vacation) are left alone. Its payload (the
         turn it reminds of) is kept. In every active game, with a clock or not, each under
-        its lock, read again there (a turn change in this process meanwhile planned its own
-        reminder); the clocks were moved by :func:`end_vacation`."""
+        its lock, read again there; the move is a compare-and-set on the timer as read
+        (:meth:`db.timers.TimersRepo.bring_forward`), so a turn change of another process
+        that replaced it meanwhile keeps its own reminder. The clocks were moved by
+        :func:`end_vacation`."""
         database = self.core.database
         for listed in await database.games.list_active(user_id=user_id):
             async with self.core.game_lock(listed.id):
@@ -141,9 +143,8 @@ class Vacations:
                     at = due.get(timer.seat) if timer.seat is not None else None
                     if at is None or not _held(timer.due_at, until, at - now):
                         continue
-                    sooner = NewTimer(REMINDER_TIMER, at, row.id, timer.seat, timer.payload_json)
-                    await database.timers.schedule(sooner, now=now)
-                    log.info("game %d: seat %d's reminder moved to %s", row.id, timer.seat, at)
+                    if await database.timers.bring_forward(timer, at):
+                        log.info("game %d: seat %d's reminder moved to %s", row.id, timer.seat, at)
 
     async def status(self, user_id: int) -> VacationInfo:
         """``/vacation status``: until when ``user_id`` is on vacation, how much of this

@@ -71,6 +71,24 @@ async def test_schedule_replaces_the_pending_timer_of_the_same_game_seat_and_kin
     assert [t.due_at for t in pending][-1] == second.due_at
 
 
+async def test_bring_forward_moves_only_the_timer_as_read(db: Database, new_game: NewGame) -> None:
+    """The compare-and-set /vacation end uses: a timer replaced in place meanwhile (a turn
+    change's new reminder, another payload) is left as it is."""
+    game = await new_game()
+    held = await db.timers.schedule(
+        _timer("reminder", 60, game_id=game.id, seat=0, payload_json='{"version":1}'), now=T0
+    )
+    assert await db.timers.bring_forward(held, T0 + 5 * MINUTE)
+    assert not await db.timers.bring_forward(held, T0 + 10 * MINUTE)  # not later: left
+    [moved] = await db.timers.pending(game_id=game.id)
+    assert moved.due_at == T0 + 5 * MINUTE
+    replaced = _timer("reminder", 90, game_id=game.id, seat=0, payload_json='{"version":2}')
+    await db.timers.schedule(replaced, now=T0)
+    assert not await db.timers.bring_forward(moved, T0 + MINUTE)
+    [kept] = await db.timers.pending(game_id=game.id)
+    assert (kept.due_at, kept.payload_json) == (T0 + 90 * MINUTE, '{"version":2}')
+
+
 async def test_schedule_without_replace_keeps_the_pending_timer(
     db: Database, new_game: NewGame
 ) -> None:
