@@ -440,6 +440,11 @@ class SeatClock:
         """True once the time is out (time left is zero or less)."""
         return self.time_left(now) <= timedelta(0)
 
+    def out_of_time(self, now: datetime) -> bool:
+        """True while it is the seat's turn and its time is out: what may be claimed on a
+        soft clock (a stopped clock left at zero is not out of time: it is not its turn)."""
+        return self.running and self.flagged(now)
+
     @property
     def deadline(self) -> datetime | None:
         """When the time runs out if nobody moves: ``running_since + remaining``; ``None``

@@ -751,7 +751,7 @@ class GameCore:
                     time_left_ms=clock_rules.to_ms(clock.time_left(now)),
                     running=clock.running,
                     paused_until=clock.running_since if clock.paused(now) else None,
-                    flagged=clock.running and clock.flagged(now),
+                    flagged=clock.out_of_time(now),
                     deadline=clock.deadline,
                     mode=ClockSpec.parse(clock_row.spec).mode.value,
                     as_of=now,

@@ -128,9 +128,8 @@ class Endings:
         the commit: a crash in between leaves the old way, ``/claim``."""
         now = self.core.now()
         for clock_row in loaded.clocks:
-            clock = SeatClock.from_row(clock_row)
             soft = ClockSpec.parse(clock_row.spec).mode is ClockMode.SOFT
-            if soft and clock_row.seat in loaded.row.to_move and clock.flagged(now):
+            if soft and SeatClock.from_row(clock_row).out_of_time(now):
                 payload = json.dumps({"clock_version": clock_row.version}, separators=(",", ":"))
                 again = NewTimer(
                     CLOCK_TIMER, now + REFLAG_AFTER, loaded.row.id, clock_row.seat, payload

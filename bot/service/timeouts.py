@@ -265,8 +265,7 @@ class Timeouts:
             return False
         if hard_only and ClockSpec.parse(clock_row.spec).mode is not ClockMode.HARD:
             return False
-        clock = SeatClock.from_row(clock_row)
-        return clock.running and clock.flagged(now)
+        return SeatClock.from_row(clock_row).out_of_time(now)
 
     def _time_left_text(self, loaded: Loaded, now: datetime) -> str:
         """``White has 3h12m left``: the time left of the seats to move, for a refused claim."""

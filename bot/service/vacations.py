@@ -154,18 +154,16 @@ class Vacations:
         book = VacationBook.from_row(await self.core.database.vacations.get(user_id), now)
         games, unclocked = [], []
         for row in await self.core.database.games.list_active(user_id=user_id):
+            name = get_engine(row.game).info.name
             if row.clock == "none":
-                name = get_engine(row.game).info.name
                 unclocked.append(VacationGame(row.id, name, row.guild_id, row.channel_id))
-            else:
-                name = get_engine(row.game).info.name
-                seats = (await self.core.game_meta(row)).seats_of(user_id)
-                late = any(
-                    clock.seat in seats and SeatClock.from_row(clock).flagged(now)
-                    for clock in await self.core.read_clocks(row)
-                    if clock.seat in row.to_move and SeatClock.from_row(clock).running
-                )
-                games.append(VacationGame(row.id, name, row.guild_id, row.channel_id, late))
+                continue
+            seats = (await self.core.game_meta(row)).seats_of(user_id)
+            late = any(
+                clock.seat in seats and SeatClock.from_row(clock).out_of_time(now)
+                for clock in await self.core.read_clocks(row)
+            )
+            games.append(VacationGame(row.id, name, row.guild_id, row.channel_id, late))
         return VacationInfo(
             user_id=user_id,
             until=book.until if book.on_vacation(now) else None,
