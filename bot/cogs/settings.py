@@ -428,13 +428,12 @@ def vacation_text(info: VacationInfo) -> str:
     lines: list[str] = []
     if info.on_vacation and info.until is not None:
         games = sum(1 for game in info.games if not game.out_of_time)
-        paused = (
-            f"your clocks are paused in {games} game{'s' if games != 1 else ''}"
-            if games
-            else "none of your games has a clock"
-            if not info.games
-            else "no clock of yours is paused"
-        )
+        if games:
+            paused = f"your clocks are paused in {games} game{'s' if games != 1 else ''}"
+        elif info.games:
+            paused = "no clock of yours is paused"
+        else:
+            paused = "none of your games has a clock"
         late = [game.game_id for game in info.games if game.out_of_time]
         if late:
             where = ", ".join(f"game {game_id}" for game_id in late)

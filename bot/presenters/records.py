@@ -115,9 +115,9 @@ def _recent_move(snapshot: GameSnapshot, move: MoveRecord) -> str:
     """``12.\u00a0`a1-a3``` for ``/game info``'s last moves; a resignation as ``12. Red
     resigns``; either marked `` (time-out)`` when played on a time-out, as ``/game moves``
     marks it (:func:`_move_words`)."""
-    late = " (time-out)" if played_on_time_out(move) else ""
     if move.seat is not None and is_resignation(move):
-        return f"{move.ply}.\u00a0{snapshot.players[move.seat].seat_name} resigns{late}"
+        return f"{move.ply}.\u00a0{snapshot.players[move.seat].seat_name} {_move_words(move)}"
+    late = " (time-out)" if played_on_time_out(move) else ""
     return f"{move.ply}.\u00a0{_code(move.text)}{late}"
 
 

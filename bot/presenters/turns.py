@@ -141,8 +141,8 @@ def _engine_ending(
     for move in reversed(snapshot.last_moves):
         for event in move.events:
             if event.kind == ENDED_EVENT:
-                on_time = played_on_time_out(move)
-                how = ("time" if on_time else "resignation") if is_resignation(move) else None
+                late = played_on_time_out(move)
+                how = ("time" if late else "resignation") if is_resignation(move) else None
                 return _capitalised(_uncited(event.text)), how if won else None
     return "", None
 
@@ -197,6 +197,9 @@ def outcome_text(
     return f"{result} Good game, {_players_named(snapshot, others)}.{ratings}"
 
 
+#: Why a rated game that ended with fewer plies played by seats than players is not rated.
+_TOO_FEW_MOVES = "too few moves had been played"
+
 _ORDINAL_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 
@@ -239,7 +242,7 @@ def rating_changes_text(snapshot: GameSnapshot) -> str:
     ended it), `` Not rated: too few moves had been played.``; else ``""``."""
     if not snapshot.rating_changes:
         if snapshot.rated and snapshot.ended_too_soon and snapshot.status == "finished":
-            return " Not rated: too few moves had been played."
+            return f" Not rated: {_TOO_FEW_MOVES}."
         return ""
     parts = [f"{mention(c.user_id)} {rating_change_text(c)}" for c in snapshot.rating_changes]
     return f" Ratings: {', '.join(parts)}."
@@ -589,7 +592,7 @@ def resigned_ack(snapshot: GameSnapshot) -> str:
         # Too few plies is said when it is why (an Arbos setup's 20 chance plies or
         # Generator's rolls are nobody's move); other reasons are said elsewhere.
         few = snapshot.ended_too_soon
-        text += " It is not rated: too few moves had been played." if few else " It is not rated."
+        text += f" It is not rated: {_TOO_FEW_MOVES}." if few else " It is not rated."
     return text
 
 

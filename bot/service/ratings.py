@@ -56,7 +56,6 @@ __all__ = [
     "is_provisional",
     "is_rated",
     "shown_rating",
-    "sides_of",
     "update_ratings",
 ]
 
@@ -156,8 +155,8 @@ def update_ratings(
     seats take part with its rating as it was, like a stand-in whose result is not kept.
     Its win, draw or loss is that of the seat it is rated by: a draw only for the sides in
     a drawn game's top group, the others of a drawn game (who had left it) lost. Returns
-    nothing when the game
-    has fewer than two identities (bots of one level only) or fewer than two sides.
+    nothing when the game has fewer than two identities (bots of one level only) or fewer
+    than two sides.
     """
     outcome = result.outcome
     place_of_seat = {seat: i for i, group in enumerate(outcome.ranking) for seat in group}

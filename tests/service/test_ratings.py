@@ -14,6 +14,7 @@ from bot import presenters
 from bot.service import GameService, GameSnapshot, StaleActionError
 from bot.service.bot_seats import bot_level, bot_user_id
 from bot.service.models import RatingChange
+from bot.service.options import sides_of
 from bot.service.ratings import (
     MODEL,
     PROVISIONAL_SIGMA,
@@ -23,7 +24,6 @@ from bot.service.ratings import (
     inflated_sigma,
     is_rated,
     shown_rating,
-    sides_of,
     update_ratings,
 )
 from db import Database
