@@ -114,6 +114,7 @@ from bot.presenters.turns import (
     rating_changes_text,
     resign_text,
     resigned_ack,
+    turn_mention_ids,
     turn_text,
     watcher_turn_line,
 )
@@ -194,6 +195,7 @@ __all__ = [
     "takeback_request_text",
     "time_left_text",
     "too_many_seats_text",
+    "turn_mention_ids",
     "turn_text",
     "watch_confirmation_text",
     "watch_text",

@@ -50,6 +50,7 @@ __all__ = [
     "rating_changes_text",
     "resign_text",
     "resigned_ack",
+    "turn_mention_ids",
     "turn_text",
     "watcher_turn_line",
 ]
@@ -311,20 +312,44 @@ def _move_line(result: TurnResult, prompt: str | None) -> str:
     return line
 
 
+def _knocked_out_name(snapshot: GameSnapshot, event: Event, mover: int) -> str | None:
+    """The seat name an ``eliminated`` event of a seat other than ``mover`` begins with
+    (Orbs' "South-east has no orbs left and is out"), or ``None`` for any other event."""
+    if event.kind != ELIMINATED_EVENT or event.seat is None or event.seat == mover:
+        return None
+    if not 0 <= event.seat < len(snapshot.players):
+        return None
+    name = snapshot.players[event.seat].seat_name.split(",")[0]  # "South-east, team A"
+    return name if event.text.startswith(f"{name} ") else None
+
+
 def _with_player(snapshot: GameSnapshot, event: Event, mover: int) -> Event:
     """An ``eliminated`` event (a seat out of the game: Orbs' "South-east has no orbs left
     and is out") naming that seat's player when it is not the mover, whom the line names
     already: "South-east (<@22>) has no orbs …". Other events are returned as they are:
     rolls and passes of the next seat read well by seat alone."""
-    if event.kind != ELIMINATED_EVENT or event.seat is None or event.seat == mover:
-        return event
-    if not 0 <= event.seat < len(snapshot.players):
+    name = _knocked_out_name(snapshot, event, mover)
+    if name is None or event.seat is None:
         return event
     player = snapshot.players[event.seat]
-    name = player.seat_name.split(",")[0]  # "South-east, team A": the text names the point
-    if not event.text.startswith(f"{name} "):
-        return event
     return replace(event, text=f"{name} ({mention(player.user_id)}){event.text[len(name) :]}")
+
+
+def turn_mention_ids(result: TurnResult) -> tuple[int, ...]:
+    """Who the board post after a move (:func:`turn_text`) pings: every player once the game
+    is over; else the players to move and the players it knocks out, whom its first line
+    names (:func:`_with_player`: "South-east (<@22>) has no orbs left and is out"), so a
+    person learns of it then, not from the final post. Bots among them are never pinged
+    (:func:`bot.ui.replies.allowed_users`)."""
+    snapshot = result.snapshot
+    if result.outcome is not None:
+        return snapshot.user_ids
+    knocked_out = [
+        snapshot.players[event.seat].user_id
+        for event in result.events
+        if event.seat is not None and _knocked_out_name(snapshot, event, result.seat)
+    ]
+    return tuple(dict.fromkeys((*result.next_user_ids, *knocked_out)))
 
 
 def watcher_turn_line(result: TurnResult) -> str:

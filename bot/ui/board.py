@@ -245,10 +245,11 @@ async def post_turn(
     """Post a committed move for everyone, whoever made it (``/move`` passes its
     ``interaction``, so the post is its public response or follow-up; the bot's own moves
     pass none): one quiet line while the same seat decides again, else the board (``drawn``
-    already, or drawn here) with the summary, mentioning who acts next (every player once
-    the game is over). A draw offer the move declined, a takeback request it refused, or
-    the claim notice of a late mover's turn, loses its buttons. Returns the post,
-    or ``None`` when Discord refused it."""
+    already, or drawn here) with the summary, mentioning who acts next and whom the move
+    knocks out (every player once the game is over: :func:`bot.presenters.turn_mention_ids`).
+    A draw offer the move declined, a takeback request it refused, or the claim notice of a
+    late mover's turn, loses its buttons. Returns the post, or ``None`` when Discord
+    refused it."""
     snapshot = result.snapshot
     if result.turn_goes_on:
         posted = await post_public(
@@ -259,12 +260,11 @@ async def post_turn(
             guild_id=snapshot.guild_id,
         )
     else:
-        mentions = snapshot.user_ids if result.outcome else result.next_user_ids
         posted = await post_board(
             bot,
             snapshot,
             presenters.turn_text(result),
-            mention_ids=mentions,
+            mention_ids=presenters.turn_mention_ids(result),
             watcher_line=lambda: presenters.watcher_turn_line(result),
             interaction=interaction,
             drawn=drawn,

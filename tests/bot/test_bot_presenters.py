@@ -315,6 +315,20 @@ def test_a_seat_knocked_out_is_named_with_its_player() -> None:
     )
 
 
+def test_the_post_that_knocks_a_player_out_pings_them() -> None:
+    """The players to move, then whoever the move knocks out (named in its first line); the
+    mover is not pinged for knocking themself out, and at the end every player is."""
+    three = (Player(0, 11, "North"), Player(1, 22, "South-east"), Player(2, 33, "South-west"))
+    out = Event("eliminated", 1, "South-east has no orbs left and is out (ORB-5)")
+    going = snapshot(players=three, to_move=(2,))
+    assert presenters.turn_mention_ids(turn(snapshot=going, events=(out,))) == (33, 22)
+    assert presenters.turn_mention_ids(turn(snapshot=going, events=(MOVED,))) == (33,)
+    own = Event("eliminated", 0, "North has no orbs left and is out (ORB-5)")
+    assert presenters.turn_mention_ids(turn(snapshot=going, events=(own,))) == (33,)
+    over = replace(going, status="finished", to_move=(), outcome=Outcome.win("last_standing", 0, 3))
+    assert presenters.turn_mention_ids(turn(snapshot=over, events=(out,))) == (11, 22, 33)
+
+
 def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
     """Players read the rules by ``/game rules``, which cites no ids: "(A17)", "(GEN-6,
     GEN-7)", "(R6.2)" and "(D-G25)" are left out; a colour letter "(R)" stays."""
