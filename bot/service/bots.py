@@ -443,16 +443,17 @@ class Bots:
 
     async def answer_takeback(self, request: TakebackRequest) -> TakebackAnswer | None:
         """Answer a takeback asked of a bot: allowed at levels up to
-        :data:`ALLOW_TAKEBACKS_UP_TO`, refused above. ``None`` when nobody asked is a bot or
-        the request is already gone."""
+        :data:`ALLOW_TAKEBACKS_UP_TO`, refused above. Asked of several bots (a person
+        against bots only), the strongest of them answers for all: one refusing level
+        refuses. ``None`` when nobody asked is a bot or the request is already gone."""
         bots = [uid for uid in request.opponent_user_ids if is_bot(uid)]
         if not bots:
             return None
-        level = bot_level(bots[0]) or len(LEVELS)
-        allow = level <= ALLOW_TAKEBACKS_UP_TO
+        answering = max(bots, key=lambda uid: bot_level(uid) or len(LEVELS))
+        allow = (bot_level(answering) or len(LEVELS)) <= ALLOW_TAKEBACKS_UP_TO
         try:
             return await self.takebacks.answer_takeback(
-                request.game_id, bots[0], accept=allow, version=request.version
+                request.game_id, answering, accept=allow, version=request.version
             )
         except StaleActionError:
             return None

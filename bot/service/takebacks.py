@@ -40,7 +40,8 @@ class Takebacks:
     async def request_takeback(self, channel_id: int, user_id: int) -> TakebackRequest:
         """``/takeback``: the caller asks the opponent to let them take back their last move.
 
-        Only in an active two-player game with no takeback request and no draw offer
+        Only in an active game of two players, or of the caller and bots only (a practice
+        game of Orbs against five bots), with no takeback request and no draw offer
         pending, when the last move a player chose is the caller's and taking it back
         crosses no chance outcome, resignation or reveal of hidden information
         (:func:`bot.service.social.plan_takeback`). The request is stored (the game's
@@ -58,15 +59,16 @@ class Takebacks:
             seats = meta.seats_of(user_id)
             if not seats:
                 raise NotAPlayerError()
-            if len(meta.players) != 2:
-                raise social.TakebackError(
-                    "Takebacks are only for two-player games: with more players every other "
-                    "player would have to agree, which the bot cannot ask yet."
-                )
             opponents = tuple(dict.fromkeys(p.user_id for p in meta.players if p.seat not in seats))
             if not opponents:
                 raise social.TakebackError(
                     "You hold every seat of this game, so there is nobody to ask."
+                )
+            if len(meta.players) != 2 and not all(is_bot(u) for u in opponents):
+                raise social.TakebackError(
+                    "Takebacks are only for two-player games and games against the bot alone: "
+                    "with more people every other player would have to agree, which the bot "
+                    "cannot ask yet."
                 )
             pending = loaded.row.takeback_seat
             if pending is not None:

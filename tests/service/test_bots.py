@@ -32,6 +32,7 @@ from bot.service.errors import (
     NotChallengedError,
     NotYourTurnError,
 )
+from bot.service.social import TakebackError
 from db import Database
 from db.rows import TimerRow
 from engines import get_engine
@@ -405,6 +406,48 @@ async def test_the_bot_answers_a_takeback(
     answer = await bot_service.bots.answer_takeback(request)
     assert answer is not None
     assert answer.accepted is allowed
+
+
+@pytest.mark.parametrize(("levels", "allowed"), [([1, 2, 1], True), ([1, 4, 1], False)])
+async def test_a_takeback_against_bots_only_takes_back_every_bot_reply(
+    bot_service: GameService, clock: FakeClock, levels: list[int], allowed: bool
+) -> None:
+    """Orbs for four, ALICE against three bots: her move and the three replies go back
+    together, allowed when every bot is a practice level; the strongest bot answers."""
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD, channel_id=GAMES, challenger_id=ALICE, game="orbs", players=4
+    )
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, levels)).game
+    assert started is not None
+    (alice_seat,) = [p.seat for p in started.players if p.user_id == ALICE]
+    before = await to_a_persons_turn(bot_service, clock)
+    move = (await bot_service.legal_moves(GAMES, ALICE))[0]
+    await bot_service.play(GAMES, ALICE, move)
+    after = await to_a_persons_turn(bot_service, clock)
+    request = await bot_service.request_takeback(GAMES, ALICE)
+    assert set(request.opponent_user_ids) == {p.user_id for p in started.players} - {ALICE}
+    answer = await bot_service.bots.answer_takeback(request)
+    assert answer is not None
+    assert answer.accepted is allowed
+    assert bot_level(answer.by_user_id) == max(levels)
+    if allowed:
+        assert answer.move == move
+        assert len(answer.replies) == after.ply - before.ply - 1 >= 3
+        assert answer.snapshot.ply == before.ply
+        assert answer.snapshot.to_move == (alice_seat,)
+    else:
+        assert answer.snapshot.ply == after.ply
+
+
+async def test_a_takeback_with_another_person_and_bots_is_refused(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    await people_and_bots(bot_service, "orbs", 4, [1, 1])
+    snapshot = await to_a_persons_turn(bot_service, clock)
+    (mover,) = snapshot.to_move_user_ids
+    await bot_service.play(GAMES, mover, (await bot_service.legal_moves(GAMES, mover))[0])
+    with pytest.raises(TakebackError, match="every other player would have to agree"):
+        await bot_service.request_takeback(GAMES, mover)
 
 
 async def exhibition(service: GameService, **options: str | None) -> tuple[Any, Any]:
