@@ -63,7 +63,7 @@ from engines.geometry.hexstar import (
     centre,
     neighbours,
 )
-from engines.orbs import ELEMENT_NAMES, ELEMENTS, OrbsLastMove, OrbsView
+from engines.orbs import ELEMENT_NAMES, ELEMENTS, POINT_NAMES, OrbsLastMove, OrbsView
 from render.kit import (
     BACKGROUND,
     INK,
@@ -843,18 +843,19 @@ BEATS = {"F": "burns", "A": "evaporates", "W": "erodes", "E": "smothers"}
 
 
 def _seat_name(view: OrbsView, seat: int) -> str:
-    return f"Seat {seat} ({view.points[seat]})"
+    """The seat's point, as the chat names it (the engine's seat names): ``"South-east"``."""
+    return POINT_NAMES[view.points[seat]]
 
 
-def _list(seats: Sequence[int]) -> str:
-    """``"0"``, ``"0 and 2"``, ``"0, 2 and 4"``."""
-    names = [str(seat) for seat in seats]
+def _list(view: OrbsView, seats: Sequence[int]) -> str:
+    """``"North"``, ``"North and South"``, ``"North, South-east and South-west"``."""
+    names = [_seat_name(view, seat) for seat in seats]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def headline(view: OrbsView) -> tuple[str, str]:
-    """The panel's big line and the one under it: ``("Seat 1 (S) to move", "")`` while the
-    game runs; ``("Team A (0+2) wins", "Last side standing")``, ``("Seats 0 and 2 win",
+    """The panel's big line and the one under it: ``("South to move", "")`` while the
+    game runs; ``("Team A wins", "Last side standing")``, ``("North and South-east win",
     …)`` (winners who are not one team) or ``("Draw", "Draw agreed")``
     once it is over (an unknown termination is written with spaces for underscores)."""
     outcome = view.outcome
@@ -870,9 +871,9 @@ def headline(view: OrbsView) -> tuple[str, str]:
         return (f"{_seat_name(view, winners[0])} wins", reason)
     team = _team_texts(view.sides).get(winners[0], "")
     if any(sorted(side) == winners for side in view.sides) and team:
-        # One team won: its letter as the chat names it, "Team A (0+2) wins".
+        # One team won: its letter as the chat names it, "Team A wins".
         return (f"{team[:1].upper()}{team[1:]} wins", reason)
-    return (f"Seats {_list(winners)} win", reason)
+    return (f"{_list(view, winners)} win", reason)
 
 
 def quiet_text(view: OrbsView) -> str:
@@ -884,9 +885,9 @@ def quiet_text(view: OrbsView) -> str:
 
 
 def describe_last(view: OrbsView) -> str:
-    """The last move in words after the mover's seat, with the canonical move: ``"Seat 1 (S):
-    N4-M5"``, ``"…: I5-I6, Fire burns seat 0's Air"``, ``"…: I5-I6, Fire and seat 0's Water
-    annihilate"``, ``"…: I5-I6, seat 0's Water erodes the attacking Earth"``, ``"Seat 1 (S)
+    """The last move in words after the mover's seat, with the canonical move: ``"South:
+    N4-M5"``, ``"…: I5-I6, Fire burns North's Air"``, ``"…: I5-I6, Fire and North's Water
+    annihilate"``, ``"…: I5-I6, North's Water erodes the attacking Earth"``, ``"South
     passed"`` or ``"… resigned"``; ``""`` without a last move."""
     last = view.last
     if last is None:
@@ -898,7 +899,9 @@ def describe_last(view: OrbsView) -> str:
         return f"{mover} resigned"
     text = f"{mover}: {last.origin}-{last.target}"
     attacker = ELEMENT_NAMES.get(last.element, last.element)
-    victim = f"seat {last.victim_seat}'s {ELEMENT_NAMES.get(last.victim, last.victim)}"
+    victim = ELEMENT_NAMES.get(last.victim, last.victim)
+    if last.victim_seat is not None:
+        victim = f"{_seat_name(view, last.victim_seat)}'s {victim}"
     if last.kind == "capture":
         text += f", {attacker} {BEATS.get(last.element, 'beats')} {victim}"
     elif last.kind == "annihilation":
@@ -1024,12 +1027,12 @@ MIN_COUNT_STEP = 38
 
 
 def _team_texts(sides: Sequence[Sequence[int]]) -> dict[int, str]:
-    """Per seat, ``team A (0+2+4)``: its side's letter, as the chat names it (the engine's
-    seat names, sides lettered by their smallest seat, as ``teams=02-13`` prints them), and
-    the seats of that side, on each of its seats' rows."""
+    """Per seat, ``team A``: its side's letter, as the chat names it (the engine's seat
+    names, sides lettered by their smallest seat, as ``teams=02-13`` prints them), on each
+    of its seats' rows."""
     ordered = sorted(sides, key=min)
     return {
-        seat: f"team {letter} ({'+'.join(str(s) for s in sorted(side))})"
+        seat: f"team {letter}"
         for letter, side in zip("ABCDEF", ordered, strict=False)
         for seat in side
     }
@@ -1064,7 +1067,7 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
         mid = top + (SEAT_ROW_HEIGHT - 5) / 2
         _paste(image, _ring_sample(seat, RING_SAMPLE_RADIUS, out), PANEL_LEFT + 18, mid)
         x: float = PANEL_LEFT + 46
-        title = f"Seat {seat} ({view.points[seat]})"
+        title = _seat_name(view, seat)
         draw_text(image, x, top + 16, title, 18, ink, bold=True)
         tag = "TO MOVE" if seat == view.to_move else "WINNER" if seat in winners else ""
         tag = "out" if out and not tag else tag

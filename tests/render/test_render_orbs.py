@@ -483,12 +483,12 @@ def test_the_board_fits_its_area_at_every_scale() -> None:
 
 
 def test_headline() -> None:
-    assert ob.headline(START_2P) == ("Seat 0 (N) to move", "")
-    assert ob.headline(FINISHED) == ("Team A (0+2) wins", "Last side standing")
+    assert ob.headline(START_2P) == ("North to move", "")
+    assert ob.headline(FINISHED) == ("Team A wins", "Last side standing")
     single = replace(FINISHED, outcome=Outcome("last_standing", (1,), ((1,), (0, 2, 3))))
-    assert ob.headline(single) == ("Seat 1 (SE) wins", "Last side standing")
+    assert ob.headline(single) == ("South-east wins", "Last side standing")
     three = replace(BUSY_6P, to_move=None, outcome=Outcome("last_standing", (4, 0, 2), ()))
-    assert ob.headline(three) == ("Seats 0, 2 and 4 win", "Last side standing")
+    assert ob.headline(three) == ("North, South-east and South-west win", "Last side standing")
     for termination, words in [
         ("annihilation", "The last two orbs annihilated"),
         ("same_element", "Only one element left"),
@@ -510,25 +510,25 @@ def test_quiet_text_counts_against_the_limit() -> None:
 @pytest.mark.parametrize(
     ("last", "text"),
     [
-        (OrbsLastMove(1, "move", "N4", "M5", "F"), "Seat 1 (S): N4-M5"),
+        (OrbsLastMove(1, "move", "N4", "M5", "F"), "South: N4-M5"),
         (
             OrbsLastMove(0, "capture", "I5", "I6", "F", "A", 1),
-            "Seat 0 (N): I5-I6, Fire burns seat 1's Air",
+            "North: I5-I6, Fire burns South's Air",
         ),
         (
             OrbsLastMove(0, "capture", "I5", "I6", "A", "W", 1),
-            "Seat 0 (N): I5-I6, Air evaporates seat 1's Water",
+            "North: I5-I6, Air evaporates South's Water",
         ),
         (
             OrbsLastMove(1, "annihilation", "I6", "I5", "W", "F", 0),
-            "Seat 1 (S): I6-I5, Water and seat 0's Fire annihilate",
+            "South: I6-I5, Water and North's Fire annihilate",
         ),
         (
             OrbsLastMove(1, "lost", "I6", "I5", "E", "W", 0),
-            "Seat 1 (S): I6-I5, seat 0's Water erodes the attacking Earth",
+            "South: I6-I5, North's Water erodes the attacking Earth",
         ),
-        (OrbsLastMove(0, "pass"), "Seat 0 (N) passed"),
-        (OrbsLastMove(1, "resign"), "Seat 1 (S) resigned"),
+        (OrbsLastMove(0, "pass"), "North passed"),
+        (OrbsLastMove(1, "resign"), "South resigned"),
     ],
 )
 def test_describe_last_uses_the_notation(last: OrbsLastMove, text: str) -> None:
