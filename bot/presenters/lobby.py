@@ -17,7 +17,9 @@ def _challenge_head(info: ChallengeInfo, verb: str) -> str:
     """The first line of a lobby post: who ``verb`` whom (the invited, the bots seated,
     ``**Gameroom (level 3)** ×2`` for several of one level, and ``anyone`` for open seats)
     to which game, the number of seats beyond two, and the options that are not the
-    default."""
+    default. While the lobby is open (``verb`` "challenges") the invited who declined are
+    left out, their seats being open to anyone (the post lists them under "Declined:");
+    once it is closed, the heading tells whom the challenge named."""
     bots = Counter(mention(p.user_id) for p in info.lobby if p.role == "bot" and p.holds_seat)
     seated_bots = [name if count == 1 else f"{name} ×{count}" for name, count in bots.items()]
     size = f" ({info.players} players)" if info.players > 2 else ""
@@ -29,8 +31,11 @@ def _challenge_head(info: ChallengeInfo, verb: str) -> str:
             f"{mention(info.challenger_id)} {opened} an exhibition game of "
             f"**{info.game_name}**{size}{options}{between}"
         )
-    whom = [mention(u) for u in info.invited_ids] + seated_bots
-    if info.players > 1 + len(info.invited_ids) + bots.total():
+    named = info.invited_ids
+    if verb == "challenges":
+        named = tuple(u for u in named if u not in info.declined_ids)
+    whom = [mention(u) for u in named] + seated_bots
+    if info.players > 1 + len(named) + bots.total():
         whom.append("anyone")
     return (
         f"{mention(info.challenger_id)} {verb} {_join(whom)} to **{info.game_name}**{size}{options}"

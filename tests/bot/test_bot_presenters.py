@@ -562,8 +562,10 @@ def test_a_lobby_lists_every_seat_and_how_to_take_part() -> None:
             ChallengePlayer(5, "joined", "left"),
         ),
     )
+    # While the lobby is open, one who declined is no longer among those challenged (their
+    # seat is open to anyone); the heading of the closed post still names them.
     assert presenters.challenge_text(lobby) == (
-        "<@1> challenges <@2>, <@3> and anyone to **Generator** (4 players).\n"
+        "<@1> challenges <@2> and anyone to **Generator** (4 players).\n"
         "1. <@1> (challenger)\n"
         "2. <@2> (accepted)\n"
         "3. <@4> (joined)\n"
