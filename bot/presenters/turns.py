@@ -292,19 +292,27 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     return text
 
 
-def _move_line(result: TurnResult, prompt: str | None) -> str:
+def _move_line(result: TurnResult, prompt: str | None, *, whole_turn: bool = False) -> str:
     """The first line of :func:`turn_text`: who played what and what happened, leaving out
     what ``prompt`` (shown below it to the seats to move, or ``None``) says
-    (:func:`_event_phrase`)."""
+    (:func:`_event_phrase`). ``whole_turn``: with the mover's earlier decisions of a turn
+    this move ended (:attr:`TurnResult.turn_before`, "…" first when the turn began before
+    them), which the channel read as quiet lines and a watcher's message would miss."""
     snapshot = result.snapshot
-    events = _without_bare_pass(result.events, result.seat, (result.move,))
+    earlier = result.turn_before if whole_turn else ()
+    moves = [m.text for m in earlier if m.seat == result.seat] + [result.move]
+    events = [e for m in earlier for e in m.events] + list(result.events)
+    events = _without_bare_pass(events, result.seat, moves)
     phrase = _event_phrase(
         [_with_player(snapshot, event, result.seat) for event in events],
         prompt,
         snapshot.to_move,
     )
     mover = snapshot.players[result.seat]
-    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    played = _join([_code(m) for m in moves])
+    if whole_turn and result.turn_cut:
+        played = f"… {played}"
+    line = f"{_player(mover)} played {played}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
     if result.declined_draw_offer:
@@ -356,8 +364,11 @@ def watcher_turn_line(result: TurnResult) -> str:
     """The line a watcher's direct message quotes for a move (:func:`watcher_dm_text`): the
     board post's first line with every public event, since the watcher does not read the
     prompt under the post's ping. So a Generator watcher learns the next roll ("…; Red
-    rolled yellow (Y).") and an Arbos watcher a pending prune."""
-    return _move_line(result, None)
+    rolled yellow (Y).") and an Arbos watcher a pending prune. In Generation Zero it tells
+    the whole turn the move ended, every decision and what it did ("<@1> (Seat 1) played
+    `move S4 L14`, `attack A1` and `rest A8`: S4 moved to L14; …"): the watcher hears once
+    per turn."""
+    return _move_line(result, None, whole_turn=True)
 
 
 def turn_text(result: TurnResult) -> str:

@@ -28,10 +28,14 @@ __all__ = [
     "public_events",
     "public_position",
     "resign_move_text",
+    "turn_so_far",
 ]
 
 #: How many of the last moves a snapshot carries (``/game info``).
 RECENT_MOVES = 8
+#: How far back a turn of many decisions is looked for when the snapshot's last moves do
+#: not reach its beginning (:meth:`bot.service.play.Play` for the watchers' line).
+TURN_LOOKBACK = 40
 #: Event kind of the notice logged with every move the bot plays because a seat's time ran
 #: out. Unlike a forced pass's ``automatic`` notice it is the timed-out seat's turn: the
 #: opponent's last move cannot be taken back across it.
@@ -103,3 +107,27 @@ def left_seats(moves: Sequence[MoveRow | NewMove]) -> tuple[tuple[int, str], ...
             if event.kind == ELIMINATED_EVENT and event.seat is not None:
                 gone.setdefault(event.seat, "eliminated")
     return tuple(gone.items())
+
+
+def turn_so_far(
+    records: Sequence[MoveRecord], seat: int, ply: int
+) -> tuple[tuple[MoveRecord, ...], bool]:
+    """The rows of ``seat``'s turn logged before ``ply`` (a turn of many decisions:
+    Generation Zero), oldest first, from ``records`` (consecutive log rows, oldest first):
+    the seat's rows back to the last row of another seat, with the chance outcomes among
+    them but not those before its first decision (a deal, a new round). Another seat's
+    resignation logged during the turn is passed over and left out (its own post told
+    it). The flag says whether the turn's beginning is among ``records`` (another seat's
+    row, or the game's first ply, came before it); if not, the turn began earlier than
+    they reach."""
+    earlier = [r for r in records if r.ply < ply]
+    start = len(earlier)
+    while start > 0 and (
+        earlier[start - 1].seat in (seat, None) or is_resignation(earlier[start - 1])
+    ):
+        start -= 1
+    whole = start > 0 or (earlier[0].ply == 1 if earlier else ply == 1)
+    turn = [r for r in earlier[start:] if r.seat in (seat, None)]
+    while turn and turn[0].seat is None:
+        turn = turn[1:]
+    return tuple(turn), whole

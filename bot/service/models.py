@@ -214,6 +214,11 @@ class TurnResult:
     true when the engine plays many decisions per turn
     (:attr:`~engines.base.Engine.many_decisions_per_turn`) and the next decision is the
     mover's again: the bot then tells the mover what is pending instead of posting a board.
+    When such a move ends the turn, ``turn_before`` holds the seat's earlier decisions of
+    that turn (with their public events, oldest first; chance outcomes among them too) for
+    the watchers' direct message, which would otherwise tell only this last decision;
+    ``turn_cut`` is true when the turn began before the rows looked at
+    (:data:`~bot.service.logbook.TURN_LOOKBACK`).
     """
 
     snapshot: GameSnapshot
@@ -227,6 +232,8 @@ class TurnResult:
     refused_takeback: bool = False
     turn_goes_on: bool = False
     ended_claim: bool = False
+    turn_before: tuple[MoveRecord, ...] = ()
+    turn_cut: bool = False
 
     @property
     def outcome(self) -> Outcome | None:

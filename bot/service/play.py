@@ -27,11 +27,15 @@ from bot.service.errors import (
     sentence,
 )
 from bot.service.logbook import (
+    TURN_LOOKBACK,
+    move_record,
     private_events_of,
     public_events,
+    turn_so_far,
 )
 from bot.service.matching import filter_moves
 from bot.service.models import (
+    MoveRecord,
     TurnResult,
 )
 from bot.service.options import MAX_CHOICE_LENGTH
@@ -191,6 +195,10 @@ class Play:
             board_post=not turn_goes_on,
         )
         all_events = (*events, *automatic_events)
+        turn_before: tuple[MoveRecord, ...] = ()
+        turn_cut = False
+        if engine.many_decisions_per_turn and not turn_goes_on:
+            turn_before, turn_cut = await self._turn_before(updated, seat, ply)
         log.debug(
             "game %d: ply %d %s by seat %d%s",
             loaded.row.id,
@@ -213,7 +221,25 @@ class Play:
             private_events=private_events_of(all_events, loaded.meta.seats_of(user_id)),
             turn_goes_on=turn_goes_on,
             ended_claim=late and not turn_goes_on,
+            turn_before=turn_before,
+            turn_cut=turn_cut,
         )
+
+    async def _turn_before(
+        self, loaded: Loaded, seat: int, ply: int
+    ) -> tuple[tuple[MoveRecord, ...], bool]:
+        """``(turn_before, turn_cut)`` of :class:`TurnResult` for ``seat``'s move at ``ply``
+        that ended its turn of many decisions: from the position's last moves, read from
+        the log (up to :data:`TURN_LOOKBACK` plies back) only when the turn began before
+        them."""
+        turn, whole = turn_so_far(loaded.position.recent, seat, ply)
+        if whole:
+            return turn, False
+        rows = await self.core.database.games.moves(
+            loaded.row.id, since_ply=max(0, ply - 1 - TURN_LOOKBACK)
+        )
+        turn, whole = turn_so_far([move_record(r, r.created_at) for r in rows], seat, ply)
+        return turn, not whole
 
     async def autocomplete_moves(self, channel_id: int, user_id: int, typed: str) -> list[str]:
         """The moves of :meth:`autocomplete_move_choices` without their labels (for tests

@@ -21,7 +21,14 @@ from bot.service import (
     TurnResult,
 )
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import Hint, HintMove, RatingChange, SeatClockInfo, TakebackAnswer
+from bot.service.logbook import turn_so_far
+from bot.service.models import (
+    Hint,
+    HintMove,
+    RatingChange,
+    SeatClockInfo,
+    TakebackAnswer,
+)
 from bot.service.rating_models import GameRating, Leaderboard, LeaderboardEntry, RatingProfile
 from bot.service.spectators import WatchChange, WatchResult
 from engines import get_engine
@@ -173,6 +180,51 @@ def test_a_watchers_line_keeps_what_the_prompt_says() -> None:
     due = Event("prune_due", 1, "Black has 4 trees and must prune 1 tree")
     pruning = turn(events=(due,), snapshot=snapshot(prompt=f"{due.text} first (A17): …"))
     assert presenters.watcher_turn_line(pruning).endswith(f": {due.text}.")
+
+
+def test_a_watchers_line_tells_the_whole_turn_of_many_decisions() -> None:
+    """Generation Zero: the watcher hears once per turn, so the line tells every decision of
+    the turn the move ended and what each did, with the chance rows' events among them;
+    "…" first when the turn began before the rows the service looked at."""
+    at = datetime(2026, 11, 28, tzinfo=UTC)
+    earlier = (
+        MoveRecord(11, 0, "move S4 L14", (Event("moved", 0, "S4 moved to L14"),), at),
+        MoveRecord(12, None, "monster:M3", (Event("fight", 0, "S4 fights M3"),), at),
+        MoveRecord(13, 0, "flee L11", (Event("fled", 0, "S4 fled to L11"),), at),
+    )
+    rested = Event("rested", 0, "A8 rested")
+    last = turn(move="rest A8", events=(rested,), turn_before=earlier)
+    expected = (
+        "<@11> (South) played `move S4 L14`, `flee L11` and `rest A8`: S4 moved to L14; "
+        "S4 fights M3; S4 fled to L11; A8 rested."
+    )
+    assert presenters.watcher_turn_line(last) == expected
+    assert presenters.turn_text(last).startswith("<@11> (South) played `rest A8`: A8 rested.")
+    cut = presenters.watcher_turn_line(replace(last, turn_cut=True))
+    assert cut.startswith("<@11> (South) played … `move S4 L14`, ")
+
+
+def test_a_turn_so_far_is_the_seats_rows_since_another_seat_moved() -> None:
+    at = datetime(2026, 11, 28, tzinfo=UTC)
+
+    def rows(*seats: int | None, first: int = 1) -> list[MoveRecord]:
+        return [MoveRecord(first + i, s, f"m{first + i}", (), at) for i, s in enumerate(seats)]
+
+    log = rows(None, 1, 1, None, 0, None, 0, 0)  # ply 8 is the move that ends seat 0's turn
+    turn, whole = turn_so_far(log, 0, 8)
+    assert [m.ply for m in turn] == [5, 6, 7]
+    assert whole
+    # The deal before the first decision is not the turn's; another seat's resignation is
+    # passed over and left out.
+    resigned = [*rows(1, None, 0), MoveRecord(4, 1, "[1]resign", (), at), *rows(0, 0, first=5)]
+    turn, whole = turn_so_far(resigned, 0, 6)
+    assert [m.ply for m in turn] == [3, 5]
+    assert whole
+    assert turn_so_far(rows(None, 0, 0), 0, 3) == (tuple(rows(None, 0, 0)[1:2]), True)
+    # Rows that do not reach the turn's beginning say so.
+    turn, whole = turn_so_far(rows(0, 0, 0, first=20), 0, 23)
+    assert len(turn) == 3
+    assert not whole
 
 
 def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:

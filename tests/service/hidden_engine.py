@@ -552,6 +552,8 @@ class _Harness:
         self.facts = facts
         self.image_facts = image_facts
         self.report = LeakReport()
+        #: The decisions played so far in the turn under way (many decisions per turn).
+        self.turn: list[str] = []
 
     async def state(self, game_id: int) -> Any:
         row = await self.service.database.games.get(game_id)
@@ -698,10 +700,19 @@ class _Harness:
             raise LeakError(f"ply {after.ply}: turn_goes_on is {result.turn_goes_on}")
         if goes_on:
             self.report.continued_turns += 1
+            self.turn.append(result.move)
             post = presenters.decision_text(result)
         else:
             post = presenters.turn_text(result)
             await self.board(after, state, known)
+            # A watcher's direct message tells the whole turn the move ended.
+            watched = presenters.watcher_turn_line(result)
+            self.public(watched, known, "the watchers' line")
+            if self.engine.many_decisions_per_turn and not result.turn_cut:
+                told = [m.text for m in result.turn_before if m.seat == result.seat]
+                if told != self.turn or any(f"`{t}`" not in watched for t in told):
+                    raise LeakError(f"ply {after.ply}: the watchers' line misses {self.turn}")
+            self.turn = []
         self.public(post, known, "the turn post")
         ack = presenters.move_ack_text(result, posted=True)
         self.private(ack, result.seat, known, "the move acknowledgement")
