@@ -66,7 +66,8 @@ class Level:
     ``blunder_check`` checks the move picked against a loss forced within three plies and
     plays the next best one if so, where the game allows the check (:mod:`ai.tactics`);
     ``minimax`` is the weight 0–1 of the implicit minimax backups in the search's selection
-    (:class:`ai.search.Mcts`; 0 = plain UCT).
+    (:class:`ai.search.Mcts`; 0 = plain UCT); ``exploration`` the search's UCB1 constant,
+    ``None`` for the game's own (:attr:`ai.evaluation.GameProfile.exploration`).
     """
 
     number: int
@@ -76,6 +77,7 @@ class Level:
     candidates: int
     blunder_check: bool = False
     minimax: float = 0.0
+    exploration: float | None = None
 
 
 #: The five levels. Time limits per decision on one core: level 1 ≤ 0.2 s; level 5 its
@@ -96,10 +98,12 @@ def _own_table(
     mistakes: tuple[tuple[float, int], ...] | None = None,
     *,
     minimax: float = 0.0,
+    exploration: float | None = None,
 ) -> tuple[Level, ...]:
     """The default :data:`LEVELS` with other iteration budgets and, if given, other mistakes
     (``(temperature, candidates)`` per level, 1–5; ``None`` keeps the default ones), and
-    level 5 searching with implicit minimax backups of weight ``minimax`` (0: none): the
+    level 5 searching with implicit minimax backups of weight ``minimax`` (0: none) and
+    the UCB1 constant ``exploration`` (``None``: the game's): the
     numbers, names and time limits stay the default ones, so the service's menus and
     think-time limits hold in every game."""
     if mistakes is None:
@@ -108,7 +112,7 @@ def _own_table(
         replace(lv, budget=replace(lv.budget, iterations=n), temperature=t, candidates=c)
         for lv, n, (t, c) in zip(LEVELS, iterations, mistakes, strict=True)
     )
-    return (*table[:-1], replace(table[-1], minimax=minimax))
+    return (*table[:-1], replace(table[-1], minimax=minimax, exploration=exploration))
 
 
 #: Per-game level tables, for a game where the default one does not separate the levels.
@@ -359,7 +363,7 @@ def decide(
     moves = engine.legal_moves(known, seat)
     if len(moves) == 1:
         return engine.format_move(known, moves[0])
-    mcts = Mcts(engine, minimax=lvl.minimax)
+    mcts = Mcts(engine, minimax=lvl.minimax, exploration=lvl.exploration)
     if is_view:
         result = mcts.search_view(subject, seat, budget, seed)
     else:
@@ -425,7 +429,7 @@ def suggest(
     if not is_view and seat not in engine.to_move(subject):
         raise ValueError(f"seat {seat} is not to move")
     strongest = replace(levels_for(engine_id)[-1], budget=budget)
-    mcts = Mcts(engine, minimax=strongest.minimax)
+    mcts = Mcts(engine, minimax=strongest.minimax, exploration=strongest.exploration)
     if is_view:
         result = mcts.search_view(subject, seat, budget, seed)
     else:
