@@ -65,6 +65,15 @@ TAKEBACK_CLOSED = "This takeback request is no longer open."
 PUBLIC_REVEALS: Mapping[str, frozenset[str]] = {
     "generation_zero": frozenset({"fight", "battle", "chapter", "ensnared"}),
 }
+#: How a refused takeback names a public reveal, by event kind (after "it …"): what that
+#: kind may show, since the rule goes by kind (a battle without ensnared Canons shows
+#: nothing, and is refused all the same).
+_REVEAL_WORDS: Mapping[str, str] = {
+    "fight": "started a Monster fight, which turns the Monster face up",
+    "battle": "started a battle, which turns any ensnared Canons face up",
+    "chapter": "played a chapter, which shows a Canon to the seat that plays it",
+    "ensnared": "ensnared a Canon, which shows it to the seat that ensnares it",
+}
 
 
 class TakebackError(ServiceError):
@@ -138,14 +147,23 @@ def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
     have any): one of its events is private (``visible_to`` set), or is a public event of a
     kind :data:`PUBLIC_REVEALS` lists for ``game``. A game with hidden information missing
     from that table is assumed to reveal something with every row."""
+    return _reveal_words(move, game=game, hidden_information=hidden_information) is not None
+
+
+def _reveal_words(move: MoveRow, *, game: str, hidden_information: bool) -> str | None:
+    """What the row revealed, in words after "it" (``"showed a hidden card to a player"``,
+    :data:`_REVEAL_WORDS`), or ``None`` if nothing (see :func:`reveals`)."""
     if not hidden_information:
-        return False
+        return None
     kinds = PUBLIC_REVEALS.get(game)
     if kinds is None:
-        return True
-    return any(
-        e.visible_to is not None or e.kind in kinds for e in _codec.load_events(move.events_json)
-    )
+        return "may have shown hidden information"
+    for event in _codec.load_events(move.events_json):
+        if event.visible_to is not None:
+            return "showed a hidden card to a player"
+        if event.kind in kinds:
+            return _REVEAL_WORDS.get(event.kind, "turned a hidden card face up")
+    return None
 
 
 def _chance_words(row: MoveRow) -> str:
@@ -175,7 +193,8 @@ def plan_takeback(
 
     Raises :class:`TakebackError` when there is none to take back (no move of the
     requester's yet, or the opponent has moved since), when it is a resignation, or when a
-    row to remove is a chance outcome or revealed hidden information (:func:`reveals`).
+    row to remove is a chance outcome or revealed hidden information (:func:`reveals`;
+    the message says which row and what it may have shown).
     """
     last = len(moves) - 1
     while last >= 0 and (
@@ -200,9 +219,14 @@ def plan_takeback(
                 f"Your move was followed by a chance outcome ({_chance_words(row)}), and a "
                 "takeback never undoes a die roll or a shuffle."
             )
-        if reveals(row, game=game, hidden_information=hidden_information):
+        words = _reveal_words(row, game=game, hidden_information=hidden_information)
+        if words is not None and row is move:
+            raise TakebackError(f"Your move {words}, so it cannot be taken back.")
+        if words is not None:
+            after_it = "forced move" if is_automatic(row) else "bot's reply"
             raise TakebackError(
-                "Your move revealed hidden information, so it cannot be taken back."
+                f"The {after_it} `{row.text}` after your move {words}, so your move cannot "
+                "be taken back."
             )
     after = removed[1:]
     return TakebackPlan(

@@ -144,8 +144,22 @@ def test_reveals_private_events_and_listed_public_reveals_in_hidden_games_only()
     assert not reveals(row(1, 0, "x", fight), game="orbs", hidden_information=False)
     # An unlisted game with hidden information: every row may have revealed something.
     assert reveals(row(1, 0, "x", moved), game="hidden_toy", hidden_information=True)
-    with pytest.raises(TakebackError, match="revealed hidden information"):
+    with pytest.raises(TakebackError, match=r"^Your move started a Monster fight, which turns"):
         plan_takeback([row(1, 0, "x", fight)], (0,), game=game, hidden_information=True)
+    # A battle is refused by its kind, and the sentence says what a battle may show; a
+    # reveal in the bot's reply names the reply.
+    battle = Event("battle", 0, "battle at L1, thrusts in this order: S1, A4")
+    with pytest.raises(TakebackError, match="turns any ensnared Canons face up"):
+        plan_takeback([row(1, 0, "end", battle)], (0,), game=game, hidden_information=True)
+    seen = Event("chapter_seen", 1, "C4 is Merrie", visible_to=frozenset({1}))
+    with pytest.raises(TakebackError, match=r"^The bot's reply `y` after your move showed a hid"):
+        plan_takeback(
+            [row(1, 0, "x", moved), row(2, 1, "y", seen)],
+            (0,),
+            game=game,
+            hidden_information=True,
+            replies_of=(1,),
+        )
 
 
 def test_rotated_seating_moves_everyone_one_seat() -> None:
@@ -384,7 +398,7 @@ async def test_generation_zero_takes_back_only_moves_that_revealed_nothing(
         revealing = any(e.visible_to is not None or e.kind in kinds for e in events)
         result = await service.play(GAMES, user, text)
         if revealing and not refused:
-            with pytest.raises(TakebackError, match="revealed hidden information"):
+            with pytest.raises(TakebackError, match=r"^Your move .*, so it cannot be taken back"):
                 await service.request_takeback(GAMES, user)
             refused += 1
         elif not revealing and not allowed and result.snapshot.is_active:
