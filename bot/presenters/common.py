@@ -156,7 +156,8 @@ def error_text(error: ServiceError) -> str:
         if error.kind == "notation":
             return f"{_uncited(error.message)} `/game rules` explains the notation."
     if isinstance(error, NotYourTurnError) and error.waiting_for:
-        return f"It is not your turn: waiting for {_mentions(error.waiting_for)}."
+        played = f"your move {_code(error.just_played)} is played; " if error.just_played else ""
+        return f"It is not your turn: {played}waiting for {_mentions(error.waiting_for)}."
     if isinstance(error, TooManySeatsError):
         return too_many_seats_text(error)
     return _uncited(error.message)

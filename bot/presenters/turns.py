@@ -21,9 +21,8 @@ from bot.presenters.common import (
 )
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot, is_practice
-from bot.service.logbook import is_resignation, played_on_time_out
+from bot.service.logbook import AUTOMATIC_EVENT, is_resignation, last_chosen, played_on_time_out
 from bot.service.models import MoveRecord, RatingChange
-from bot.service.social import AUTOMATIC_EVENT
 from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
 
 __all__ = [
@@ -417,16 +416,8 @@ def game_started_text(snapshot: GameSnapshot) -> str:
 
 
 def _last_chosen(snapshot: GameSnapshot) -> MoveRecord | None:
-    """The last move a seat chose among the recent ones: not a chance outcome, nor a forced
-    pass played for the next seat (``automatic`` event) after it; ``None`` if none."""
-    moved = (
-        m
-        for m in reversed(snapshot.last_moves)
-        if m.seat is not None
-        and m.seat >= 0
-        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
-    )
-    return next(moved, None)
+    """The last move a seat chose among the recent ones (:func:`last_chosen`)."""
+    return last_chosen(snapshot.last_moves)
 
 
 def late_board_is_first(snapshot: GameSnapshot) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.service import _codec
 from bot.service._cache import GameMeta
+from bot.service.logbook import AUTOMATIC_EVENT
 from db import NewMove
 from engines.base import CHANCE, Event
 
@@ -61,7 +62,7 @@ def automatic_steps(
             forced += 1
             state, text, played = engine.play(state, seat, only[0])
             who = meta.players[seat].seat_name
-            notice = Event("automatic", seat, f"{who} has no legal move and passes")
+            notice = Event(AUTOMATIC_EVENT, seat, f"{who} has no legal move and passes")
             step_events = (notice, *played)
         else:
             break

@@ -30,6 +30,7 @@ from bot.service.errors import (
     sentence,
 )
 from bot.service.logbook import (
+    AUTOMATIC_EVENT,
     TIMEOUT_EVENT,
     resign_move_text,
 )
@@ -352,7 +353,7 @@ class Endings:
                     m.seat
                     for m in logged
                     if m.seat not in left
-                    and '"automatic"' not in m.events_json
+                    and f'"{AUTOMATIC_EVENT}"' not in m.events_json
                     and f'"{TIMEOUT_EVENT}"' not in m.events_json
                 }
                 if all(p.seat in moved for p in loaded.meta.players if p.seat not in left):

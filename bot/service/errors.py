@@ -64,12 +64,15 @@ class NotAPlayerError(ServiceError):
 class NotYourTurnError(ServiceError):
     """The user is a player, but none of their seats may act now.
 
-    ``waiting_for`` holds the user ids of the players who may act, for the presenter.
+    ``waiting_for`` holds the user ids of the players who may act, for the presenter;
+    ``just_played`` the caller's own move when it is the last one a seat chose (a move sent
+    twice, or typed again after it was played), so the answer can say it is played.
     """
 
-    def __init__(self, waiting_for: Sequence[int] = ()) -> None:
+    def __init__(self, waiting_for: Sequence[int] = (), *, just_played: str | None = None) -> None:
         super().__init__("It is not your turn.")
         self.waiting_for = tuple(waiting_for)
+        self.just_played = just_played
 
 
 class InvalidMoveError(ServiceError):

@@ -17,10 +17,12 @@ from db import MoveRow, NewMove
 from engines.base import ELIMINATED_EVENT, Engine, Event
 
 __all__ = [
+    "AUTOMATIC_EVENT",
     "HAS_PRIVATE_EVENTS",
     "RECENT_MOVES",
     "TIMEOUT_EVENT",
     "is_resignation",
+    "last_chosen",
     "left_seats",
     "move_record",
     "played_on_time_out",
@@ -36,6 +38,8 @@ RECENT_MOVES = 8
 #: How far back a turn of many decisions is looked for when the snapshot's last moves do
 #: not reach its beginning (:meth:`bot.service.play.Play` for the watchers' line).
 TURN_LOOKBACK = 40
+#: The event kind the service adds to a forced move it played for a seat (GEN-12, ORB-4).
+AUTOMATIC_EVENT = "automatic"
 #: Event kind of the notice logged with every move the bot plays because a seat's time ran
 #: out. Unlike a forced pass's ``automatic`` notice it is the timed-out seat's turn: the
 #: opponent's last move cannot be taken back across it.
@@ -54,6 +58,20 @@ def resign_move_text(seat: int) -> str:
 def is_resignation(move: MoveRecord) -> bool:
     """Whether logged ``move`` is its seat's resignation (:func:`resign_move_text`)."""
     return move.seat is not None and move.text == resign_move_text(move.seat)
+
+
+def last_chosen(records: Sequence[MoveRecord]) -> MoveRecord | None:
+    """The last move a seat chose among ``records`` (oldest first): not a chance outcome,
+    nor a forced pass the bot played for a seat (:data:`AUTOMATIC_EVENT`); ``None`` if
+    none."""
+    moved = (
+        m
+        for m in reversed(records)
+        if m.seat is not None
+        and m.seat >= 0
+        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
+    )
+    return next(moved, None)
 
 
 def played_on_time_out(move: MoveRecord) -> bool:

@@ -28,6 +28,7 @@ from bot.service.errors import (
 )
 from bot.service.logbook import (
     TURN_LOOKBACK,
+    last_chosen,
     move_record,
     private_events_of,
     public_events,
@@ -101,7 +102,13 @@ class Play:
             loaded = await self.core.settle(await self.core.reload(row), now=now)
             if seen_version is not None and seen_version != loaded.row.version:
                 raise StaleActionError()
-            seat = await self.core.moving_seat(loaded, user_id)
+            try:
+                seat = await self.core.moving_seat(loaded, user_id)
+            except NotYourTurnError as exc:
+                last = last_chosen(loaded.position.recent)
+                if last is None or last.seat not in loaded.meta.seats_of(user_id):
+                    raise
+                raise NotYourTurnError(exc.waiting_for, just_played=last.text) from None
             if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
                 late = self.timeouts.out_of_time(loaded, seat, now)  # a soft clock ran out
                 return await self._play_move(loaded, seat, user_id, text, now, late=late)

@@ -25,7 +25,7 @@ from ai.levels import LEVELS
 from bot.service import _codec, bot_seats
 from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.errors import NotAPlayerError, ServiceError
-from bot.service.logbook import resign_move_text
+from bot.service.logbook import AUTOMATIC_EVENT, resign_move_text
 from bot.service.models import ChallengeInfo
 from db import MoveRow
 from db.ratings import is_anonymous
@@ -49,8 +49,6 @@ __all__ = [
     "rotated_seating",
 ]
 
-#: The event kind the service adds to a forced move it played for a seat (GEN-12, ORB-4).
-AUTOMATIC_EVENT = "automatic"
 
 #: What an answer to a takeback request that is no longer open hears (answered, withdrawn, or
 #: a move came first).

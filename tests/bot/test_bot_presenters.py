@@ -756,6 +756,9 @@ def test_error_texts_add_what_helps() -> None:
     assert presenters.error_text(NotYourTurnError((NORTH,))) == (
         "It is not your turn: waiting for <@22>."
     )
+    assert presenters.error_text(NotYourTurnError((NORTH,), just_played="a1-a3")) == (
+        "It is not your turn: your move `a1-a3` is played; waiting for <@22>."
+    )
     assert presenters.error_text(StaleActionError()) == StaleActionError().message
 
 

@@ -129,6 +129,7 @@ async def test_move_errors_each_have_their_type(
     with pytest.raises(NotYourTurnError) as not_yours:
         await service.play(GAMES, waiter, "h8-h6")
     assert not_yours.value.waiting_for == (mover,)
+    assert not_yours.value.just_played is None  # nobody has moved yet
     with pytest.raises(InvalidMoveError) as notation:
         await service.play(GAMES, mover, "e2e4")
     assert notation.value.kind == "notation"
@@ -154,6 +155,11 @@ async def test_move_errors_each_have_their_type(
     assert (await service.snapshot(GAMES)).version == snapshot.version
     result = await service.play(GAMES, mover, " A1 - A3 ", seen_version=snapshot.version)
     assert result.move == "a1-a3"
+    # The same move sent again (a double submit): it is said to be played.
+    with pytest.raises(NotYourTurnError) as again:
+        await service.play(GAMES, mover, "a1-a3")
+    assert again.value.waiting_for == (waiter,)
+    assert again.value.just_played == "a1-a3"
 
 
 async def test_autocomplete_offers_the_callers_legal_moves(
