@@ -346,7 +346,8 @@ def turn_mention_ids(result: TurnResult) -> tuple[int, ...]:
     """Who the board post after a move (:func:`turn_text`) pings: every player once the game
     is over; else the players to move and the players it knocks out, whom its first line
     names (:func:`_with_player`: "South-east (<@22>) has no orbs left and is out"), so a
-    person learns of it then, not from the final post. Bots among them are never pinged
+    person learns of it then, not from the final post, and those the post sends to
+    ``/hand`` (:attr:`TurnResult.told_privately`). Bots among them are never pinged
     (:func:`bot.ui.replies.allowed_users`)."""
     snapshot = result.snapshot
     if result.outcome is not None:
@@ -356,7 +357,7 @@ def turn_mention_ids(result: TurnResult) -> tuple[int, ...]:
         for event in result.events
         if event.seat is not None and _knocked_out_name(snapshot, event, result.seat)
     ]
-    return tuple(dict.fromkeys((*result.next_user_ids, *knocked_out)))
+    return tuple(dict.fromkeys((*result.next_user_ids, *knocked_out, *result.told_privately)))
 
 
 def watcher_turn_line(result: TurnResult) -> str:
@@ -377,7 +378,7 @@ def turn_text(result: TurnResult) -> str:
     supply.`` then either ``<@2>, your move (North).`` or the result.
     """
     snapshot = result.snapshot
-    line = _move_line(result, _shown_prompt(snapshot))
+    line = _move_line(result, _shown_prompt(snapshot)) + _told_privately(result)
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     return f"{line}\n{outcome_text(snapshot, result.events)}"
@@ -394,7 +395,18 @@ def decision_text(result: TurnResult) -> str:
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
-    return f"{line} {seat_label(mover.seat_name)} decides again."
+    return f"{line} {seat_label(mover.seat_name)} decides again.{_told_privately(result)}"
+
+
+def _told_privately(result: TurnResult) -> str:
+    """``"\n<@2>: this move showed you something only you may see; `/hand` has it."`` for
+    the people :attr:`TurnResult.told_privately` names, else ``""``: who, never what."""
+    if not result.told_privately:
+        return ""
+    return (
+        f"\n{_mentions(result.told_privately)}: this move showed you something only you may "
+        "see; `/hand` has it."
+    )
 
 
 def game_started_text(snapshot: GameSnapshot) -> str:

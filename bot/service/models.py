@@ -218,7 +218,10 @@ class TurnResult:
     that turn (with their public events, oldest first; chance outcomes among them too) for
     the watchers' direct message, which would otherwise tell only this last decision;
     ``turn_cut`` is true when the turn began before the rows looked at
-    (:data:`~bot.service.logbook.TURN_LOOKBACK`).
+    (:data:`~bot.service.logbook.TURN_LOOKBACK`). ``told_privately`` are the people other
+    than the mover to whom these steps showed something only they may see (Generation
+    Zero's last draft pick deals every seat its Canons), so the post can send them to
+    ``/hand``; it names who, never what.
     """
 
     snapshot: GameSnapshot
@@ -234,6 +237,7 @@ class TurnResult:
     ended_claim: bool = False
     turn_before: tuple[MoveRecord, ...] = ()
     turn_cut: bool = False
+    told_privately: tuple[int, ...] = ()
 
     @property
     def outcome(self) -> Outcome | None:

@@ -16,6 +16,7 @@ from datetime import datetime
 from bot.service import _codec
 from bot.service._cache import GameMeta, PositionEntry
 from bot.service.automatic import automatic_steps
+from bot.service.bot_seats import is_bot
 from bot.service.clocks import (
     OutOfTimeError,
 )
@@ -204,6 +205,17 @@ class Play:
         all_events = (*events, *automatic_events)
         turn_before: tuple[MoveRecord, ...] = ()
         turn_cut = False
+        movers = loaded.meta.seats_of(user_id)
+        players = loaded.meta.players
+        told_privately = tuple(
+            dict.fromkeys(
+                players[s].user_id
+                for e in all_events
+                if e.visible_to is not None
+                for s in sorted(e.visible_to)
+                if s not in movers and not is_bot(players[s].user_id)
+            )
+        )
         if engine.many_decisions_per_turn and not turn_goes_on:
             turn_before, turn_cut = await self._turn_before(updated, seat, ply)
         log.debug(
@@ -230,6 +242,7 @@ class Play:
             ended_claim=late and not turn_goes_on,
             turn_before=turn_before,
             turn_cut=turn_cut,
+            told_privately=told_privately,
         )
 
     async def _turn_before(

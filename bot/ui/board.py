@@ -258,6 +258,7 @@ async def post_turn(
             snapshot.channel_id,
             presenters.decision_text(result),
             guild_id=snapshot.guild_id,
+            mention_ids=result.told_privately,
         )
     else:
         posted = await post_board(

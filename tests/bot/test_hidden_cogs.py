@@ -216,7 +216,7 @@ async def test_a_decision_that_leaves_the_turn_to_the_mover_posts_one_line_and_n
     args, kwargs = call
     assert args[1] is interaction  # a follow-up of the /move, exempt from rate limits
     assert args[3] == presenters.decision_text(result)
-    assert "mention_ids" not in kwargs  # nobody is pinged
+    assert not kwargs.get("mention_ids")  # nobody is pinged (nobody else was shown anything)
     # The private answer is the interaction's own ephemeral response (no defer needed: the
     # move was played first); the public line follows as a follow-up.
     interaction.response.defer.assert_not_awaited()

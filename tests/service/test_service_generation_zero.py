@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 import engines
+from bot import presenters
 from bot.service import GameService, GameSnapshot
 from bot.service.models import PrivateView
 from db import Database
@@ -29,7 +30,19 @@ from engines import get_engine
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, GenerationZeroView
 from render.generation_zero import render_recording_texts
 
-from .conftest import ALICE, BOB, CAROL, DAN, ERIN, GAMES, GUILD, FakeClock, seeds
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAN,
+    ERIN,
+    GAMES,
+    GUILD,
+    FakeClock,
+    StartGame,
+    seeds,
+    to_move_user,
+)
 from .hidden_engine import LeakError, mentioned, play_checking_secrets
 
 GAME = "generation_zero"
@@ -242,3 +255,26 @@ async def test_the_facts_catch_a_prompt_that_names_a_brought_canon(
             seed=3,
             facts=private_facts,
         )
+
+
+async def test_the_last_draft_pick_sends_the_other_player_to_their_hand(
+    service: GameService, start_game: StartGame
+) -> None:
+    """The last pick deals every seat its Canons (private ``dealt`` events): the picker reads
+    theirs in the acknowledgement; the post pings the other player to ``/hand``."""
+    snapshot = await start_game(game=GAME, options="deal=draft")
+    for _ in range(40):
+        user = to_move_user(snapshot)
+        result = await service.play(GAMES, user, (await service.legal_moves(GAMES, user))[0])
+        snapshot = result.snapshot
+        if result.private_events:
+            break
+    else:
+        raise AssertionError("the draft never dealt")
+    assert [e.kind for e in result.private_events] == ["dealt"]
+    other = ({ALICE, BOB} - {user}).pop()
+    assert result.told_privately == (other,)
+    assert other in presenters.turn_mention_ids(result)
+    assert f"<@{other}>: this move showed you something only you may see" in (
+        presenters.turn_text(result)
+    )

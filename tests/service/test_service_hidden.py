@@ -242,6 +242,12 @@ async def test_a_card_told_to_another_seat_reaches_it_through_my_view_only(
     assert result.private_events == ()  # Bob's event is not Alice's to carry
     assert name not in presenters.move_ack_text(result, posted=True)
     assert name not in presenters.decision_text(result)
+    # The post sends the other player to /hand (and pings them), saying who, never what.
+    assert result.told_privately == (user_of(snapshot, other),)
+    assert presenters.decision_text(result).endswith(
+        f"\n<@{user_of(snapshot, other)}>: this move showed you something only you may see; "
+        "`/hand` has it."
+    )
     told = await service.private_view(GAMES, user_of(snapshot, other))
     assert told.events[-1].event.kind == "shown"
     assert name in told.events[-1].event.text
