@@ -35,7 +35,8 @@ statistics would show them; a game's profile may name its likely decisive moves
 (:attr:`ai.evaluation.GameProfile.decisive`), which a new node tries first, so that a move
 allowing an immediate win is refuted on its first visit. An iteration that reaches a solved
 node backs its exact vector up without a playout; selection scores a solved child by its
-exact value, with no exploration bonus, so a proven loss is not visited again; the final
+exact value, with no exploration bonus, so a proven loss is not chosen again while an
+unsolved sibling scores above it (with any exploration, in practice never); the final
 choice (:func:`ai.levels.pick_move`) always plays a proven win and never a move proven worse
 than another. A search stops as soon as its root is solved. Chance nodes are never solved
 (their value is a mean over sampled outcomes). Simultaneous decisions (``to_move`` listing
@@ -83,8 +84,12 @@ __all__ = [
     "stepper",
 ]
 
-#: UCB1 exploration constant for rewards in [0, 1] (√2 is the textbook value for [0, 1]
-#: rewards; a smaller one exploits more, which suits short searches with evaluations).
+#: UCB1 exploration constant for rewards in [0, 1] (√2 is the textbook value for rewards
+#: that spread over [0, 1]; a smaller one exploits more, which suits short searches with
+#: evaluations). Evaluated rewards of sibling moves often differ by only 0.01–0.1 (Arbos,
+#: Orbs, Generation Zero), against which this constant keeps the visits nearly even: a
+#: game's profile or a level may set its own (``GameProfile.exploration``,
+#: ``ai.levels.Level.exploration``).
 EXPLORATION = 0.9
 
 
@@ -480,8 +485,9 @@ class Mcts:
         """UCB1 over a fully expanded node's children, a solved child at its exact value
         without an exploration bonus, and with a ``minimax`` weight above 0 a child's mean
         reward moved that far toward its minimax value (module docstring). (A proven win
-        never needs choosing: its parent is solved with it, and the search does not descend
-        into a solved node.)"""
+        never needs choosing: its parent is solved with it. A solved child, a proven draw or
+        loss, may be chosen; the iteration stops there and backs its exact vector up, never
+        going below it.)"""
         log_n = math.log(node.visits) if node.visits > 1 else 0.0
         best: Node | None = None
         best_score = -1.0
@@ -694,6 +700,11 @@ def _solve_up(path: list[Node], win: Rewards) -> None:
     per seat, :func:`ai.rewards.win_rewards`; 1 without teams; that child
     becomes ``proven``), or when its moves are all expanded and all solved (it takes the one
     best for its actor, unless several are best for it and differ for the other seats).
+    The first rule takes the first winning child's vector without that tie check: with
+    three or more seats, two wins that ranked the losers differently would make the proof
+    pick one of them. No engine ranks the losers of a win apart today (Generator, Orbs: all
+    in one group; Generation Zero's open-loop search proves nothing), so every win's vector
+    is the same.
     Stops at the first node that stays unproven, and at a chance node.
     """
     for index in range(len(path) - 1, 0, -1):
