@@ -23,6 +23,12 @@ bots could go on for ever): ``max_turns=600`` with 2 players, 4,000 with 3 or 4 
 or twice the turn limit and 100 more when there is one; a capped game counts as a draw).
 Not a test: numbers depend on the machine (the levels have wall-clock limits).
 
+``--paired`` plays each seed ``players`` times in a row, A in each seat once (game ``i``
+has seed ``S + i // players``): the deal's luck (Generation Zero's cards, Generator's
+rolls, Arbos' random setup) then falls on both sides alike instead of adding to the
+spread of the result. The Wilson interval still treats the games as independent, which
+overstates the spread of a paired run: it stays a conservative bound.
+
 ``--jobs N`` plays N games at a time, each in a worker process (``ProcessPoolExecutor``);
 game ``i`` still has seed ``S + i`` and the verbose lines come in game order, so a run's
 games are the same as with one job wherever the iteration budgets bind. Where a level's
@@ -105,7 +111,8 @@ class MatchResult:
 
 @dataclass(frozen=True, slots=True)
 class GameTask:
-    """Game ``index`` of a match (seed ``seed + index``, A in seat ``index % players``)."""
+    """Game ``index`` of a match (seed ``seed + index``, or ``seed + index // players`` when
+    ``paired``; A in seat ``index % players``)."""
 
     game: str
     players: int
@@ -115,6 +122,11 @@ class GameTask:
     seed: int
     index: int
     max_plies: int
+    paired: bool = False
+
+    @property
+    def game_seed(self) -> int:
+        return self.seed + (self.index // self.players if self.paired else self.index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +150,7 @@ def play_task(task: GameTask) -> GamePlayed:
     bots = [make_bot(task.a) if s == seat else make_bot(task.b) for s in range(task.players)]
     engine = get_engine(task.game)
     record = play_game(
-        engine, task.players, task.options, bots, task.seed + task.index, max_plies=task.max_plies
+        engine, task.players, task.options, bots, task.game_seed, max_plies=task.max_plies
     )
     end = record.outcome.termination if record.outcome else "capped"
     think = tuple(t for s, t in record.think if s == seat)
@@ -172,15 +184,17 @@ def run_match(
     options: dict[str, Any] | None = None,
     verbose: bool = False,
     jobs: int = 1,
+    paired: bool = False,
 ) -> MatchResult:
     """Play ``games`` seeded games, A's seat rotating, ``jobs`` at a time; see
-    :class:`MatchResult`. ``options``: the game's options (default :func:`bench_options`)."""
+    :class:`MatchResult`. ``options``: the game's options (default :func:`bench_options`);
+    ``paired``: each seed once per seat (:class:`GameTask`)."""
     opts = bench_options(game, players) if options is None else options
     result = MatchResult()
     started = time.perf_counter()
     think: list[float] = []
     plies = 0
-    tasks = [GameTask(game, players, a, b, opts, seed, i, max_plies) for i in range(games)]
+    tasks = [GameTask(game, players, a, b, opts, seed, i, max_plies, paired) for i in range(games)]
     for index, played in enumerate(_played(tasks, jobs)):
         seat, reward = played.seat, played.reward
         result.score += reward
@@ -196,7 +210,7 @@ def run_match(
         if verbose:
             print(
                 f"  game {index + 1}: seat {seat} reward {reward:.2f} ({played.end}, "
-                f"{played.plies} plies)",
+                f"{played.plies} plies, seed {tasks[index].game_seed})",
                 flush=True,
             )
     result.plies = plies / games if games else 0.0
@@ -228,6 +242,9 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, help="games played at a time, one process each (default 1)"
     )
+    parser.add_argument(
+        "--paired", action="store_true", help="play each seed once per seat, A in each seat"
+    )
     args = parser.parse_args()
     game_ids = args.game or list(DEFAULT_GAMES)
     matches = args.match or list(DEFAULT_MATCHES)
@@ -254,6 +271,7 @@ def main() -> None:
                 options,
                 args.verbose,
                 args.jobs,
+                args.paired,
             )
             low, high = wilson(r.score, r.games)
             rate = r.score / r.games
