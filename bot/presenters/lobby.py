@@ -17,7 +17,7 @@ def _challenge_head(info: ChallengeInfo, verb: str) -> str:
     """The first line of a lobby post: who ``verb`` whom (the invited, the bots seated,
     ``**Gameroom (level 3)** ×2`` for several of one level, and ``anyone`` for open seats)
     to which game, the number of seats beyond two, and the options that are not the
-    default. While the lobby is open (``verb`` "challenges") the invited who declined are
+    default. While the lobby is open (:attr:`ChallengeInfo.is_open`) the invited who declined are
     left out, their seats being open to anyone (the post lists them under "Declined:");
     once it is closed, the heading tells whom the challenge named."""
     bots = Counter(mention(p.user_id) for p in info.lobby if p.role == "bot" and p.holds_seat)
@@ -32,7 +32,7 @@ def _challenge_head(info: ChallengeInfo, verb: str) -> str:
             f"**{info.game_name}**{size}{options}{between}"
         )
     named = info.invited_ids
-    if verb == "challenges":
+    if info.is_open:
         named = tuple(u for u in named if u not in info.declined_ids)
     whom = [mention(u) for u in named] + seated_bots
     if info.players > 1 + len(named) + bots.total():

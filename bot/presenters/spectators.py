@@ -99,17 +99,23 @@ def with_watchers(
     return f"{content}\n{line}", tuple(fitted)
 
 
-def watcher_dm_text(snapshot: GameSnapshot, content: str, jump_url: str | None) -> str:
+def watcher_dm_text(
+    snapshot: GameSnapshot, content: str, jump_url: str | None, *, move: bool = False
+) -> str:
     """The direct message a watcher gets for a board post of ``snapshot`` whose text was
     ``content``: ``**Orbs** in <#5>: <what happened> <link>``.
 
-    What happened is the result once the game is over, else the post's first line: public
+    What happened is the post's first line while the game goes on; once it is over, the
+    result, after that line when the post is of the ``move`` that ended it (the last turn,
+    whole in Generation Zero: :func:`~bot.presenters.turns.watcher_turn_line`). Public
     text only, never a picture (in games with hidden information the post holds only what
     everyone may know, and so does this).
     """
-    what = outcome_text(snapshot) if not snapshot.is_active else ""
-    if not what:
-        what = next((line for line in content.split("\n") if line.strip()), "")
+    first = next((line for line in content.split("\n") if line.strip()), "")
+    what = first
+    if not snapshot.is_active:
+        result = outcome_text(snapshot)
+        what = f"{first} {result}" if move and first and result else result or first
     head = f"**{snapshot.game_name}** in <#{snapshot.channel_id}>: "
     tail = f" {jump_url}" if jump_url else ""
     room = MESSAGE_LIMIT - len(head) - len(tail)

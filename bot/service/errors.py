@@ -66,7 +66,8 @@ class NotYourTurnError(ServiceError):
 
     ``waiting_for`` holds the user ids of the players who may act, for the presenter;
     ``just_played`` the caller's own move when it is the last one a seat chose (a move sent
-    twice, or typed again after it was played), so the answer can say it is played.
+    twice, typed again after it was played, or any move tried before the others answered),
+    so the answer can say it is played; never a move the time-out rule played.
     """
 
     def __init__(self, waiting_for: Sequence[int] = (), *, just_played: str | None = None) -> None:

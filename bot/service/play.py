@@ -31,6 +31,7 @@ from bot.service.logbook import (
     TURN_LOOKBACK,
     last_chosen,
     move_record,
+    played_on_time_out,
     private_events_of,
     public_events,
     turn_so_far,
@@ -106,8 +107,11 @@ class Play:
             try:
                 seat = await self.core.moving_seat(loaded, user_id)
             except NotYourTurnError as exc:
+                # The caller chose the last move (a move sent twice, or typed again): the
+                # refusal names it. Not a move the time-out rule played for them.
                 last = last_chosen(loaded.position.recent)
-                if last is None or last.seat not in loaded.meta.seats_of(user_id):
+                mine = last is not None and last.seat in loaded.meta.seats_of(user_id)
+                if last is None or not mine or played_on_time_out(last):
                     raise
                 raise NotYourTurnError(exc.waiting_for, just_played=last.text) from None
             if not self.timeouts.out_of_time(loaded, seat, now, hard_only=True):
@@ -255,9 +259,13 @@ class Play:
         turn, whole = turn_so_far(loaded.position.recent, seat, ply)
         if whole:
             return turn, False
-        rows = await self.core.database.games.moves(
-            loaded.row.id, since_ply=max(0, ply - 1 - TURN_LOOKBACK)
-        )
+        try:
+            rows = await self.core.database.games.moves(
+                loaded.row.id, since_ply=max(0, ply - 1 - TURN_LOOKBACK)
+            )
+        except Exception:  # the move is committed: a failed read only shortens the line
+            log.exception("game %d: could not read the turn back for its line", loaded.row.id)
+            return turn, True
         turn, whole = turn_so_far([move_record(r, r.created_at) for r in rows], seat, ply)
         return turn, not whole
 

@@ -65,10 +65,11 @@ PUBLIC_REVEALS: Mapping[str, frozenset[str]] = {
 }
 #: How a refused takeback names a public reveal, by event kind (after "it …"): what that
 #: kind may show, since the rule goes by kind (a battle without ensnared Canons shows
-#: nothing, and is refused all the same).
+#: nothing, and is refused all the same). In order of preference when a row has several
+#: (Generation Zero logs a battle as ``fight`` "a battle starts", then ``battle``).
 _REVEAL_WORDS: Mapping[str, str] = {
-    "fight": "started a Monster fight, which turns the Monster face up",
     "battle": "started a battle, which turns any ensnared Canons face up",
+    "fight": "started a Monster fight, which turns the Monster face up",
     "chapter": "played a chapter, which shows a Canon to the seat that plays it",
     "ensnared": "ensnared a Canon, which shows it to the seat that ensnares it",
 }
@@ -156,12 +157,15 @@ def _reveal_words(move: MoveRow, *, game: str, hidden_information: bool) -> str 
     kinds = PUBLIC_REVEALS.get(game)
     if kinds is None:
         return "may have shown hidden information"
-    for event in _codec.load_events(move.events_json):
-        if event.visible_to is not None:
-            return "showed a hidden card to a player"
-        if event.kind in kinds:
-            return _REVEAL_WORDS.get(event.kind, "turned a hidden card face up")
-    return None
+    events = _codec.load_events(move.events_json)
+    if any(e.visible_to is not None for e in events):
+        return "showed a hidden card to a player"
+    found = {e.kind for e in events if e.kind in kinds}
+    if not found:
+        return None
+    # The most telling kind: a battle begins with a ``fight`` event ("a battle starts").
+    kind = next((k for k in _REVEAL_WORDS if k in found), min(found))
+    return _REVEAL_WORDS.get(kind, "turned a hidden card face up")
 
 
 def _chance_words(row: MoveRow) -> str:

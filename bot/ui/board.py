@@ -231,7 +231,8 @@ async def post_board(
     if rest:
         link = None if message is None else jump_url(snapshot, message.id)
         told = content if watcher_line is None else watcher_line()
-        await direct_messages(bot, rest, presenters.watcher_dm_text(snapshot, told, link))
+        dm = presenters.watcher_dm_text(snapshot, told, link, move=watcher_line is not None)
+        await direct_messages(bot, rest, dm)
     return message
 
 

@@ -81,13 +81,22 @@ def test_only_orbs_level_5_searches_with_minimax_backups() -> None:
             assert lv.minimax == (0.4 if (game, lv.number) == ("orbs", 5) else 0.0)
 
 
+def test_no_level_has_its_own_exploration_constant_yet() -> None:
+    """``Level.exploration`` is for experiments (docs/ai-runs.md); until one is adopted every
+    level searches with its game's constant."""
+    for game in ("generatorb", "arbos", "generator", "orbs", "generation_zero"):
+        assert all(lv.exploration is None for lv in levels_for(game))
+
+
 def test_a_level_searches_with_its_own_minimax_weight(monkeypatch: pytest.MonkeyPatch) -> None:
     """:func:`decide` and the hint's :func:`suggest` build their search with the level's
-    weight (the game's level 5 for a hint)."""
+    weight (the game's level 5 for a hint), and its exploration constant."""
     seen: list[float] = []
+    constants: list[float | None] = []
 
     def spy(engine: Any, *args: Any, **kwargs: Any) -> Mcts:
         seen.append(kwargs.get("minimax", 0.0))
+        constants.append(kwargs.get("exploration"))
         return Mcts(engine, *args, **kwargs)
 
     monkeypatch.setattr("ai.levels.Mcts", spy)
@@ -99,6 +108,10 @@ def test_a_level_searches_with_its_own_minimax_weight(monkeypatch: pytest.Monkey
     choose_move("orbs", {}, seat, state, replace(level(4, "orbs"), budget=quick), 1)
     suggest("orbs", seat, state, 1, quick, value_budget=quick)
     assert seen[:3] == [0.4, 0.0, 0.4]
+    explorer = replace(level(4, "orbs"), budget=quick, exploration=0.3)
+    choose_move("orbs", {}, seat, state, explorer, 1)
+    assert constants[:3] == [None, None, None]
+    assert constants[-1] == 0.3
 
 
 def test_a_bot_resolves_its_level_in_the_game_it_plays() -> None:

@@ -288,6 +288,18 @@ async def test_a_bots_turn_of_many_decisions_is_posted_once_at_its_end(
     )
 
 
+async def test_the_board_post_of_a_knock_out_pings_the_player_knocked_out(
+    posted: dict[str, AsyncMock],
+) -> None:
+    bot = stand_in_bot()
+    three = (Player(0, SOUTH, "North"), Player(1, 33, "South-east"), Player(2, NORTH, "South"))
+    out = Event("eliminated", 1, "South-east has no orbs left and is out (ORB-5)")
+    await post_turn(bot, turn(snapshot=snapshot(players=three, to_move=(2,)), events=(out,)))
+    call = posted["post_board"].await_args
+    assert call is not None
+    assert call.kwargs["mention_ids"] == (NORTH, 33)
+
+
 async def test_my_view_answers_the_presser_alone_with_picture_and_text() -> None:
     bot = stand_in_bot()
     bot.display_name = AsyncMock(side_effect=lambda user_id: f"user{user_id}")

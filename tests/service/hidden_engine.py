@@ -810,6 +810,8 @@ async def play_checking_secrets(
             snapshot = await service.resign(channel_id, quitter)
             harness.report.resigned = True
             resign_after = None
+            if quitter == user:  # the turn under way ends with the one who had it
+                harness.turn = []
             state = await harness.state(snapshot.game_id)
             known = harness.secrets(state, len(users))
             harness.public(presenters.resign_text(snapshot, quitter), known, "the resignation")

@@ -19,7 +19,13 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot import presenters
-from bot.service import GameService, GameSnapshot, NotAPlayerError, StaleActionError
+from bot.service import (
+    GameService,
+    GameSnapshot,
+    NotAPlayerError,
+    NotYourTurnError,
+    StaleActionError,
+)
 from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.clock_plans import BOARD_POST_GRACE, BOARD_POST_TIMER
 from bot.service.clocks import (
@@ -369,6 +375,11 @@ async def test_a_late_move_in_a_game_with_a_time_out_rule_plays_that_rule_instea
     assert event.snapshot.to_move == (1 - snapshot.to_move[0],)
     [logged] = await service.move_list(GAMES)
     assert logged.text == event.moves[0]
+    # Trying again: not the late player's turn, and the move the rule played is not called
+    # theirs ("your move … is played" is for a move they chose).
+    with pytest.raises(NotYourTurnError) as again:
+        await service.play(GAMES, late, "seed K10")
+    assert again.value.just_played is None
 
 
 async def test_stale_clock_timers_are_ignored(

@@ -433,6 +433,10 @@ async def test_a_watchers_direct_message_has_one_public_line_and_the_link(
         f"resignation! Good game, <@{ALICE}>. Not rated: too few moves had been played."
     )
     assert len(presenters.watcher_dm_text(game, "z" * 5000, None)) == presenters.MESSAGE_LIMIT
+    # The move that ended a game: its line, then the result (the deciding turn is told).
+    last = f"<@{ALICE}> (South) played `c3-d4`: the orb lands on the core."
+    told = presenters.watcher_dm_text(ended, last, None, move=True)
+    assert told.startswith(f"**Generatorb** in <#{GAMES}>: {last} <@{winner.user_id}> (")
 
 
 async def test_the_games_list_reads_one_line_per_game(

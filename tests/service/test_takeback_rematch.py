@@ -151,6 +151,12 @@ def test_reveals_private_events_and_listed_public_reveals_in_hidden_games_only()
     battle = Event("battle", 0, "battle at L1, thrusts in this order: S1, A4")
     with pytest.raises(TakebackError, match="turns any ensnared Canons face up"):
         plan_takeback([row(1, 0, "end", battle)], (0,), game=game, hidden_information=True)
+    # As the engine logs `fight L4`: "a battle starts" (kind fight), then the battle.
+    starts = Event("fight", 0, "a battle starts")
+    with pytest.raises(TakebackError, match=r"^Your move started a battle"):
+        plan_takeback(
+            [row(1, 0, "fight L1", starts, battle)], (0,), game=game, hidden_information=True
+        )
     seen = Event("chapter_seen", 1, "C4 is Merrie", visible_to=frozenset({1}))
     with pytest.raises(TakebackError, match=r"^The bot's reply `y` after your move showed a hid"):
         plan_takeback(
