@@ -8,7 +8,7 @@ from bot.presenters.clocks import clock_line, time_left_text
 from bot.presenters.common import _code, _join, _player, _seated, seat_label
 from bot.presenters.turns import outcome_text
 from bot.service import GameSnapshot, MoveRecord, Player
-from bot.service.logbook import is_resignation, played_on_time_out
+from bot.service.logbook import is_resignation, played_for_the_seat, played_on_time_out
 from engines.base import GameInfo
 
 __all__ = [
@@ -113,23 +113,28 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
 
 def _recent_move(snapshot: GameSnapshot, move: MoveRecord) -> str:
     """``12.\u00a0`a1-a3``` for ``/game info``'s last moves; a resignation as ``12. Red
-    resigns``; either marked `` (time-out)`` when played on a time-out, as ``/game moves``
-    marks it (:func:`_move_words`)."""
+    resigns``; either marked `` (time-out)`` when played on a time-out, and a forced pass
+    `` (forced)``, as ``/game moves`` marks them (:func:`_move_words`)."""
     if move.seat is not None and is_resignation(move):
         return f"{move.ply}.\u00a0{snapshot.players[move.seat].seat_name} {_move_words(move)}"
-    late = " (time-out)" if played_on_time_out(move) else ""
-    return f"{move.ply}.\u00a0{_code(move.text)}{late}"
+    return f"{move.ply}.\u00a0{_code(move.text)}{_how_played(move)}"
 
 
 def _move_words(move: MoveRecord) -> str:
     """A logged move as a list shows it: its notation, except a resignation, which the log
     keeps in engine syntax with a 0-based seat (``[1]resign``): ``resigns``; either marked
     ``(time-out)`` when the bot played it for the seat on a time-out (its ``timeout`` event,
-    :data:`~bot.service.logbook.TIMEOUT_EVENT`)."""
+    :data:`~bot.service.logbook.TIMEOUT_EVENT`), ``(forced)`` when it was the only legal
+    move and the bot played it for the seat (Generator's and Orbs' forced pass)."""
     words = "resigns" if is_resignation(move) else move.text
+    return words + _how_played(move)
+
+
+def _how_played(move: MoveRecord) -> str:
+    """`` (time-out)``, `` (forced)`` or ``""``: a move the seat did not choose itself."""
     if played_on_time_out(move):
-        words += " (time-out)"
-    return words
+        return " (time-out)"
+    return " (forced)" if played_for_the_seat(move) else ""
 
 
 #: Added to ``/game rules`` of a game whose pictures turn to a seat (``render.PERSPECTIVE_GAMES``):

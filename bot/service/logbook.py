@@ -25,6 +25,7 @@ __all__ = [
     "last_chosen",
     "left_seats",
     "move_record",
+    "played_for_the_seat",
     "played_on_time_out",
     "private_events_of",
     "public_events",
@@ -72,6 +73,12 @@ def last_chosen(records: Sequence[MoveRecord]) -> MoveRecord | None:
         and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
     )
     return next(moved, None)
+
+
+def played_for_the_seat(move: MoveRecord) -> bool:
+    """Whether the bot played logged ``move`` for its seat because it was the only legal
+    move, a forced pass (its :data:`AUTOMATIC_EVENT`: GEN-12, ORB-4)."""
+    return move.seat is not None and any(e.kind == AUTOMATIC_EVENT for e in move.events)
 
 
 def played_on_time_out(move: MoveRecord) -> bool:

@@ -516,6 +516,11 @@ def test_move_list_in_rounds_or_by_ply() -> None:
     timed_out = Event("timeout", 1, "North is out of time: pass played on time-out")
     late = [*moves[:1], MoveRecord(2, 1, "pass", (timed_out,), T)]
     assert presenters.move_list_text(snapshot(), late).endswith("\n1. a1-a3 pass (time-out)")
+    # And a forced pass the bot played for a seat (Generator, Orbs): not the seat's choice.
+    only = Event("automatic", 1, "North has no legal move and passes")
+    forced = [*moves[:1], MoveRecord(2, 1, "pass", (only,), T)]
+    assert presenters.move_list_text(snapshot(), forced).endswith("\n1. a1-a3 pass (forced)")
+    assert "2.\u00a0`pass` (forced)" in presenters.game_info_text(snapshot(last_moves=forced))
 
 
 def challenge(**changes: object) -> ChallengeInfo:
