@@ -593,7 +593,12 @@ def _draw_key(image: Image.Image) -> None:
         x, y = PANEL_LEFT + 12 + dx, top + 94 + row * 34
         _paste(image, sprite, x, y)
         draw_text(image, x + 24, y, name, 17, INK)
-    draw_text(image, PANEL_LEFT, HEIGHT - 18, "Node names run from the centre out: GYBR", 15, MUTED)
+    # How to read a name (spec "Reading node names", parent and colour): the picture's
+    # labels spell it, but not how it is built.
+    draw_text(
+        image, PANEL_LEFT, HEIGHT - 40, "A node's name: its parent's name, then its", 15, MUTED
+    )
+    draw_text(image, PANEL_LEFT, HEIGHT - 20, "colour (YGB is the B node around YG)", 15, MUTED)
 
 
 # ---- one image ---------------------------------------------------------------------------------
