@@ -68,9 +68,7 @@ def last_chosen(records: Sequence[MoveRecord]) -> MoveRecord | None:
     moved = (
         m
         for m in reversed(records)
-        if m.seat is not None
-        and m.seat >= 0
-        and not any(e.kind == AUTOMATIC_EVENT for e in m.events)
+        if m.seat is not None and m.seat >= 0 and not played_for_the_seat(m)
     )
     return next(moved, None)
 
