@@ -372,17 +372,13 @@ def watcher_turn_line(result: TurnResult) -> str:
 
 
 def turn_text(result: TurnResult) -> str:
-    """The public post after a move: who played what, what happened, who is next. A bot's
-    move that ends its turn of many decisions tells the whole turn (as
-    :func:`watcher_turn_line` does): its earlier decisions had no line of their own.
+    """The public post after a move: who played what, what happened, who is next.
 
     ``<@1> (South) played `a1-a3`: the orb on a1 moves to a3; an orb enters a1 from the
     supply.`` then either ``<@2>, your move (North).`` or the result.
     """
     snapshot = result.snapshot
-    # A bot's turn of many decisions is posted once, at its end (bot.ui.board.post_turn).
-    whole = is_bot(result.user_id)
-    line = _move_line(result, _shown_prompt(snapshot), whole_turn=whole) + _told_privately(result)
+    line = _move_line(result, _shown_prompt(snapshot)) + _told_privately(result)
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     return f"{line}\n{outcome_text(snapshot, result.events)}"

@@ -248,17 +248,11 @@ async def post_turn(
     pass none): one quiet line while the same seat decides again, else the board (``drawn``
     already, or drawn here) with the summary, mentioning who acts next and whom the move
     knocks out (every player once the game is over: :func:`bot.presenters.turn_mention_ids`).
-    A bot's decisions that leave it to decide again get no line: the board at the end of
-    its turn tells the whole turn (:func:`bot.presenters.turn_text`), unless a decision
-    showed a person something privately (they are pinged to ``/hand`` at once).
     A draw offer the move declined, a takeback request it refused, or the claim notice of a
     late mover's turn, loses its buttons. Returns the post, or ``None`` when Discord
-    refused it or nothing was posted."""
+    refused it."""
     snapshot = result.snapshot
-    posted: discord.Message | None = None
-    if result.turn_goes_on and is_bot(result.user_id) and not result.told_privately:
-        log.debug("game %d: the bot decides again; told with its turn", snapshot.game_id)
-    elif result.turn_goes_on:
+    if result.turn_goes_on:
         posted = await post_public(
             bot,
             interaction,

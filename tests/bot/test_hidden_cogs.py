@@ -4,7 +4,6 @@ events, and turns of many decisions — with a stand-in bot and service, no Disc
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
 
@@ -16,7 +15,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.play import PlayCog
 from bot.service import NotAPlayerError, ServiceError
 from bot.service.bot_seats import bot_user_id
-from bot.service.models import MoveRecord, Player, PrivateEvent, PrivateView
+from bot.service.models import Player, PrivateEvent, PrivateView
 from bot.ui.board import board_view, post_board, post_turn
 from bot.ui.buttons import GameButton, my_view_view
 from bot.ui.custom_ids import GameAction, GameButtonId
@@ -251,40 +250,25 @@ async def test_a_decision_that_passes_the_turn_posts_the_board_and_pings_the_nex
     assert "Only you see:\n• Card 2 of North is Zanzibar" in answer.args[0]
 
 
-async def test_a_bots_turn_of_many_decisions_is_posted_once_at_its_end(
+async def test_a_decision_that_shows_another_person_something_pings_them(
     posted: dict[str, AsyncMock],
 ) -> None:
-    """A bot deciding again gets no line (unless a person was shown something); the board
-    at the end of its turn tells every decision of the turn."""
+    """The quiet line of a decision that told another player something privately sends
+    them to ``/hand`` and pings them (nobody else)."""
     bot = stand_in_bot()
-    robot = bot_user_id(1)
-    players = (Player(0, robot, "South"), Player(1, NORTH, "North"))
     deciding = turn(
-        snapshot=hidden_snapshot(players=players, to_move=(0,)),
-        user_id=robot,
+        snapshot=hidden_snapshot(to_move=(0,)),
         move="peek 2.2",
         events=(PEEKED,),
         turn_goes_on=True,
+        told_privately=(NORTH,),
     )
     await post_turn(bot, deciding)
-    posted["post_public"].assert_not_awaited()
-    posted["post_board"].assert_not_awaited()
-    await post_turn(bot, replace(deciding, told_privately=(NORTH,)))
-    posted["post_public"].assert_awaited_once()
-    at = datetime(2026, 11, 28, tzinfo=UTC)
-    earlier = (MoveRecord(3, 0, "peek 2.2", (PEEKED,), at),)
-    ending = turn(
-        snapshot=hidden_snapshot(players=players, to_move=(1,)),
-        user_id=robot,
-        move="end",
-        events=(),
-        turn_before=earlier,
-    )
-    await post_turn(bot, ending)
-    call = posted["post_board"].await_args
+    call = posted["post_public"].await_args
     assert call is not None
-    assert call.args[2].startswith(
-        "**Gameroom (level 1)** (South) played `peek 2.2` and `end`: looks at card 2 of North."
+    assert call.kwargs["mention_ids"] == (NORTH,)
+    assert call.args[3].endswith(
+        f"<@{NORTH}>: this move showed you something only you may see; `/hand` has it."
     )
 
 
