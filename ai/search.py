@@ -702,9 +702,9 @@ def _solve_up(path: list[Node], win: Rewards) -> None:
     best for its actor, unless several are best for it and differ for the other seats).
     The first rule takes the first winning child's vector without that tie check: with
     three or more seats, two wins that ranked the losers differently would make the proof
-    pick one of them. No engine ranks the losers of a win apart today (Generator, Orbs: all
-    in one group; Generation Zero's open-loop search proves nothing), so every win's vector
-    is the same.
+    pick one of them. No search meets such wins today: Orbs ranks all losers in one group;
+    Generator ranks a seat that resigned below the others, but nobody resigns in a search;
+    Generation Zero's open-loop search proves nothing. So every win's vector is the same.
     Stops at the first node that stays unproven, and at a chance node.
     """
     for index in range(len(path) - 1, 0, -1):

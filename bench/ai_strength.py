@@ -30,7 +30,8 @@ spread of the result. The Wilson interval still treats the games as independent,
 overstates the spread of a paired run: it stays a conservative bound.
 
 ``--jobs N`` plays N games at a time, each in a worker process (``ProcessPoolExecutor``);
-game ``i`` still has seed ``S + i`` and the verbose lines come in game order, so a run's
+game ``i`` still has its seed (``S + i``, or ``S + i // players`` with ``--paired``) and
+the verbose lines come in game order, so a run's
 games are the same as with one job wherever the iteration budgets bind. Where a level's
 clock binds (level 5 nearly always), more jobs than free cores give each search less of a
 core: a harder test for the stronger side, to be said beside the figures.
@@ -246,6 +247,8 @@ def main() -> None:
         "--paired", action="store_true", help="play each seed once per seat, A in each seat"
     )
     args = parser.parse_args()
+    if args.paired and args.games % args.players:
+        parser.error(f"--paired needs --games a multiple of --players ({args.players})")
     game_ids = args.game or list(DEFAULT_GAMES)
     matches = args.match or list(DEFAULT_MATCHES)
     extra = dict(_option(text) for text in args.option)
@@ -253,7 +256,8 @@ def main() -> None:
         options = {**bench_options(game, args.players), **extra}
         max_plies = args.max_plies or max_plies_for(options)
         shown = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
-        print(f"\n{game}, {args.players} players, {args.games} games per match, {shown}")
+        paired = ", each seed once per seat" if args.paired else ""
+        print(f"\n{game}, {args.players} players, {args.games} games per match{paired}, {shown}")
         print(
             f"{'match':<12} {'score':>7} {'rate':>6} {'95% Wilson':>13} {'W-D-L':>9}"
             f" {'rank':>5} {'plies':>6} {'s/dec A':>11} {'time':>6}"

@@ -135,7 +135,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
             # A /claim: the notice (if still live) says who claimed, like its button would.
             await self.bot.claim_notices.retire(snapshot.game_id, presenters.claimed_text(event))
         if snapshot.is_active:
-            mentions = (*snapshot.to_move_user_ids, event.user_id)
+            mentions = (*snapshot.to_move_user_ids, event.user_id, *event.told_privately)
         else:
             mentions = snapshot.user_ids
         await post_board(self.bot, snapshot, text, mention_ids=mentions)

@@ -12,6 +12,7 @@ from bot.presenters.turns import (
     _to_move_text,
     _without_bare_pass,
     outcome_text,
+    told_privately_line,
 )
 from bot.service.bot_seats import is_bot
 from bot.service.logbook import TIMEOUT_EVENT
@@ -69,6 +70,7 @@ def clock_event_text(event: ClockEvent) -> str:
         line += "; play goes on without them." if snapshot.is_active else "."
     else:
         line = f"⏰ {player} ran out of time{claimed}."
+    line += told_privately_line(event.told_privately)
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     on_time = event.kind is ClockEventKind.RESIGNED_ON_TIME

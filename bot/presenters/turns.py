@@ -49,6 +49,7 @@ __all__ = [
     "rating_changes_text",
     "resign_text",
     "resigned_ack",
+    "told_privately_line",
     "turn_mention_ids",
     "turn_text",
     "watcher_turn_line",
@@ -378,7 +379,7 @@ def turn_text(result: TurnResult) -> str:
     supply.`` then either ``<@2>, your move (North).`` or the result.
     """
     snapshot = result.snapshot
-    line = _move_line(result, _shown_prompt(snapshot)) + _told_privately(result)
+    line = _move_line(result, _shown_prompt(snapshot)) + told_privately_line(result.told_privately)
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     return f"{line}\n{outcome_text(snapshot, result.events)}"
@@ -395,17 +396,18 @@ def decision_text(result: TurnResult) -> str:
     line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
-    return f"{line} {seat_label(mover.seat_name)} decides again.{_told_privately(result)}"
+    told = told_privately_line(result.told_privately)
+    return f"{line} {seat_label(mover.seat_name)} decides again.{told}"
 
 
-def _told_privately(result: TurnResult) -> str:
+def told_privately_line(user_ids: Sequence[int]) -> str:
     """``"\n<@2>: this move showed you something only you may see; `/hand` has it."`` for
-    the people :attr:`TurnResult.told_privately` names, else ``""``: who, never what."""
-    if not result.told_privately:
+    the people ``user_ids`` (:attr:`TurnResult.told_privately`,
+    :attr:`~bot.service.models.ClockEvent.told_privately`), else ``""``: who, never what."""
+    if not user_ids:
         return ""
     return (
-        f"\n{_mentions(result.told_privately)}: this move showed you something only you may "
-        "see; `/hand` has it."
+        f"\n{_mentions(user_ids)}: this move showed you something only you may see; `/hand` has it."
     )
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "is_anonymous",
     "is_bot",
     "is_practice",
+    "people",
 ]
 
 #: Bot user ids lie strictly between ``-BOT_ID_LIMIT`` and ``-99`` (Discord's are positive).
@@ -59,6 +60,11 @@ def bot_user_id(level: int, instance: int = 0) -> int:
 def is_bot(user_id: int) -> bool:
     """Whether ``user_id`` is one of the bot's seats rather than a person."""
     return -BOT_ID_LIMIT < user_id <= -_PER_LEVEL
+
+
+def people(user_ids: Iterable[int]) -> tuple[int, ...]:
+    """The ``user_ids`` that are people (not the bot's seats), in order, without repeats."""
+    return tuple(dict.fromkeys(u for u in user_ids if not is_bot(u)))
 
 
 def is_practice(user_ids: Iterable[int], *, rated: bool) -> bool:

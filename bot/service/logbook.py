@@ -7,7 +7,7 @@ the ``timeout`` notice, which events are public and which private, a logged row 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "public_events",
     "public_position",
     "resign_move_text",
+    "seats_told_privately",
     "turn_so_far",
 ]
 
@@ -71,6 +72,16 @@ def last_chosen(records: Sequence[MoveRecord]) -> MoveRecord | None:
         if m.seat is not None and m.seat >= 0 and not played_for_the_seat(m)
     )
     return next(moved, None)
+
+
+def seats_told_privately(
+    events: Iterable[Event], *, besides: Collection[int] = ()
+) -> tuple[int, ...]:
+    """The seats some of ``events`` showed something only they may see (a private event is
+    visible to them), in seat order, leaving out the seats ``besides`` (a mover, who reads
+    them in their answer)."""
+    seats = {s for e in events if e.visible_to is not None for s in e.visible_to}
+    return tuple(sorted(seats - set(besides)))
 
 
 def played_for_the_seat(move: MoveRecord) -> bool:

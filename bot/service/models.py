@@ -554,6 +554,9 @@ class ClockEvent:
     to play on), ``"leave"`` the seat leaves the game and play goes on. ``gone_seats`` (of
     ``FLAGGED_SOFT``) are the seats that had left the game (resigned, knocked out);
     ``teammates`` the other seats of the late seat's side (Orbs teams), who may not claim.
+    ``told_privately`` are the people those moves showed something only they may see (the
+    late player among them: Generation Zero's last draft pick on time-out deals every seat
+    its Canons), whom the post sends to ``/hand``.
     """
 
     snapshot: GameSnapshot
@@ -566,6 +569,7 @@ class ClockEvent:
     on_claim: Literal["rule", "win", "leave"] | None = None
     gone_seats: frozenset[int] = frozenset()
     teammates: frozenset[int] = frozenset()
+    told_privately: tuple[int, ...] = ()
 
     @property
     def opponent_user_ids(self) -> tuple[int, ...]:

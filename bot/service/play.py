@@ -16,7 +16,7 @@ from datetime import datetime
 from bot.service import _codec
 from bot.service._cache import GameMeta, PositionEntry
 from bot.service.automatic import automatic_steps
-from bot.service.bot_seats import is_bot
+from bot.service.bot_seats import people
 from bot.service.clocks import (
     OutOfTimeError,
 )
@@ -34,6 +34,7 @@ from bot.service.logbook import (
     played_on_time_out,
     private_events_of,
     public_events,
+    seats_told_privately,
     turn_so_far,
 )
 from bot.service.matching import filter_moves
@@ -209,17 +210,9 @@ class Play:
         all_events = (*events, *automatic_events)
         turn_before: tuple[MoveRecord, ...] = ()
         turn_cut = False
-        movers = loaded.meta.seats_of(user_id)
         players = loaded.meta.players
-        told_privately = tuple(
-            dict.fromkeys(
-                players[s].user_id
-                for e in all_events
-                if e.visible_to is not None
-                for s in sorted(e.visible_to)
-                if s not in movers and not is_bot(players[s].user_id)
-            )
-        )
+        seats_told = seats_told_privately(all_events, besides=loaded.meta.seats_of(user_id))
+        told = people(players[s].user_id for s in seats_told)
         if engine.many_decisions_per_turn and not turn_goes_on:
             turn_before, turn_cut = await self._turn_before(updated, seat, ply)
         log.debug(
@@ -246,7 +239,7 @@ class Play:
             ended_claim=late and not turn_goes_on,
             turn_before=turn_before,
             turn_cut=turn_cut,
-            told_privately=told_privately,
+            told_privately=told,
         )
 
     async def _turn_before(

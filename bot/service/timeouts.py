@@ -17,7 +17,7 @@ from typing import Literal
 
 from bot.service import _codec
 from bot.service.automatic import automatic_steps
-from bot.service.bot_seats import is_bot
+from bot.service.bot_seats import is_bot, people
 from bot.service.clock_plans import (
     timeout_rng,
 )
@@ -39,6 +39,7 @@ from bot.service.logbook import (
     TIMEOUT_EVENT,
     public_events,
     resign_move_text,
+    seats_told_privately,
 )
 from bot.service.models import (
     ClockEvent,
@@ -375,6 +376,9 @@ class Timeouts:
             moves=tuple(m.text for m in (*moves, *automatic_moves)),
             events=public_events((*events, *automatic_events)),
             claimed_by=claimed_by,
+            told_privately=people(
+                meta.players[s].user_id for s in seats_told_privately((*events, *automatic_events))
+            ),
         )
 
 

@@ -32,7 +32,13 @@ from bot.service import (
 )
 from bot.service.bot_seats import bot_user_id
 from bot.service.locks import KeyedLock
-from bot.service.models import DrawOffer, TakebackAnswer, TakebackRequest
+from bot.service.models import (
+    ClockEvent,
+    ClockEventKind,
+    DrawOffer,
+    TakebackAnswer,
+    TakebackRequest,
+)
 from bot.ui.custom_ids import ChallengeAction, ChallengeButtonId, GameAction, GameButtonId
 from db.rows import GuildSettingsRow, TimerRow
 from db.schema import TimerStatus
@@ -783,6 +789,24 @@ async def test_a_time_out_holds_its_channels_turn_order_while_it_is_applied_and_
     cog.announce.assert_awaited_once()
     async with bot.turn_order(2, wait=0.01) as held:
         assert held  # and let go afterwards
+
+
+async def test_a_time_outs_board_pings_those_it_showed_something_privately(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The time-out rule's last draft pick deals every seat its Canons: its board pings the
+    players it sends to /hand, besides the player to move and the late one."""
+    bot = stand_in_bot()
+    post = AsyncMock(return_value=MagicMock())
+    monkeypatch.setattr("bot.cogs.clocks.post_board", post)
+    event = ClockEvent(
+        snapshot(), 0, SOUTH, ClockEventKind.TIMED_OUT, moves=("pick a1",), told_privately=(77,)
+    )
+    await ClocksCog(bot).announce(event)
+    call = post.await_args
+    assert call is not None
+    assert call.kwargs["mention_ids"] == (NORTH, SOUTH, 77)
+    assert "<@77>: this move showed you something only you may see" in call.args[2]
 
 
 async def test_an_allowed_takeback_holds_its_channels_turn_order_until_its_board_is_out(

@@ -19,7 +19,7 @@ from bot.service.models import Player, PrivateEvent, PrivateView
 from bot.ui.board import board_view, post_board, post_turn
 from bot.ui.buttons import GameButton, my_view_view
 from bot.ui.custom_ids import GameAction, GameButtonId
-from engines.base import Event
+from engines.base import Event, Outcome
 
 from .test_bot_cogs import stand_in_bot
 from .test_bot_presenters import NORTH, SOUTH, snapshot, turn
@@ -282,6 +282,30 @@ async def test_the_board_post_of_a_knock_out_pings_the_player_knocked_out(
     call = posted["post_board"].await_args
     assert call is not None
     assert call.kwargs["mention_ids"] == (NORTH, 33)
+
+
+async def test_a_watcher_hears_the_move_that_ended_the_game_then_the_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The direct message for a board that a move ended quotes the move's line before the
+    result (the deciding turn); a board without a move's line, the result alone."""
+    bot = stand_in_bot()
+    sent: list[str] = []
+
+    async def dm(_bot: object, _ids: object, text: str) -> None:
+        sent.append(text)
+
+    monkeypatch.setattr("bot.ui.board._watchers", AsyncMock(return_value=(77,)))
+    monkeypatch.setattr("bot.ui.board.post_public", AsyncMock(return_value=MagicMock(id=9)))
+    monkeypatch.setattr("bot.ui.board.direct_messages", dm)
+    over = snapshot(status="finished", to_move=(), outcome=Outcome.win("core", 0, 2))
+    line = f"<@{SOUTH}> (South) played `c3-d4`: the orb lands on the core."
+    file = MagicMock(spec=discord.File)
+    await post_board(bot, over, "final", mention_ids=(), watcher_line=lambda: line, drawn=file)
+    await post_board(bot, over, f"<@{NORTH}> resigns.", mention_ids=(), drawn=file)
+    assert sent[0].startswith(f"**Generatorb** in <#2>: {line} <@{SOUTH}> (South) wins")
+    assert line not in sent[1]
+    assert sent[1].startswith(f"**Generatorb** in <#2>: <@{SOUTH}> (South) wins")
 
 
 async def test_my_view_answers_the_presser_alone_with_picture_and_text() -> None:

@@ -624,6 +624,30 @@ async def test_generation_zero_plays_the_default_decision_on_time_out(
     assert (await service.replay(snapshot.game_id)).matches
 
 
+async def test_a_last_draft_pick_on_time_out_sends_every_person_to_their_hand(
+    service: GameService, clock: FakeClock
+) -> None:
+    """The time-out rule's last pick deals every seat its Canons (private events): the
+    post names both players, the late one too, who did not move by hand."""
+    snapshot = await start(service, "hard:1d+1h/1d", game="generation_zero", options="deal=draft")
+    engine = get_engine("generation_zero")
+    for _ in range(40):  # every pick but the last by hand
+        user = to_move_user(snapshot)
+        move = (await service.legal_moves(GAMES, user))[0]
+        row = await service.database.games.get(snapshot.game_id)
+        assert row is not None
+        _, _, events = engine.play(engine.loads(row.state_json), snapshot.to_move[0], move)
+        if any(e.visible_to is not None for e in events):
+            break  # this pick would deal: let the clock make it
+        snapshot = (await service.play(GAMES, user, move)).snapshot
+    else:
+        raise AssertionError("the draft never dealt")
+    event = await time_out(service, clock, DAY)
+    assert event.kind is ClockEventKind.TIMED_OUT
+    assert set(event.told_privately) == {ALICE, BOB}
+    assert "this move showed you something only you may see" in presenters.clock_event_text(event)
+
+
 # ---- vacations ------------------------------------------------------------------------------
 
 
