@@ -247,7 +247,9 @@ async def post_turn(
     ``interaction``, so the post is its public response or follow-up; the bot's own moves
     pass none): one quiet line while the same seat decides again, else the board (``drawn``
     already, or drawn here) with the summary, mentioning who acts next and whom the move
-    knocks out (every player once the game is over: :func:`bot.presenters.turn_mention_ids`).
+    knocks out (every player once the game is over: :func:`bot.presenters.turn_mention_ids`);
+    either mentions those the move showed something privately
+    (:attr:`~bot.service.models.TurnResult.told_privately`), sent to ``/hand``.
     A draw offer the move declined, a takeback request it refused, or the claim notice of a
     late mover's turn, loses its buttons. Returns the post, or ``None`` when Discord
     refused it."""
