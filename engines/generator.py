@@ -134,7 +134,8 @@ class GeneratorView:
     pending or once over); ``extra_turn`` is true when this turn follows a capture (GEN-11).
     ``count`` is the number of turns played (COUNT); ``max_turns`` 0 means no limit.
     ``reachable`` lists, in node order, the nodes the seat to act can move or enter onto with
-    this roll (empty when no roll is known).
+    this roll (empty when no roll is known). ``coupling`` holds the ``(S, M, L)`` nodes of
+    the power coupling that won the game (GEN-13; empty otherwise), for the final picture.
     """
 
     colours: tuple[int, ...]
@@ -149,6 +150,7 @@ class GeneratorView:
     outcome: Outcome | None
     last: LastAction | None
     viewer: int | None
+    coupling: tuple[int, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +269,17 @@ def has_coupling(state: GeneratorState, seat: int) -> bool:
     """Whether ``seat`` holds a power coupling (GEN-13) in ``state``."""
     colour = state.rules.colours[seat]
     return power_coupling(state.board, state.occupied[seat], colour) is not None
+
+
+def _winning_coupling(state: GeneratorState) -> tuple[int, ...]:
+    """The ``(S, M, L)`` nodes of the power coupling that ended the game (GEN-13, GEN-14), or
+    ``()`` when it did not end by one."""
+    outcome = state.outcome
+    if outcome is None or outcome.termination != "coupling" or not outcome.winners:
+        return ()
+    winner = outcome.winners[0]
+    colour = state.rules.colours[winner]
+    return power_coupling(state.board, state.occupied[winner], colour) or ()
 
 
 def _next_seat(stashes: Sequence[tuple[int, int, int] | None], seat: int) -> int:
@@ -1067,6 +1080,7 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
             outcome=state.outcome,
             last=state.last,
             viewer=viewer,
+            coupling=_winning_coupling(state),
         )
 
     # ---- notation and storage --------------------------------------------------------------

@@ -473,6 +473,17 @@ def _ring_sprite(level: int) -> Sprite:
 
 
 @cache
+def _coupling_sprite(level: int, colour: int) -> Sprite:
+    """The thick ring in the winner's hue, with a white gap inside, around a node of the
+    power coupling that won (``view.coupling``)."""
+    r = DISC_RADIUS[level] + 8
+    pen = _Pen(r + 3)
+    pen.ring(0, 0, r - 2.5, WHITE, 5)
+    pen.ring(0, 0, r, DARK[colour], 5)
+    return pen.sprite()
+
+
+@cache
 def _frame_sprite(reach: float) -> Sprite:
     """The last action's rounded square frame around something ``reach`` px from its centre."""
     half = reach + 6
@@ -646,6 +657,9 @@ def render(
         _draw_last_action_under(picture, view.last, stacks, xy)
     for node in view.reachable:
         _put(picture, _ring_sprite(LEVEL[node]), *xy[node])
+    for node in _coupling(view):
+        winner = view.colours[view.outcome.winners[0]] if view.outcome else 0
+        _put(picture, _coupling_sprite(LEVEL[node], winner), *xy[node])
     for node, owner, sizes in view.stacks:
         _put(picture, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
         _put(picture, _stack_sprite(view.colours[owner], sizes), *xy[node])
@@ -698,7 +712,7 @@ def _check(view: GeneratorView) -> None:
     if view.outcome is not None:
         seats += view.outcome.winners
     rolls = [view.roll]
-    nodes = list(view.reachable)
+    nodes = [*view.reachable, *view.coupling]
     last = view.last
     if last is not None:
         _check_last(last, players)
@@ -881,12 +895,24 @@ def count_text(view: GeneratorView) -> str:
     return f"{view.count}{limit} {noun} played"
 
 
+def _coupling(view: GeneratorView) -> tuple[int, ...]:
+    """The nodes of the winning power coupling to ring: ``view.coupling`` when the game was
+    won by one, else none."""
+    outcome = view.outcome
+    if outcome is None or outcome.termination != "coupling" or not outcome.winners:
+        return ()
+    return view.coupling
+
+
 def headline(view: GeneratorView) -> tuple[str, str]:
-    """The panel's big line and the line under it: ``("Red wins", "Power coupling")``,
+    """The panel's big line and the line under it: ``("Red wins", "Power coupling,
+    ringed")`` (the coupling's nodes ringed in the winner's colour, ``view.coupling``),
     ``("Draw", "Turn limit reached")``, or ``("Red to act", "")`` while the game runs."""
     outcome = view.outcome
     if outcome is not None:
         reason = TERMINATIONS.get(outcome.termination, outcome.termination.replace("_", " "))
+        if _coupling(view):
+            reason += ", ringed"
         if not outcome.winners:
             return ("Draw", reason)
         return (f"{_colour_name(view.colours[outcome.winners[0]])} wins", reason)

@@ -1061,3 +1061,13 @@ def test_seed_seeds_the_rolls_after_a_position_too() -> None:
 
     assert rolls(3) == rolls(3)
     assert len({rolls(seed) for seed in range(8)}) > 1
+
+
+def test_the_view_of_a_game_won_by_a_coupling_names_its_nodes() -> None:
+    """Spec gen-G19: Red's L:BG-BR completes the coupling; the view names its (S, M, L)
+    nodes for the final picture, and no other view does."""
+    before = at("BG:rL,YBR:rM,GYBR:rS R444,B555 R=R 0", colours="RB")
+    assert ENGINE.view(before, None).coupling == ()
+    after = play(before, "BG-BR")
+    assert ENGINE.outcome(after) is not None
+    assert ENGINE.view(after, None).coupling == (index("GYBR"), index("YBR"), index("BR"))

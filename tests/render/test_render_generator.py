@@ -63,6 +63,7 @@ def view(
     reachable: tuple[int, ...] = (),
     outcome: Outcome | None = None,
     last: LastAction | None = None,
+    coupling: tuple[int, ...] = (),
 ) -> GeneratorView:
     return GeneratorView(
         colours=colours,
@@ -77,6 +78,7 @@ def view(
         outcome=outcome,
         last=last,
         viewer=None,
+        coupling=coupling,
     )
 
 
@@ -122,6 +124,7 @@ COUPLING = view(
     max_turns=200,
     outcome=Outcome("coupling", (0,), ((0,), (1,))),
     last=LastAction(0, "move", "L", index("BG"), index("BR"), None, R),
+    coupling=(index("GYBR"), index("YBR"), index("BR")),
 )
 
 LABELS_4 = ("Zoë Ångström 🐉", "bob", "北の王", "a very long display name indeed")
@@ -321,7 +324,8 @@ def test_describe_action_names_the_seats_colours() -> None:
 def test_headline_and_count() -> None:
     assert gen.headline(START) == ("Green to act", "")
     assert gen.headline(BUSY) == ("Red to act", "")
-    assert gen.headline(COUPLING) == ("Red wins", "Power coupling")
+    assert gen.headline(COUPLING) == ("Red wins", "Power coupling, ringed")
+    assert gen.headline(replace(COUPLING, coupling=())) == ("Red wins", "Power coupling")
     draw = replace(COUPLING, outcome=Outcome("turn_limit", (), ((0, 1),)), count=200)
     assert gen.headline(draw) == ("Draw", "Turn limit reached")
     left = replace(RESIGNED, to_move=None, outcome=Outcome("resignation", (2,), ((2,), (0, 1))))
