@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/ai_strength.py [--games N] [--game ID ...] [--match A-B ...]``
 (``--players N``, ``--option NAME=VALUE``, ``--seed S``, ``--verbose`` for every game).
 A match ``A-B`` pits level A (``1``…``5``) against B (a level or ``random``); game ``i`` uses
-seed ``S + i``, so a run is reproducible where the iteration budgets, not the clocks, bind.
+seed ``S + i`` (``S + i // players`` with ``--paired``), so a run is reproducible where the
+iteration budgets, not the clocks, bind.
 
 * two-player games: N games, seats alternating; the score is wins + ½ draws, shown as a rate
   with its 95% Wilson interval (draws counted as half a win, the usual approximation), and

@@ -23,7 +23,9 @@ The board is the spec's fractal layout, :data:`engines.geometry.gryb.POSITION` o
   and the captured stack beside the destination;
 * the nodes the player to act can reach with the roll (``view.reachable``) ringed in pink. The
   last action's marks are squares and the reachable marks are rings, so shape alone tells them
-  apart.
+  apart;
+* once a power coupling has won, its three nodes (``view.coupling``) ringed thickly in the
+  winner's dark hue, which the panel's result names ("Power coupling, ringed").
 
 The panel lists each seat (its pyramid, colour, player name, stash as S/M/L counts, and
 "TO ACT", "WINNER" or "resigned"), then the result, or whose turn it is with the die (a big face
@@ -657,9 +659,11 @@ def render(
         _draw_last_action_under(picture, view.last, stacks, xy)
     for node in view.reachable:
         _put(picture, _ring_sprite(LEVEL[node]), *xy[node])
-    for node in _coupling(view):
-        winner = view.colours[view.outcome.winners[0]] if view.outcome else 0
-        _put(picture, _coupling_sprite(LEVEL[node], winner), *xy[node])
+    coupling = _coupling(view)
+    if coupling and view.outcome is not None:  # _coupling: won by a coupling
+        winner = view.colours[view.outcome.winners[0]]
+        for node in coupling:
+            _put(picture, _coupling_sprite(LEVEL[node], winner), *xy[node])
     for node, owner, sizes in view.stacks:
         _put(picture, _plate_sprite(LEVEL[node], COLOUR[node]), *xy[node])
         _put(picture, _stack_sprite(view.colours[owner], sizes), *xy[node])

@@ -111,7 +111,8 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
     async def announce(self, event: ClockEvent) -> None:
         """Post ``event`` in its game's channel: a soft clock's notice with the claim button
         (pinging the opponents), else the board after the time-out (pinging the players to
-        move next and the one out of time, or everyone once the game is over). A failed post
+        move next, the one out of time and those its moves sent to ``/hand``, or everyone
+        once the game is over). A failed post
         is logged: the time-out stands and ``/board`` shows it."""
         snapshot = event.snapshot
         text = presenters.clock_event_text(event)

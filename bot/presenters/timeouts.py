@@ -40,8 +40,9 @@ def clock_event_text(event: ClockEvent) -> str:
     """The public post when a seat ran out of time (:class:`ClockEvent`).
 
     A soft clock that ran out invites the opponents to claim; a time-out says what the bot
-    played (the game's rule) or that the seat lost or left, then who moves next or how the
-    game ended.
+    played (the game's rule) or that the seat lost or left, and whom its moves showed
+    something privately (:func:`~bot.presenters.turns.told_privately_line`), then who moves
+    next or how the game ended.
     """
     snapshot = event.snapshot
     player = _player(snapshot.players[event.seat])

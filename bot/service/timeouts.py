@@ -358,6 +358,7 @@ class Timeouts:
             moves.append(resigned)
             events.extend(step_events)
         state, automatic_moves, automatic_events = automatic_steps(meta, state, moves[-1].ply + 1)
+        all_events = (*events, *automatic_events)
         updated = await self.core.commit(
             loaded, state, [*moves, *automatic_moves], timed_out=(seat,), now=now, board_post=True
         )
@@ -374,10 +375,10 @@ class Timeouts:
             player.user_id,
             kind,
             moves=tuple(m.text for m in (*moves, *automatic_moves)),
-            events=public_events((*events, *automatic_events)),
+            events=public_events(all_events),
             claimed_by=claimed_by,
             told_privately=people(
-                meta.players[s].user_id for s in seats_told_privately((*events, *automatic_events))
+                meta.players[s].user_id for s in seats_told_privately(all_events)
             ),
         )
 

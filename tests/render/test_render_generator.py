@@ -431,6 +431,8 @@ def test_rejects_a_wrong_view_type_or_labels() -> None:
         ({"to_move": 2}, "seats"),
         ({"roll": 4}, "roll"),
         ({"reachable": (340,)}, "off the board"),
+        ({"coupling": (340,)}, "off the board"),
+        ({"coupling": (-1,)}, "off the board"),
         ({"count": -1}, "at least 0"),
         ({"outcome": Outcome("coupling", (5,), ((5,),))}, "seats"),
         ({"last": LastAction(0, "move", "M", 0, None, None, G)}, "kind 'move'"),

@@ -450,6 +450,47 @@ async def test_a_takeback_with_another_person_and_bots_is_refused(
         await bot_service.request_takeback(GAMES, mover)
 
 
+async def test_a_draft_against_the_bot_sends_only_the_person_to_their_hand(
+    bot_service: GameService, clock: FakeClock
+) -> None:
+    """Generation Zero with ``deal=draft`` against a level-1 bot: the last pick deals both
+    seats their Canons; the post sends the person to ``/hand`` when the bot made it, and
+    never names the bot (which reads no ``/hand``)."""
+    challenge = await bot_service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generation_zero",
+        players=2,
+        options_text="deal=draft",
+    )
+    started = (await bot_service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert started is not None
+    robot = next(u for u in started.user_ids if is_bot(u))
+    told: list[tuple[int, str, tuple[int, ...]]] = []
+    real_play = bot_service.bots.play
+
+    async def play(turn: Any, text: str) -> Any:
+        result = await real_play(turn, text)
+        told.append((result.user_id, result.move, result.told_privately))
+        return result
+
+    bot_service.bots.play = play  # type: ignore[method-assign]
+    for _ in range(20):
+        snapshot = await to_a_persons_turn(bot_service, clock)
+        legal = await bot_service.legal_moves(GAMES, ALICE)
+        if not legal[0].startswith("pick"):
+            break  # the draft is over
+        result = await bot_service.play(GAMES, ALICE, legal[0])
+        told.append((ALICE, result.move, result.told_privately))
+    picks = [(mover, ids) for mover, move, ids in told if move.startswith("pick")]
+    last_picker, dealt_to = picks[-1]
+    assert dealt_to == ((ALICE,) if last_picker == robot else ())
+    assert all(ids == () for _, ids in picks[:-1])
+    assert all(robot not in ids for _, _, ids in told)
+    assert snapshot.is_active
+
+
 async def exhibition(service: GameService, **options: str | None) -> tuple[Any, Any]:
     """ALICE opens an exhibition of two level-1 bots playing Generatorb in GAMES (with
     ``options_text`` or ``clock``); returns the challenge and the lobby update that started
