@@ -29,7 +29,7 @@ from db import (
     GameRow,
     MoveRow,
 )
-from engines.base import Outcome
+from engines.base import CHANCE, Outcome
 from render.animate import Frame, ReplayTooLargeError, Timing, frame_durations, render_gif
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,11 @@ def animation_frames(
     """The public frames of plies ``from_ply`` to ``to_ply``: the spectator's view
     (``engine.view(state, None)``) at ``from_ply`` first, then after each later ply, each
     with the seconds between its move and the one before (the game's start for ply 1), as
-    the move log's ``created_at`` says. ``outcome`` is the ended game's stored result: the
+    the move log's ``created_at`` says. A ply after which a chance outcome is drawn at once
+    (Generator's next roll, Arbos' random setup) gets no frame of its own: its position is
+    the next frame's, which shows the roll too, and its seconds go to that frame (before,
+    half of a Generator GIF's frames read "rolling…"). The range's first and last plies
+    always get theirs. ``outcome`` is the ended game's stored result: the
     frame of its last ply shows it, as the final board does
     (:func:`~bot.service.records.public_view`). Raises
     :class:`~bot.service.records.ReplayError` for a log that does not replay."""
@@ -60,13 +64,19 @@ def animation_frames(
     if from_ply == 0:
         frames.append(Frame(engine.view(start, None)))
     previous = started_at
+    held = 0.0  # seconds of plies left without a frame, for the next one
+    last_ply = min(to_ply, len(moves))
     for step, move in zip(records.replay_log(engine, start, moves[:to_ply]), moves, strict=False):
         seconds = max(0.0, (move.created_at - previous).total_seconds())
         previous = move.created_at
         if step.ply == from_ply:
             frames.append(Frame(engine.view(step.after, None)))
         elif step.ply > from_ply:
-            frames.append(Frame(engine.view(step.after, None), seconds))
+            if step.ply < last_ply and engine.to_move(step.after) == (CHANCE,):
+                held += seconds
+                continue
+            frames.append(Frame(engine.view(step.after, None), seconds + held))
+            held = 0.0
     if outcome is not None and frames and to_ply == len(moves):
         last = frames[-1]
         frames[-1] = replace(last, view=engine.ended_view(last.view, outcome))
@@ -81,12 +91,13 @@ def _too_big_text(error: ReplayTooLargeError, first: int, last: int, plies: int)
     """One sentence for a GIF of plies ``first``–``last`` (of a game of ``plies``) over
     Discord's limit, with the ``from_ply`` whose range to ``last`` should fit when at least
     two plies would (and ``to_ply``, when ``last`` is not the game's last ply): a range's
-    first frame costs a whole picture (``error.first_size``), each later one what this GIF's
-    later frames cost on average."""
+    first frame costs a whole picture (``error.first_size``), each later ply what this GIF's
+    later plies cost on average (a ply after which a roll follows at once has no frame of
+    its own: :func:`animation_frames`)."""
     mib = error.limit // 2**20
     limit = f"{mib} MiB" if mib else f"{error.limit:,} bytes"
     head = f"That replay is too big for Discord ({limit} at most)"
-    per_ply = (error.size - error.first_size) / max(1, error.frames - 1)
+    per_ply = (error.size - error.first_size) / max(1, last - first)
     room = error.limit * _FIT_MARGIN - error.first_size
     fit = int(room / per_ply) if per_ply > 0 and room > 0 else 0
     if fit < 2 or last - fit <= first:

@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.service import GameService
 from bot.service.errors import ServiceError
+from engines.generator import GeneratorView
 from engines.rng import Rng
 from render import animate
 
@@ -51,6 +52,35 @@ async def test_a_gif_of_real_move_times_and_a_fast_one(
     assert (fast.from_ply, fast.to_ply, fast.frames) == (1, 3, 3)
     assert _durations(fast.gif) == [500, 500, timing.last_ms]
     assert fast.filename == f"generatorb-{snapshot.game_id}-1-3.gif"
+
+
+async def test_a_ply_the_next_roll_follows_gets_no_frame_of_its_own(
+    service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Generator rolls right after every move: the frame after a move would read
+    "rolling…", so only the first and last plies of a range may show a pending roll."""
+    snapshot = await start_game(game="generator")
+    await play_random(service, snapshot, Rng(7), plies=12)
+    drawn: list[list[animate.Frame]] = []
+    real_render = animate.render_gif
+
+    def spy(game: str, frames: list[animate.Frame], **kwargs: Any) -> bytes:
+        drawn.append(list(frames))
+        return real_render(game, frames, **kwargs)
+
+    monkeypatch.setattr("bot.service.replays.render_gif", spy)
+    whole = await service.animation(GAMES, guild_id=GUILD, speed="fast")
+    (frames,) = drawn
+    assert whole.frames == len(frames) < whole.plies + 1
+    views = [frame.view for frame in frames]
+    assert all(isinstance(view, GeneratorView) for view in views)
+    pending = [
+        i
+        for i, view in enumerate(views)
+        if isinstance(view, GeneratorView) and view.to_move is not None and view.roll is None
+    ]
+    assert set(pending) <= {0, len(frames) - 1}
+    assert len(_durations(whole.gif)) == len(frames)
 
 
 async def test_bad_ranges_and_speeds_are_one_sentence(
