@@ -69,7 +69,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.generation_zero import GenerationZeroView
+from engines.generation_zero import GenerationZeroView, LastDecision
 from engines.generation_zero.content import TERRAINS, Content, Layout
 from render.kit import (
     BACKGROUND,
@@ -98,6 +98,7 @@ __all__ = [
     "render_recording_texts",
     "roster_status",
     "slot_xy",
+    "travelled",
 ]
 
 Point = tuple[float, float]
@@ -990,17 +991,34 @@ def _draw_marks(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader) 
     last = reader.view.last
     if last is None:
         return
-    if last.location and last.location != fighting:
-        x, y = _slot_xy(layout, reader.slot[last.location])
+    path, location = travelled(last, reader.data["chars"])
+    if location and location != fighting:
+        x, y = _slot_xy(layout, reader.slot[location])
         _paste(
             image,
-            _frame_sprite(HIGHLIGHT, 12 if last.location in reader.data["pending"] else 5, 4),
+            _frame_sprite(HIGHLIGHT, 12 if location in reader.data["pending"] else 5, 4),
             x,
             y,
         )
-    points = [_slot_xy(layout, reader.slot[p]) for p in last.path]
+    points = [_slot_xy(layout, reader.slot[p]) for p in path]
     for step, ((x0, y0), (x1, y1)) in enumerate(itertools.pairwise(points), start=2):
         _arrow(draw, x0, y0, x1, y1, head=step == len(points))
+
+
+def travelled(
+    last: LastDecision, chars: Mapping[str, Mapping[str, Any]]
+) -> tuple[tuple[str, ...], str]:
+    """The last decision's path and location as far as its character got: a 'Sue's move
+    stops at a Monster on the way to fight it (R6.5, R8.1), so while she stands there the
+    path ends, and the decision is framed, where she is, not at the landing she named
+    (which she reaches only if the fight lets her walk on). Any other decision: its own
+    ``path`` and ``location``."""
+    if last.kind != "move" or last.char not in chars:
+        return last.path, last.location
+    at = chars[last.char].get("at")
+    if at not in last.path[1:-1]:
+        return last.path, last.location
+    return last.path[: last.path.index(at) + 1], str(at)
 
 
 def _arrow(

@@ -592,3 +592,16 @@ def test_every_public_canon_held_is_named_in_full(name: str) -> None:
     ]
     for token, card_name in held:
         assert f"{token} {card_name}" in drawn, (token, card_name)
+
+
+def test_a_sue_stopped_at_a_monster_is_drawn_where_she_stands() -> None:
+    """`move S2 L8 L11` stops at L8 to fight the Monster there: while she stands there, the
+    last decision's path ends and its frame sits at L8, not at the landing she named."""
+    move = LastDecision("move", 1, "S2", ("L2", "L8", "L11"), "L11", "", "move S2 L8 L11")
+    chars = {"S2": {"at": "L8"}, "A1": {"at": "L3"}}
+    assert gz.travelled(move, chars) == (("L2", "L8"), "L8")
+    # She walked on (or another kind of decision): the decision as it is.
+    assert gz.travelled(move, {"S2": {"at": "L11"}}) == (("L2", "L8", "L11"), "L11")
+    flee = replace(move, kind="flee", text="flee L8")
+    assert gz.travelled(flee, chars) == (flee.path, flee.location)
+    assert gz.travelled(replace(move, char="S9"), chars) == (move.path, move.location)
