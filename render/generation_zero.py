@@ -1010,8 +1010,9 @@ def travelled(
 ) -> tuple[tuple[str, ...], str]:
     """The last decision's path and location as far as its character got: a 'Sue's move
     stops at a Monster on the way to fight it (R6.5, R8.1), so while she stands there the
-    path ends, and the decision is framed, where she is, not at the landing she named
-    (which she reaches only if the fight lets her walk on). Any other decision: its own
+    path ends where she is (the fight's frame marks that location, so the decision's own
+    frame is left out there), not at the landing she named (which she reaches only if the
+    fight lets her walk on). Any other decision: its own
     ``path`` and ``location``."""
     if last.kind != "move" or last.char not in chars:
         return last.path, last.location

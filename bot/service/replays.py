@@ -48,7 +48,7 @@ def animation_frames(
     from_ply: int,
     to_ply: int,
     outcome: Outcome | None = None,
-) -> list[Frame]:
+) -> tuple[list[Frame], list[int]]:
     """The public frames of plies ``from_ply`` to ``to_ply``: the spectator's view
     (``engine.view(state, None)``) at ``from_ply`` first, then after each later ply, each
     with the seconds between its move and the one before (the game's start for ply 1), as
@@ -58,11 +58,13 @@ def animation_frames(
     half of a Generator GIF's frames read "rolling…"). The range's first and last plies
     always get theirs. ``outcome`` is the ended game's stored result: the
     frame of its last ply shows it, as the final board does
-    (:func:`~bot.service.records.public_view`). Raises
-    :class:`~bot.service.records.ReplayError` for a log that does not replay."""
+    (:func:`~bot.service.records.public_view`). Returns the frames and the ply each shows.
+    Raises :class:`~bot.service.records.ReplayError` for a log that does not replay."""
     frames: list[Frame] = []
+    plies: list[int] = []
     if from_ply == 0:
         frames.append(Frame(engine.view(start, None)))
+        plies.append(0)
     previous = started_at
     held = 0.0  # seconds of plies left without a frame, for the next one
     last_ply = min(to_ply, len(moves))
@@ -71,39 +73,44 @@ def animation_frames(
         previous = move.created_at
         if step.ply == from_ply:
             frames.append(Frame(engine.view(step.after, None)))
+            plies.append(step.ply)
         elif step.ply > from_ply:
             if step.ply < last_ply and engine.to_move(step.after) == (CHANCE,):
                 held += seconds
                 continue
             frames.append(Frame(engine.view(step.after, None), seconds + held))
+            plies.append(step.ply)
             held = 0.0
     if outcome is not None and frames and to_ply == len(moves):
         last = frames[-1]
         frames[-1] = replace(last, view=engine.ended_view(last.view, outcome))
-    return frames
+    return frames, plies
 
 
 #: The share of Discord's limit a suggested range aims at: frames differ in what changes.
 _FIT_MARGIN = 0.85
 
 
-def _too_big_text(error: ReplayTooLargeError, first: int, last: int, plies: int) -> str:
-    """One sentence for a GIF of plies ``first``–``last`` (of a game of ``plies``) over
-    Discord's limit, with the ``from_ply`` whose range to ``last`` should fit when at least
-    two plies would (and ``to_ply``, when ``last`` is not the game's last ply): a range's
-    first frame costs a whole picture (``error.first_size``), each later ply what this GIF's
-    later plies cost on average (a ply after which a roll follows at once has no frame of
-    its own: :func:`animation_frames`)."""
+def _too_big_text(error: ReplayTooLargeError, framed: Sequence[int], last: int, plies: int) -> str:
+    """One sentence for a GIF over Discord's limit whose frames show the plies ``framed``
+    (ascending, to ``last``; of a game of ``plies``), with the ``from_ply`` whose range to
+    ``last`` should fit when at least two frames would (and ``to_ply``, when ``last`` is not
+    the game's last ply): a range's first frame costs a whole picture
+    (``error.first_size``), each later frame what this GIF's later frames cost on average.
+    Counted in frames back from ``last``, since plies and frames differ where a roll follows
+    a ply at once (:func:`animation_frames`)."""
     mib = error.limit // 2**20
     limit = f"{mib} MiB" if mib else f"{error.limit:,} bytes"
     head = f"That replay is too big for Discord ({limit} at most)"
-    per_ply = (error.size - error.first_size) / max(1, last - first)
+    per_frame = (error.size - error.first_size) / max(1, error.frames - 1)
     room = error.limit * _FIT_MARGIN - error.first_size
-    fit = int(room / per_ply) if per_ply > 0 and room > 0 else 0
-    if fit < 2 or last - fit <= first:
+    fit = int(room / per_frame) if per_frame > 0 and room > 0 else 0
+    start = len(framed) - 1 - fit
+    if fit < 1 or start <= 0:
         return f"{head}: ask for fewer plies with `from_ply` and `to_ply`."
+    begin = framed[start]
     to = "" if last == plies else f" `to_ply:{last}`"
-    return f"{head}: about its last {fit} plies fit, so try `from_ply:{last - fit}`{to}."
+    return f"{head}: about its last {last - begin} plies fit, so try `from_ply:{begin}`{to}."
 
 
 class Replays:
@@ -247,9 +254,11 @@ class Replays:
         timing = REPLAY_SPEEDS[speed]
         labels = None if seat_labels is None else tuple(seat_labels)
 
+        framed: list[int] = []  # the ply each frame shows, for a too-big answer
+
         def draw() -> tuple[bytes, int, float]:
             ended = None if row.is_active else _codec.load_outcome(row.outcome_json)
-            frames = animation_frames(
+            frames, framed[:] = animation_frames(
                 meta.engine, records.start_state(meta), log_rows, row.created_at, first, last, ended
             )
             seconds = sum(frame_durations(frames, timing)) / 1000
@@ -265,7 +274,7 @@ class Replays:
             error.add_note(f"game {row.id}")
             raise
         except ReplayTooLargeError as error:
-            too_big = ServiceError(_too_big_text(error, first, last, plies))
+            too_big = ServiceError(_too_big_text(error, framed, last, plies))
             too_big.game_id = row.id
             raise too_big from error
         log.info(

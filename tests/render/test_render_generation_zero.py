@@ -596,7 +596,8 @@ def test_every_public_canon_held_is_named_in_full(name: str) -> None:
 
 def test_a_sue_stopped_at_a_monster_is_drawn_where_she_stands() -> None:
     """`move S2 L8 L11` stops at L8 to fight the Monster there: while she stands there, the
-    last decision's path ends and its frame sits at L8, not at the landing she named."""
+    last decision's path ends at L8 (the fight's frame marks it), not at the landing she
+    named."""
     move = LastDecision("move", 1, "S2", ("L2", "L8", "L11"), "L11", "", "move S2 L8 L11")
     chars = {"S2": {"at": "L8"}, "A1": {"at": "L3"}}
     assert gz.travelled(move, chars) == (("L2", "L8"), "L8")

@@ -137,6 +137,35 @@ async def test_a_gif_over_the_limit_suggests_a_from_ply_whose_range_fits(
         await service.animation(GAMES, guild_id=GUILD, to_ply=last - 1)
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "plies", "seed"),
+    [("arbos", None, 44, 1), ("arbos", "setup_mode=manual", 60, 2), ("generator", None, 40, 7)],
+)
+@pytest.mark.parametrize("share", [0.5, 0.8])
+async def test_the_suggested_range_fits_where_plies_and_frames_differ(
+    service: GameService,
+    start_game: StartGame,
+    monkeypatch: pytest.MonkeyPatch,
+    game: str,
+    options: str | None,
+    plies: int,
+    seed: int,
+    share: float,
+) -> None:
+    """Arbos' random setup (its first 20 plies draw the seeds: no frames) and Generator (a
+    frame every two plies) have fewer frames than plies: the suggestion counts frames back
+    from the end, so its range fits (reckoned by plies, Arbos' suggestion did not)."""
+    snapshot = await start_game(game=game, options=options)
+    await play_random(service, snapshot, Rng(seed), plies=plies)
+    whole = await service.animation(GAMES, guild_id=GUILD)
+    monkeypatch.setattr(animate, "MAX_BYTES", int(len(whole.gif) * share))
+    with pytest.raises(ServiceError, match=r"try `from_ply:\d+`") as refused:
+        await service.animation(GAMES, guild_id=GUILD)
+    suggested = int(str(refused.value).rsplit("from_ply:", 1)[1].split("`")[0])
+    fitting = await service.animation(GAMES, guild_id=GUILD, from_ply=suggested)
+    assert len(fitting.gif) <= animate.MAX_BYTES
+
+
 async def test_the_last_frame_of_a_game_ended_on_its_row_shows_the_result(
     service: GameService, start_game: StartGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
