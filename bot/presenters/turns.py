@@ -22,7 +22,7 @@ from bot.presenters.common import (
 from bot.service import DrawOffer, GameSnapshot, Hint, HintMove, TurnResult
 from bot.service.bot_seats import is_bot, is_practice
 from bot.service.logbook import AUTOMATIC_EVENT, is_resignation, last_chosen, played_on_time_out
-from bot.service.models import MoveRecord, RatingChange
+from bot.service.models import RatingChange
 from engines.base import ELIMINATED_EVENT, ENDED_EVENT, ROLLED_EVENT, TURN_EVENT, Event
 
 __all__ = [
@@ -429,16 +429,11 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
-def _last_chosen(snapshot: GameSnapshot) -> MoveRecord | None:
-    """The last move a seat chose among the recent ones (:func:`last_chosen`)."""
-    return last_chosen(snapshot.last_moves)
-
-
 def late_board_is_first(snapshot: GameSnapshot) -> bool:
     """Whether a late board of ``snapshot`` is the game's first (no seat has chosen a move):
     the recent moves hold the whole log, or the game is at its start's version (1, or 2
     once its opening chance steps were settled, such as Arbos' twenty setup draws)."""
-    if not snapshot.is_active or _last_chosen(snapshot) is not None:
+    if not snapshot.is_active or last_chosen(snapshot.last_moves) is not None:
         return False
     return snapshot.ply <= len(snapshot.last_moves) or snapshot.version <= 2
 
@@ -451,7 +446,7 @@ def late_board_text(snapshot: GameSnapshot) -> str:
 
         <@1> (South) played `a1-a3`; its board could not be posted at the time.
         <@2>, your move (North)."""
-    last = _last_chosen(snapshot)
+    last = last_chosen(snapshot.last_moves)
     termination = snapshot.outcome.termination if snapshot.outcome is not None else None
     ended_on_row = (
         snapshot.status == "aborted"

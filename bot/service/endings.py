@@ -30,8 +30,8 @@ from bot.service.errors import (
     sentence,
 )
 from bot.service.logbook import (
-    AUTOMATIC_EVENT,
     TIMEOUT_EVENT,
+    is_automatic,
     resign_move_text,
 )
 from bot.service.models import (
@@ -353,7 +353,7 @@ class Endings:
                     m.seat
                     for m in logged
                     if m.seat not in left
-                    and f'"{AUTOMATIC_EVENT}"' not in m.events_json
+                    and not is_automatic(m)
                     and f'"{TIMEOUT_EVENT}"' not in m.events_json
                 }
                 if all(p.seat in moved for p in loaded.meta.players if p.seat not in left):

@@ -21,6 +21,7 @@ __all__ = [
     "HAS_PRIVATE_EVENTS",
     "RECENT_MOVES",
     "TIMEOUT_EVENT",
+    "is_automatic",
     "is_resignation",
     "last_chosen",
     "left_seats",
@@ -86,8 +87,19 @@ def seats_told_privately(
 
 def played_for_the_seat(move: MoveRecord) -> bool:
     """Whether the bot played logged ``move`` for its seat because it was the only legal
-    move, a forced pass (its :data:`AUTOMATIC_EVENT`: GEN-12, ORB-4)."""
+    move, a forced pass (its :data:`AUTOMATIC_EVENT`: GEN-12, ORB-4); :func:`is_automatic`
+    asks the same of a row as stored."""
     return move.seat is not None and any(e.kind == AUTOMATIC_EVENT for e in move.events)
+
+
+def is_automatic(move: MoveRow) -> bool:
+    """Whether the bot played this log row for a seat because it was forced (a ``pass`` that
+    was the only legal move), not the player (:func:`played_for_the_seat` of a row as
+    stored; a quick look at the JSON first). Moves played on a time-out carry a ``timeout``
+    event instead: they are the timed-out seat's turn, so a takeback stops at them."""
+    if move.seat is None or f'"{AUTOMATIC_EVENT}"' not in move.events_json:
+        return False
+    return any(e.kind == AUTOMATIC_EVENT for e in _codec.load_events(move.events_json))
 
 
 def played_on_time_out(move: MoveRecord) -> bool:

@@ -25,7 +25,7 @@ from ai.levels import LEVELS
 from bot.service import _codec, bot_seats
 from bot.service.bot_seats import bot_user_id, is_bot
 from bot.service.errors import NotAPlayerError, ServiceError
-from bot.service.logbook import AUTOMATIC_EVENT, resign_move_text
+from bot.service.logbook import AUTOMATIC_EVENT, is_automatic, resign_move_text
 from bot.service.models import ChallengeInfo
 from db import MoveRow
 from db.ratings import is_anonymous
@@ -130,15 +130,6 @@ class TakebackPlan:
     def to_ply(self) -> int:
         """The last ply that stays in the log."""
         return self.ply - 1
-
-
-def is_automatic(move: MoveRow) -> bool:
-    """Whether the bot played this row for a seat because it was forced (a ``pass`` that was
-    the only legal move), not the player. Moves played on a time-out carry a ``timeout``
-    event instead: they are the timed-out seat's turn, so a takeback stops at them."""
-    if move.seat is None or f'"{AUTOMATIC_EVENT}"' not in move.events_json:
-        return False
-    return any(e.kind == AUTOMATIC_EVENT for e in _codec.load_events(move.events_json))
 
 
 def reveals(move: MoveRow, *, game: str, hidden_information: bool) -> bool:
