@@ -25,6 +25,7 @@ from bot.service.randomness import random_seed
 from bot.settings import Settings
 from bot.ui.bot_menu import BotLevelMenu, BotRemovalMenu
 from bot.ui.buttons import ChallengeButton, GameButton
+from bot.ui.decisions import DecisionPost
 from bot.ui.host import BotHost
 from bot.ui.offers import OfferPosts
 from bot.ui.rematch_menu import RematchLevelMenu
@@ -152,6 +153,7 @@ class GameroomBot(commands.AutoShardedBot):
         self.settings = settings
         self._names: OrderedDict[int, str] = OrderedDict()
         self.turn_order: KeyedLock[int] = KeyedLock()
+        self.decision_posts: dict[int, DecisionPost] = {}
 
     async def setup_hook(self) -> None:
         self.database = Database(self.settings.db_url)

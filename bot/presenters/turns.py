@@ -385,19 +385,35 @@ def turn_text(result: TurnResult) -> str:
     return f"{line}\n{outcome_text(snapshot, result.events)}"
 
 
-def decision_text(result: TurnResult) -> str:
+def decision_text(result: TurnResult, earlier: Sequence[TurnResult] = ()) -> str:
     """The public line after a decision that leaves the same seat to decide again
     (:attr:`TurnResult.turn_goes_on`): no board, no ping, only what everyone may know.
 
     ``<@1> (🟢 Green) played `peek 1.2`: looks at a card of Red. 🟢 Green decides again.``
+
+    ``earlier`` are the same seat's decisions of this turn already in the post, oldest
+    first (a bot's, which :func:`bot.ui.board.post_turn` gathers into one post): a line
+    each, the first naming the mover, the next ones starting "Then played"; "decides
+    again" is said once, after this decision's line::
+
+        **Gameroom (level 2)** (🔴 Red) played `move A1 L3`: A1 moved to L3.
+        Then played `hold A2`: A2 holds. 🔴 Red decides again.
     """
     mover = result.snapshot.players[result.seat]
+    lines = [_decision_line(d, first=i == 0) for i, d in enumerate((*earlier, result))]
+    told = told_privately_line(result.told_privately)
+    said = "\n".join(lines)
+    return f"{said} {seat_label(mover.seat_name)} decides again.{told}"
+
+
+def _decision_line(result: TurnResult, *, first: bool) -> str:
+    """One decision of :func:`decision_text`: who (``first``) or "Then", what it did."""
     phrase = _event_phrase(result.events)
-    line = f"{_player(mover)} played {_code(result.move)}" + (f": {phrase}." if phrase else ".")
+    head = f"{_player(result.snapshot.players[result.seat])} played" if first else "Then played"
+    line = f"{head} {_code(result.move)}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
-    told = told_privately_line(result.told_privately)
-    return f"{line} {seat_label(mover.seat_name)} decides again.{told}"
+    return line
 
 
 def told_privately_line(user_ids: Sequence[int]) -> str:

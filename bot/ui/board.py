@@ -32,6 +32,7 @@ from bot.service.spectators import Spectators
 from bot.service.views import public_perspective
 from bot.ui.buttons import GameButton
 from bot.ui.custom_ids import GameAction, GameButtonId
+from bot.ui.decisions import DecisionPost, still_latest
 from bot.ui.host import BotHost
 from bot.ui.replies import post_public
 
@@ -193,6 +194,7 @@ async def post_board(
     :func:`bot.presenters.watcher_turn_line`; made only when a direct message goes out),
     else the first line of ``content``.
     """
+    bot.decision_posts.pop(snapshot.channel_id, None)  # a board ends a bot's decisions post
     file = drawn
     if file is None:
         file = await render_file(bot, snapshot, perspective=public_perspective(snapshot))
@@ -245,7 +247,8 @@ async def post_turn(
 ) -> discord.Message | None:
     """Post a committed move for everyone, whoever made it (``/move`` passes its
     ``interaction``, so the post is its public response or follow-up; the bot's own moves
-    pass none): one quiet line while the same seat decides again, else the board (``drawn``
+    pass none): one quiet line while the same seat decides again (a bot's added to its post
+    of the same turn when it may, :mod:`bot.ui.decisions`), else the board (``drawn``
     already, or drawn here) with the summary, mentioning who acts next and whom the move
     knocks out (every player once the game is over: :func:`bot.presenters.turn_mention_ids`);
     either mentions those the move showed something privately
@@ -255,14 +258,7 @@ async def post_turn(
     refused it."""
     snapshot = result.snapshot
     if result.turn_goes_on:
-        posted = await post_public(
-            bot,
-            interaction,
-            snapshot.channel_id,
-            presenters.decision_text(result),
-            guild_id=snapshot.guild_id,
-            mention_ids=result.told_privately,
-        )
+        posted = await _post_decision(bot, result, interaction)
     else:
         posted = await post_board(
             bot,
@@ -280,6 +276,50 @@ async def post_turn(
     if result.ended_claim:
         ended = presenters.CLAIM_LAPSED if snapshot.is_active else presenters.CLAIM_CLOSED
         await bot.claim_notices.retire(snapshot.game_id, ended)
+    return posted
+
+
+async def _post_decision(
+    bot: BotHost, result: TurnResult, interaction: discord.Interaction[Any] | None
+) -> discord.Message | None:
+    """Post the line of a decision after which the same seat decides again; a bot's goes
+    into its post of the same turn when it may (:mod:`bot.ui.decisions`). Returns the post,
+    or ``None`` when Discord refused it."""
+    snapshot = result.snapshot
+    channel_id = snapshot.channel_id
+    gathered = interaction is None and is_bot(result.user_id) and not result.told_privately
+    earlier = bot.decision_posts.pop(channel_id, None)
+    if gathered and earlier is not None and earlier.follows(result):
+        text = presenters.decision_text(result, earlier.told)
+        if len(text) <= presenters.MESSAGE_LIMIT and await still_latest(earlier.message):
+            try:
+                await earlier.message.edit(
+                    content=text, allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException:
+                log.warning(
+                    "game %d: could not add a decision to post %d; posting it apart",
+                    snapshot.game_id,
+                    earlier.message.id,
+                    exc_info=True,
+                )
+            else:
+                earlier.version = snapshot.version
+                earlier.told.append(result)
+                bot.decision_posts[channel_id] = earlier
+                return earlier.message
+    posted = await post_public(
+        bot,
+        interaction,
+        channel_id,
+        presenters.decision_text(result),
+        guild_id=snapshot.guild_id,
+        mention_ids=result.told_privately,
+    )
+    if gathered and posted is not None:
+        bot.decision_posts[channel_id] = DecisionPost(
+            snapshot.game_id, result.seat, snapshot.version, posted, [result]
+        )
     return posted
 
 

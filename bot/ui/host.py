@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.service import GameService, GameSnapshot
 from bot.service.locks import KeyedLock
 from bot.settings import Settings
+from bot.ui.decisions import DecisionPost
 from bot.ui.offers import OfferPosts
 from db import Database
 
@@ -51,6 +52,9 @@ class BotHost(Protocol):
     claim_notices: OfferPosts
     #: Channel id → the order of its moves' posts (:func:`bot.ui.board.turn_in_order`).
     turn_order: KeyedLock[int]
+    #: Channel id → the post of a bot's decisions in the turn under way, which its next
+    #: decision is added to (:mod:`bot.ui.decisions`; in memory, per process).
+    decision_posts: dict[int, DecisionPost]
 
     def remember_name(self, user: discord.abc.User) -> None:
         """Note a user's display name (from an interaction) for later board labels."""

@@ -63,6 +63,7 @@ def stand_in_bot() -> Any:
         bot.offer_client, closed_text=presenters.CLAIM_LAPSED, what="claim notice"
     )
     bot.turn_order = KeyedLock()
+    bot.decision_posts = {}
     # Every guild has the default settings (threads when the channel is busy).
     bot.service.database.settings.guild = AsyncMock(return_value=GuildSettingsRow(1))
     # Pictures shown to one player are drawn the fixed way unless a test says otherwise.

@@ -530,3 +530,51 @@ async def test_a_bot_answers_a_three_player_draw_and_the_post_waits_for_the_pers
     assert fake.message(offer).content == f"<@{bob.id}> accepted the draw offer: the game is drawn."
     final = await fake.wait_for_message(channel, is_final, after=mark, timeout=30)
     assert "drawn" in final.content
+
+
+def is_bot_decision(message: Any) -> bool:
+    """A line the bot posted for its own decision after which it decides again."""
+    return (
+        not message.attachments
+        and message.content.startswith("**Gameroom (level")
+        and "decides again." in message.content
+    )
+
+
+async def test_a_bots_decisions_of_one_turn_come_in_one_post(room: Room) -> None:
+    """Generation Zero: the bot's decisions of a turn are added to one post (edited), not a
+    post each; a person's message in between makes the next decision a post of its own."""
+    fake = room.fake
+    await room.start()
+    channel = room.channel("generation-zero")
+    await challenge_the_bot(room, channel, "generation_zero")
+    chatted: list[Any] = []
+    late_edits: list[str] = []
+
+    def chat_after_the_first(message: Any) -> None:
+        # Once, right after the bot's first decision line of a turn: a person writes.
+        if not chatted and is_bot_decision(message) and message.channel_id == channel.id:
+            chatted.append(asyncio.ensure_future(fake.post(room.alice, channel, "hm")))
+
+    def edited_above_the_chat(_old: Any, new: Any) -> None:
+        chat = chatted[0] if chatted and chatted[0].done() else None
+        if chat is not None and new.channel_id == channel.id and new.id < chat.result().id:
+            late_edits.append(new.content)
+
+    fake.on_message(chat_after_the_first)
+    fake.on_edit(edited_above_the_chat)
+    await play_to_the_end(room, channel, random.Random("gathered"))
+    posts = fake.messages(channel)
+    lines = [m for m in posts if is_bot_decision(m)]
+    gathered = [m for m in lines if "\nThen played `" in m.content]
+    assert gathered, [m.content for m in lines]
+    assert all(m.edited for m in gathered)
+    for message in gathered:  # "decides again" once, at the end
+        assert message.content.count("decides again.") == 1
+    # Two lines of the bot's in a row only where a person's message came between.
+    for before, after in pairwise(posts):
+        assert not (is_bot_decision(before) and is_bot_decision(after)), after.content
+    # Nothing was added above the person's message once it was there.
+    assert chatted
+    assert chatted[0].done()
+    assert late_edits == []

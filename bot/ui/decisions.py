@@ -1,0 +1,69 @@
+"""A bot's decisions of one turn, gathered into one post.
+
+In a game of many decisions per turn (Generation Zero), a decision that leaves the same seat
+to decide again gets one public line and no board (:func:`bot.presenters.decision_text`). A
+person's line is their ``/move``'s own answer; a bot's was a post of its own, so a person
+playing three bots read some 170 posts in a ten-round game, most of them one line each.
+:func:`bot.ui.board.post_turn` therefore edits the bot's post of the same turn instead, adding
+the new decision's line, when:
+
+- the decision is a bot's (no interaction) and shows nobody anything privately (a line that
+  sends someone to ``/hand`` must ping them, which an edit does not);
+- the post holds that seat's decisions of that game, and nothing else changed the game since
+  (its version follows on: no draw offer, takeback or time-out in between);
+- the post is still the channel's latest message (read back before the edit: a person who
+  wrote in between, or any other post, makes the next decision a post of its own), and the
+  text fits in a message.
+
+Else the decision is posted anew, as before. Per process and in memory: after a restart, or
+when another process played the previous decision (docs/scale.md), the next decision starts a
+post of its own. Nothing is lost either way: every decision is told when it is played, and
+the board at the turn's end and the watchers' message tell the whole turn as before.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.service.models import TurnResult
+
+__all__ = ["DecisionPost", "still_latest"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class DecisionPost:
+    """The post of a bot seat's decisions in one turn so far (:attr:`BotHost.decision_posts`
+    keeps one per channel): the game, the seat, the game's version after the last decision
+    told, the message, and the decisions it tells, oldest first."""
+
+    game_id: int
+    seat: int
+    version: int
+    message: discord.Message
+    told: list[TurnResult] = field(default_factory=list)
+
+    def follows(self, result: TurnResult) -> bool:
+        """Whether ``result`` is the same seat's next decision in the same game, with no
+        other change to the game in between."""
+        snapshot = result.snapshot
+        return (
+            snapshot.game_id == self.game_id
+            and result.seat == self.seat
+            and snapshot.version == self.version + 1
+        )
+
+
+async def still_latest(message: discord.Message) -> bool:
+    """Whether ``message`` is still the latest message of its channel (one request; needs
+    Read Message History). ``False`` (logged) when Discord refuses the read."""
+    try:
+        latest = [m.id async for m in message.channel.history(limit=1)]
+    except discord.HTTPException:
+        log.warning("could not read channel %d's latest message", message.channel.id, exc_info=True)
+        return False
+    return latest == [message.id]

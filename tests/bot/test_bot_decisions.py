@@ -1,0 +1,156 @@
+"""A bot's decisions of one turn gathered into one post (:mod:`bot.ui.decisions`), with a
+stand-in bot and messages, no Discord: when a decision is added by an edit, and every case
+in which it is posted apart instead."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+import pytest
+
+from bot import presenters
+from bot.service.bot_seats import bot_user_id
+from bot.service.models import Player, TurnResult
+from bot.ui.board import post_turn
+
+from .test_bot_cogs import stand_in_bot
+from .test_bot_presenters import NORTH, snapshot, turn
+
+BOT = bot_user_id(2)
+PLAYERS = (Player(0, BOT, "South"), Player(1, NORTH, "North"))
+
+
+def decision(version: int, move: str, **changes: Any) -> TurnResult:
+    """The bot's (South's) decision that left the game at ``version``, South to decide
+    again (``turn_goes_on``)."""
+    after = snapshot(players=PLAYERS, to_move=(0,), version=version)
+    base = turn(snapshot=after, user_id=BOT, move=move, events=(), turn_goes_on=True)
+    return replace(base, **changes)
+
+
+class Channel:
+    """A channel whose latest message is ``latest`` (``None``: Discord refuses the read)."""
+
+    def __init__(self) -> None:
+        self.id = 2
+        self.latest: Any = None
+        self.refuse = False
+
+    async def _history(self) -> AsyncIterator[Any]:
+        if self.refuse:
+            raise discord.Forbidden(MagicMock(status=403), "Missing Access")
+        if self.latest is not None:
+            yield self.latest
+
+    def history(self, *, limit: int) -> AsyncIterator[Any]:
+        assert limit == 1
+        return self._history()
+
+
+@pytest.fixture
+def channel() -> Channel:
+    return Channel()
+
+
+@pytest.fixture
+def public(monkeypatch: pytest.MonkeyPatch, channel: Channel) -> AsyncMock:
+    """``post_public`` behind ``post_turn``: each post is a new message, the channel's
+    latest, whose ``edit`` is recorded."""
+    count = iter(range(100, 200))
+
+    async def post(*_: Any, **__: Any) -> Any:
+        message = MagicMock()
+        message.id = next(count)
+        message.channel = channel
+        message.edit = AsyncMock()
+        channel.latest = message
+        return message
+
+    mock = AsyncMock(side_effect=post)
+    monkeypatch.setattr("bot.ui.board.post_public", mock)
+    monkeypatch.setattr("bot.ui.board.render_file", AsyncMock(return_value=None))
+    monkeypatch.setattr("bot.ui.board._watchers", AsyncMock(return_value=()))
+    return mock
+
+
+async def test_the_bots_next_decision_is_added_to_its_post(public: AsyncMock) -> None:
+    bot = stand_in_bot()
+    first, second, third = decision(4, "move A1 L3"), decision(5, "hold A2"), decision(6, "end")
+    message = await post_turn(bot, first)
+    assert await post_turn(bot, second) is message
+    assert await post_turn(bot, third) is message
+    public.assert_awaited_once()
+    assert message is not None
+    edited = message.edit.await_args_list  # type: ignore[attr-defined]
+    assert [call.kwargs["content"] for call in edited] == [
+        presenters.decision_text(second, [first]),
+        presenters.decision_text(third, [first, second]),
+    ]
+    assert edited[-1].kwargs["content"] == (
+        "**Gameroom (level 2)** (South) played `move A1 L3`.\n"
+        "Then played `hold A2`.\nThen played `end`. South decides again."
+    )
+    assert edited[-1].kwargs["allowed_mentions"].users is False  # nobody pinged
+
+
+async def test_the_board_at_the_turns_end_closes_the_post(public: AsyncMock) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    ended = decision(5, "end", turn_goes_on=False)
+    await post_turn(bot, ended)  # its board
+    assert bot.decision_posts == {}
+    await post_turn(bot, decision(6, "move A1 L4"))  # its next turn: a post of its own
+    assert public.await_count == 3
+
+
+@pytest.mark.parametrize(
+    "why",
+    ["a person", "an interaction", "told privately", "another change", "another seat", "long"],
+)
+async def test_a_decision_is_posted_apart(public: AsyncMock, why: str) -> None:
+    bot = stand_in_bot()
+    first = decision(4, "move A1 L3")
+    await post_turn(bot, first)
+    interaction = None
+    if why == "a person":
+        second = decision(5, "hold A2", user_id=NORTH)
+    elif why == "an interaction":
+        second, interaction = decision(5, "hold A2"), MagicMock()
+    elif why == "told privately":
+        second = decision(5, "hold A2", told_privately=(NORTH,))
+    elif why == "another change":  # a draw offer in between, say
+        second = decision(6, "hold A2")
+    elif why == "another seat":
+        second = decision(5, "hold A2", seat=1)
+    else:
+        second = decision(5, "x" * presenters.MESSAGE_LIMIT)
+    await post_turn(bot, second, interaction=interaction)
+    assert public.await_count == 2
+    assert public.await_args is not None
+    assert public.await_args.args[3] == presenters.decision_text(second)
+    assert public.await_args.args[1] is interaction
+
+
+async def test_a_message_in_between_or_a_failed_edit_posts_apart(
+    public: AsyncMock, channel: Channel
+) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    channel.latest = MagicMock(id=1)  # a person wrote since
+    await post_turn(bot, decision(5, "hold A2"))
+    assert public.await_count == 2
+    channel.refuse = True  # no Read Message History
+    await post_turn(bot, decision(6, "rest A2"))
+    assert public.await_count == 3
+    channel.refuse = False
+    assert channel.latest is not None
+    channel.latest.edit.side_effect = discord.NotFound(MagicMock(status=404), "Unknown Message")
+    await post_turn(bot, decision(7, "end"))
+    assert public.await_count == 4
+    # The decision after a failed edit joins the post that told it.
+    fourth = channel.latest
+    assert await post_turn(bot, decision(8, "move A2 L4")) is fourth
