@@ -292,12 +292,15 @@ def _to_move_text(snapshot: GameSnapshot) -> str:
     return text
 
 
-def _move_line(result: TurnResult, prompt: str | None, *, whole_turn: bool = False) -> str:
+def _move_line(
+    result: TurnResult, prompt: str | None, *, whole_turn: bool = False, then: bool = False
+) -> str:
     """The first line of :func:`turn_text`: who played what and what happened, leaving out
     what ``prompt`` (shown below it to the seats to move, or ``None``) says
     (:func:`_event_phrase`). ``whole_turn``: with the mover's earlier decisions of a turn
     this move ended (:attr:`TurnResult.turn_before`, "…" first when the turn began before
-    them), which the channel read as quiet lines and a watcher's message would miss."""
+    them), which the channel read as quiet lines and a watcher's message would miss.
+    ``then``: "Then played …" instead of the mover's name (lines above name them)."""
     snapshot = result.snapshot
     earlier = result.turn_before if whole_turn else ()
     moves = [m.text for m in earlier if m.seat == result.seat] + [result.move]
@@ -312,7 +315,8 @@ def _move_line(result: TurnResult, prompt: str | None, *, whole_turn: bool = Fal
     played = _join([_code(m) for m in moves])
     if whole_turn and result.turn_cut:
         played = f"… {played}"
-    line = f"{_player(mover)} played {played}" + (f": {phrase}." if phrase else ".")
+    head = "Then played" if then else f"{_player(mover)} played"
+    line = f"{head} {played}" + (f": {phrase}." if phrase else ".")
     if result.unannounced:
         line += f" Then: {', '.join(_code(c) for c in result.unannounced)}."
     if result.declined_draw_offer:
@@ -372,14 +376,22 @@ def watcher_turn_line(result: TurnResult) -> str:
     return _move_line(result, None, whole_turn=True)
 
 
-def turn_text(result: TurnResult) -> str:
+def turn_text(result: TurnResult, earlier: Sequence[TurnResult] = ()) -> str:
     """The public post after a move: who played what, what happened, who is next.
 
     ``<@1> (South) played `a1-a3`: the orb on a1 moves to a3; an orb enters a1 from the
     supply.`` then either ``<@2>, your move (North).`` or the result.
+
+    ``earlier`` are the mover's decisions of this turn whose post this one replaces (a
+    bot's, :mod:`bot.ui.decisions`), oldest first: their lines as :func:`decision_text`
+    wrote them come first, and this move's line starts "Then played".
     """
     snapshot = result.snapshot
-    line = _move_line(result, _shown_prompt(snapshot)) + told_privately_line(result.told_privately)
+    line = _move_line(result, _shown_prompt(snapshot), then=bool(earlier))
+    line += told_privately_line(result.told_privately)
+    if earlier:
+        said = "\n".join(_decision_line(d, first=i == 0) for i, d in enumerate(earlier))
+        line = f"{said}\n{line}"
     if snapshot.is_active:
         return f"{line}\n{_to_move_text(snapshot)}"
     return f"{line}\n{outcome_text(snapshot, result.events)}"

@@ -260,15 +260,19 @@ async def post_turn(
     if result.turn_goes_on:
         posted = await _post_decision(bot, result, interaction)
     else:
+        replaced = await _replaced_decisions(bot, result, interaction)
+        earlier = () if replaced is None else replaced.told
         posted = await post_board(
             bot,
             snapshot,
-            presenters.turn_text(result),
+            presenters.turn_text(result, earlier),
             mention_ids=presenters.turn_mention_ids(result),
             watcher_line=lambda: presenters.watcher_turn_line(result),
             interaction=interaction,
             drawn=drawn,
         )
+        if replaced is not None and posted is not None:
+            await _delete_replaced(snapshot, replaced)
     if result.declined_draw_offer:
         await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
     if result.refused_takeback:
@@ -321,6 +325,38 @@ async def _post_decision(
             snapshot.game_id, result.seat, snapshot.version, posted, [result]
         )
     return posted
+
+
+async def _replaced_decisions(
+    bot: BotHost, result: TurnResult, interaction: discord.Interaction[Any] | None
+) -> DecisionPost | None:
+    """The post of a bot's earlier decisions of the turn ``result`` ends, when the board
+    takes its lines and it goes (:mod:`bot.ui.decisions`), else ``None``."""
+    earlier = bot.decision_posts.pop(result.snapshot.channel_id, None)
+    if (
+        interaction is not None
+        or not is_bot(result.user_id)
+        or earlier is None
+        or not earlier.follows(result)
+        or len(presenters.turn_text(result, earlier.told)) > presenters.MESSAGE_LIMIT
+        or not await still_latest(earlier.message)
+    ):
+        return None
+    return earlier
+
+
+async def _delete_replaced(snapshot: GameSnapshot, replaced: DecisionPost) -> None:
+    """Delete the decisions post whose lines the turn's board took; a failure leaves them
+    told twice (logged)."""
+    try:
+        await replaced.message.delete()
+    except discord.HTTPException:
+        log.warning(
+            "game %d: could not delete post %d, whose lines the board repeats",
+            snapshot.game_id,
+            replaced.message.id,
+            exc_info=True,
+        )
 
 
 async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) -> None:

@@ -15,10 +15,15 @@ the new decision's line, when:
   wrote in between, or any other post, makes the next decision a post of its own), and the
   text fits in a message.
 
-Else the decision is posted anew, as before. Per process and in memory: after a restart, or
-when another process played the previous decision (docs/scale.md), the next decision starts a
-post of its own. Nothing is lost either way: every decision is told when it is played, and
-the board at the turn's end and the watchers' message tell the whole turn as before.
+Else the decision is posted anew, as before. The board at the turn's end, on the same
+conditions (the bot's last decision of the turn, the post still the latest message), takes
+the post's lines above its own, which starts "Then played", and the post is deleted: one post
+a bot turn is what stays in the channel. (A failed delete leaves the lines told twice.)
+
+Per process and in memory: after a restart, or when another process played the previous
+decision (docs/scale.md), the next decision starts a post of its own. Nothing is lost either
+way: every decision is told when it is played, and the watchers' message tells the whole turn
+as before.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ def public(monkeypatch: pytest.MonkeyPatch, channel: Channel) -> AsyncMock:
         message.id = next(count)
         message.channel = channel
         message.edit = AsyncMock()
+        message.delete = AsyncMock()
         channel.latest = message
         return message
 
@@ -97,14 +98,54 @@ async def test_the_bots_next_decision_is_added_to_its_post(public: AsyncMock) ->
     assert edited[-1].kwargs["allowed_mentions"].users is False  # nobody pinged
 
 
-async def test_the_board_at_the_turns_end_closes_the_post(public: AsyncMock) -> None:
+async def test_the_turns_board_takes_the_posts_lines_and_replaces_it(public: AsyncMock) -> None:
     bot = stand_in_bot()
-    await post_turn(bot, decision(4, "move A1 L3"))
-    ended = decision(5, "end", turn_goes_on=False)
-    await post_turn(bot, ended)  # its board
+    first, second = decision(4, "move A1 L3"), decision(5, "hold A2")
+    message = await post_turn(bot, first)
+    await post_turn(bot, second)
+    ended = decision(6, "end", turn_goes_on=False)
+    board = await post_turn(bot, ended)  # its board
+    assert board is not message
+    assert public.await_args is not None
+    assert public.await_args.args[3] == presenters.turn_text(ended, [first, second])
+    assert public.await_args.args[3].startswith(
+        "**Gameroom (level 2)** (South) played `move A1 L3`.\n"
+        "Then played `hold A2`.\nThen played `end`.\n"
+    )
+    assert message is not None
+    message.delete.assert_awaited_once()  # type: ignore[attr-defined]
     assert bot.decision_posts == {}
-    await post_turn(bot, decision(6, "move A1 L4"))  # its next turn: a post of its own
+    await post_turn(bot, decision(7, "move A1 L4"))  # its next turn: a post of its own
     assert public.await_count == 3
+
+
+async def test_a_board_after_a_message_in_between_leaves_the_post(
+    public: AsyncMock, channel: Channel
+) -> None:
+    bot = stand_in_bot()
+    message = await post_turn(bot, decision(4, "move A1 L3"))
+    channel.latest = MagicMock(id=1)  # a person wrote since
+    ended = decision(5, "end", turn_goes_on=False)
+    await post_turn(bot, ended)
+    assert public.await_args is not None
+    assert public.await_args.args[3] == presenters.turn_text(ended)
+    assert message is not None
+    message.delete.assert_not_awaited()  # type: ignore[attr-defined]
+    assert bot.decision_posts == {}
+
+
+async def test_a_failed_delete_leaves_the_lines_told_twice(
+    public: AsyncMock, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = stand_in_bot()
+    message = await post_turn(bot, decision(4, "move A1 L3"))
+    assert message is not None
+    message.delete.side_effect = discord.Forbidden(  # type: ignore[attr-defined]
+        MagicMock(status=403), "Missing Access"
+    )
+    ended = decision(5, "end", turn_goes_on=False)
+    assert await post_turn(bot, ended) is not None
+    assert "whose lines the board repeats" in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -543,12 +543,14 @@ def is_bot_decision(message: Any) -> bool:
 
 async def test_a_bots_decisions_of_one_turn_come_in_one_post(room: Room) -> None:
     """Generation Zero: the bot's decisions of a turn are added to one post (edited), not a
-    post each; a person's message in between makes the next decision a post of its own."""
+    post each, and the turn's board takes their lines and replaces it; a person's message in
+    between makes the next decision a post of its own, and that post stays."""
     fake = room.fake
     await room.start()
     channel = room.channel("generation-zero")
     await challenge_the_bot(room, channel, "generation_zero")
     chatted: list[Any] = []
+    gathered: list[str] = []
     late_edits: list[str] = []
 
     def chat_after_the_first(message: Any) -> None:
@@ -556,25 +558,32 @@ async def test_a_bots_decisions_of_one_turn_come_in_one_post(room: Room) -> None
         if not chatted and is_bot_decision(message) and message.channel_id == channel.id:
             chatted.append(asyncio.ensure_future(fake.post(room.alice, channel, "hm")))
 
-    def edited_above_the_chat(_old: Any, new: Any) -> None:
+    def edited(_old: Any, new: Any) -> None:
+        if new.channel_id != channel.id:
+            return
+        if is_bot_decision(new) and "\nThen played `" in new.content:
+            gathered.append(new.content)
         chat = chatted[0] if chatted and chatted[0].done() else None
-        if chat is not None and new.channel_id == channel.id and new.id < chat.result().id:
+        if chat is not None and new.id < chat.result().id:
             late_edits.append(new.content)
 
     fake.on_message(chat_after_the_first)
-    fake.on_edit(edited_above_the_chat)
+    fake.on_edit(edited)
     await play_to_the_end(room, channel, random.Random("gathered"))
+    assert gathered
+    for content in gathered:  # "decides again" once, at the end
+        assert content.count("decides again.") == 1
     posts = fake.messages(channel)
-    lines = [m for m in posts if is_bot_decision(m)]
-    gathered = [m for m in lines if "\nThen played `" in m.content]
-    assert gathered, [m.content for m in lines]
-    assert all(m.edited for m in gathered)
-    for message in gathered:  # "decides again" once, at the end
-        assert message.content.count("decides again.") == 1
-    # Two lines of the bot's in a row only where a person's message came between.
+    boards = [m.content for m in posts if bot_moved(m)]
+    # A board that took a post's lines: the mover named once, then "Then played" lines.
+    joined = [c for c in boards if "\nThen played `" in c]
+    assert joined, boards
+    assert all(c.count("**Gameroom (level 1)** (Seat 1) played") == 1 for c in joined)
+    # A decision line of the bot's stays only where something came after it in the turn.
     for before, after in pairwise(posts):
-        assert not (is_bot_decision(before) and is_bot_decision(after)), after.content
+        assert not (is_bot_decision(before) and after.author.id == fake.bot_user.id), after.content
     # Nothing was added above the person's message once it was there.
     assert chatted
     assert chatted[0].done()
     assert late_edits == []
+    assert any(is_bot_decision(m) for m in posts)  # the line the chat came after
