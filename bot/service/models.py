@@ -6,7 +6,7 @@ engine state never leaves the service.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -33,6 +33,7 @@ __all__ = [
     "TurnResult",
     "VacationGame",
     "VacationInfo",
+    "claimer_ids",
 ]
 
 #: The most legal moves a turn prompt lists (Generatorb: a forced pass with up to 4 refill cells).
@@ -574,16 +575,19 @@ class ClockEvent:
     @property
     def opponent_user_ids(self) -> tuple[int, ...]:
         """The players of the other sides still in the game (not of ``gone_seats``), in seat
-        order, bots included: who may claim (soft). One who resigned or was knocked out has
-        nothing at stake left, and a teammate would claim against their own side: neither
-        may claim (:meth:`~bot.service.timeouts.Timeouts.claim_on_time`)."""
-        out = self.gone_seats | self.teammates
-        players = self.snapshot.players
-        return tuple(
-            dict.fromkeys(
-                p.user_id for p in players if p.seat not in out and p.user_id != self.user_id
-            )
-        )
+        order, bots included: who may claim (soft), by :func:`claimer_ids`."""
+        return claimer_ids(self.snapshot.players, self.user_id, self.gone_seats | self.teammates)
+
+
+def claimer_ids(players: Sequence[Player], user_id: int, out: Collection[int]) -> tuple[int, ...]:
+    """Who may claim on time against ``user_id``'s late seat on a soft clock: the user ids of
+    ``players`` other than ``user_id`` whose seat is not in ``out``, once each, in seat
+    order, bots included. ``out`` holds the seats that left the game (resigned, knocked
+    out: nothing of theirs is at stake any more) and the late seat's teammates (a claim is
+    the other side's); see :meth:`~bot.service.timeouts.Timeouts.claim_on_time`."""
+    return tuple(
+        dict.fromkeys(p.user_id for p in players if p.seat not in out and p.user_id != user_id)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,14 @@ from engines.base import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ClockListener", "Timeouts", "clock_of", "late_move_sentence", "payload_int"]
+__all__ = [
+    "ClockListener",
+    "Timeouts",
+    "clock_of",
+    "late_move_sentence",
+    "only_bots_claim",
+    "payload_int",
+]
 
 #: Called with every time-out the service applied while answering something else (a move
 #: made too late on a hard clock), so the bot can announce it.
@@ -147,12 +154,12 @@ class Timeouts:
                     teammates=_teammates(loaded, timer.seat),
                 )
                 claimers = flagged.opponent_user_ids
-                if claimers and all(map(is_bot, claimers)) and is_bot(player.user_id):
+                if only_bots_claim(claimers) and is_bot(player.user_id):
                     # A bot seat late by our doing (a restart), and only bots could claim:
                     # nobody would, so nothing is posted; the bot moves when it can.
                     log.info("game %d: bot seat %d late, no claim", row.id, timer.seat)
                     return None
-                if not claimers or any(not is_bot(user_id) for user_id in claimers):
+                if not only_bots_claim(claimers):
                     return flagged
                 # Only bots could claim, and a bot never presses a button: it claims at once,
                 # or the soft clock would never end a game against the bot (docs/clocks.md).
@@ -381,6 +388,14 @@ class Timeouts:
                 meta.players[s].user_id for s in seats_told_privately(all_events)
             ),
         )
+
+
+def only_bots_claim(claimers: Sequence[int]) -> bool:
+    """Whether only bots could claim on time against a late seat on a soft clock:
+    ``claimers`` (who may, :func:`~bot.service.models.claimer_ids`) is not empty and every
+    one is a bot. A bot presses no button, so the bot then claims at once against a person's
+    seat, and nobody claims against a bot's (docs/clocks.md)."""
+    return bool(claimers) and all(map(is_bot, claimers))
 
 
 def _teammates(loaded: Loaded, seat: int) -> frozenset[int]:
