@@ -501,7 +501,7 @@ class ReminderDelivery(StrEnum):
     DM = "dm"
     """A direct message (falling back to the channel when DMs are closed)."""
     OFF = "off"
-    """No reminders (a hard clock's final warning still comes, in the channel)."""
+    """No reminders (a clock's final warning still comes, in the channel)."""
 
 
 class BoardPerspective(StrEnum):

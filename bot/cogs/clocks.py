@@ -6,8 +6,9 @@ The timer loop (:mod:`bot.cogs.timers`) runs this cog's :meth:`ClocksCog.timer_h
 * ``clock`` — a seat's deadline. On a hard clock the service applies the time-out and the
   board is posted with what the game's rule played, or the result; on a soft clock one line
   tells the opponents they may claim, with a "Claim on time" button.
-* ``final_warning`` — shortly before a hard clock runs out, its player is mentioned in the
-  game's channel (whatever their reminder settings).
+* ``final_warning`` — shortly before a clock runs out, its player is mentioned in the
+  game's channel (whatever their reminder settings); on a soft clock the post says that an
+  opponent may claim after the deadline (or that the bot claims at once).
 
 A time-out the service applies while answering a move made too late reaches this cog as a
 clock listener (:meth:`bot.service.GameService.add_clock_listener`) and is posted the same way.
@@ -95,7 +96,7 @@ class ClocksCog(commands.Cog, name=CLOCKS_COG):
         return None
 
     async def on_final_warning(self, timer: TimerRow) -> NewTimer | None:
-        """A hard clock runs out soon: mention its player in the game's channel."""
+        """A clock runs out soon: mention its player in the game's channel."""
         warning = await self.bot.service.final_warning_due(timer)
         if warning is None:
             return None

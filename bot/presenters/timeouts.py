@@ -1,6 +1,6 @@
 """Clocks running out: the post when a seat ran out of time (a soft clock's invitation to
 claim, a time-out, a seat that left), the notice once claimed, and the last warning before a
-hard clock runs out.
+clock runs out.
 """
 
 from __future__ import annotations
@@ -100,15 +100,29 @@ def claimed_text(event: ClockEvent) -> str:
     return f"⏰ {player} was out of time; {by} claimed."
 
 
+#: What a soft clock's final warning adds after "move before then", by
+#: :attr:`FinalWarning.at_deadline`.
+_AFTER_SOFT_DEADLINE = {
+    "claim": "; after that an opponent may claim on time.",
+    "bot_claims": "; after that the bot claims on time at once.",
+}
+
+
 def final_warning_text(warning: FinalWarning) -> str:
-    """The last warning before a hard clock runs out, mentioning its player (whatever their
+    """The last warning before a clock runs out, mentioning its player (whatever their
     reminder settings): ``⏰ <@1> (White), your hard clock in **Orbs** (game 7) runs out
-    <t:…:R> (<t:…:t>): move before then.`` with a link to the last board when it is known."""
+    <t:…:R> (<t:…:t>): move before then.`` with a link to the last board when it is known.
+    A soft clock's says what its deadline brings (:attr:`FinalWarning.at_deadline`):
+    ``… your soft clock in … (<t:…:t>): move before then; after that an opponent may claim
+    on time.``, or ``…; after that the bot claims on time at once.`` when only bots could
+    claim."""
     where = f"**{warning.game_name}** (game {warning.game_id})"
+    soft = _AFTER_SOFT_DEADLINE.get(warning.at_deadline)
+    mode, then = ("hard", ".") if soft is None else ("soft", soft)
     text = (
-        f"⏰ {mention(warning.user_id)} ({seat_label(warning.seat_name)}), your hard clock in "
+        f"⏰ {mention(warning.user_id)} ({seat_label(warning.seat_name)}), your {mode} clock in "
         f"{where} runs out {_timestamp(warning.deadline)} ({_timestamp(warning.deadline, 't')}): "
-        "move before then."
+        f"move before then{then}"
     )
     if warning.board_message_id is not None:
         guild = "@me" if warning.guild_id is None else str(warning.guild_id)

@@ -24,7 +24,6 @@ from bot.service.clocks import (
     FINAL_WARNING_BEFORE,
     FINAL_WARNING_TIMER,
     REMINDER_TIMER,
-    ClockMode,
     ClockSpec,
     SeatClock,
     to_ms,
@@ -86,25 +85,26 @@ def start_timers(game_id: int, new_clocks: Sequence[NewClock]) -> ClockChanges:
     schedule: list[NewTimer] = []
     for new in new_clocks:
         clock = SeatClock(timedelta(milliseconds=new.remaining_ms), new.running_since)
-        spec = ClockSpec.parse(new.spec)
-        schedule.extend(deadline_timers(game_id, new.seat, clock, 1, spec))
+        schedule.extend(deadline_timers(game_id, new.seat, clock, 1))
     return ClockChanges(schedule=tuple(schedule))
 
 
 def deadline_timers(
-    game_id: int, seat: int, clock: SeatClock, clock_version: int, spec: ClockSpec
+    game_id: int, seat: int, clock: SeatClock, clock_version: int
 ) -> tuple[NewTimer, ...]:
-    """The timers of one running seat clock: ``"clock"`` at its deadline and, on a hard
-    clock, ``"final_warning"`` :data:`FINAL_WARNING_BEFORE` earlier if the turn starts with
-    more time left than that. Empty for a stopped clock. ``clock_version`` is the clock
-    row's version once written (1 for a new clock), stored in each payload."""
+    """The timers of one running seat clock, soft or hard: ``"clock"`` at its deadline and
+    ``"final_warning"`` :data:`FINAL_WARNING_BEFORE` earlier if the turn starts (or the
+    clock starts again after a vacation) with more time left than that. Empty for a stopped
+    clock. ``clock_version`` is the clock row's version once written (1 for a new clock),
+    stored in each payload. Whether the seat is the bot's is the warning's handler's to
+    tell (:meth:`~bot.service.timeouts.Timeouts.final_warning_due`)."""
     deadline = clock.deadline
     if deadline is None or clock.running_since is None:
         return ()
     payload = json.dumps({"clock_version": clock_version}, separators=(",", ":"))
     found = [NewTimer(CLOCK_TIMER, deadline, game_id, seat, payload)]
     warning = deadline - FINAL_WARNING_BEFORE
-    if spec.mode is ClockMode.HARD and warning > clock.running_since:
+    if warning > clock.running_since:
         found.append(NewTimer(FINAL_WARNING_TIMER, warning, game_id, seat, payload))
     return tuple(found)
 
@@ -155,7 +155,7 @@ def plan_turn(
             continue
         writes.append(clock.write(row))
         cancel.append(TimerCancel(game_id, row.seat, CLOCK_TIMER_KINDS))
-        schedule.extend(deadline_timers(game_id, row.seat, clock, row.version + 1, spec))
+        schedule.extend(deadline_timers(game_id, row.seat, clock, row.version + 1))
     if not to_move:
         cancel = [TimerCancel(game_id)]
     return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel))
@@ -243,8 +243,7 @@ def _replan(rows: Sequence[ClockRow], change: Callable[[SeatClock], SeatClock]) 
             continue
         writes.append(after.write(row))
         cancel.append(TimerCancel(row.game_id, row.seat, CLOCK_TIMER_KINDS))
-        spec = ClockSpec.parse(row.spec)
-        schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1, spec))
+        schedule.extend(deadline_timers(row.game_id, row.seat, after, row.version + 1))
     return ClockChanges(tuple(writes), tuple(schedule), tuple(cancel), kept=tuple(kept))
 
 

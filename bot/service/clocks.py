@@ -27,7 +27,7 @@ vacation use case in :mod:`bot.service.vacations`. The errors users cause are
 
 Timers: a running seat clock has one pending ``"clock"`` timer at its deadline (payload
 ``{"clock_version": v}``: the clock row's version it was planned for, so a handler can tell
-a stale timer at a glance) and, on a hard clock, a ``"final_warning"`` timer
+a stale timer at a glance) and, soft or hard, a ``"final_warning"`` timer
 :data:`FINAL_WARNING_BEFORE` before it (:func:`deadline_timers`). Handlers must still read the
 clock row and check :meth:`SeatClock.flagged` before acting. Every game, with a clock or not,
 also has a ``"reminder"`` timer for each seat to move whose player wants reminders, due after
@@ -91,11 +91,11 @@ __all__ = [
 CLOCK_TIMER: Final = "clock"
 #: Timer kind for a friendly "your move" reminder after the quiet time (any game).
 REMINDER_TIMER: Final = "reminder"
-#: Timer kind for the last warning before a hard clock's deadline.
+#: Timer kind for the last warning before a seat clock's deadline (soft or hard).
 FINAL_WARNING_TIMER: Final = "final_warning"
 #: Every timer kind tied to a running seat clock; cancelled together when the clock stops.
 CLOCK_TIMER_KINDS: Final = (CLOCK_TIMER, FINAL_WARNING_TIMER)
-#: How long before a hard clock's deadline its final warning comes (none if the turn starts
+#: How long before a clock's deadline its final warning comes (none if the turn starts
 #: with less time than that).
 FINAL_WARNING_BEFORE: Final = timedelta(hours=2)
 

@@ -9,8 +9,8 @@ after a flag changed) so two *processes* cannot both land a change made against 
 position. A change is committed before the caller hears of it.
 
 Every write that changes whose turn it is carries, in its transaction, the seats' clocks after
-it and the timers of the next turn (:meth:`GameCore.plan_turn_change`: deadlines, a hard
-clock's final warning, reminders).
+it and the timers of the next turn (:meth:`GameCore.plan_turn_change`: deadlines, their
+final warnings, reminders).
 
 The use cases (:mod:`bot.service.lobby`, :mod:`~bot.service.play`, :mod:`~bot.service.endings`,
 :mod:`~bot.service.timeouts`, :mod:`~bot.service.vacations`, :mod:`~bot.service.views`,

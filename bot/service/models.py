@@ -592,8 +592,15 @@ def claimer_ids(players: Sequence[Player], user_id: int, out: Collection[int]) -
 
 @dataclass(frozen=True, slots=True)
 class FinalWarning:
-    """A hard clock's last warning is due: ``user_id`` (seat ``seat``) has until ``deadline``
-    to move in game ``game_id`` (in ``channel_id``)."""
+    """A seat clock's last warning is due: ``user_id`` (seat ``seat``) has until ``deadline``
+    to move in game ``game_id`` (in ``channel_id``).
+
+    ``at_deadline`` says what happens once the deadline passes: ``"time_out"`` a hard
+    clock's seat is timed out by the bot; ``"claim"`` on a soft clock an opponent may claim
+    on time (until someone does, the player may still move); ``"bot_claims"`` on a soft
+    clock where only bots could claim, the bot claims at once (as
+    :meth:`~bot.service.timeouts.Timeouts.clock_timer_fired` decides).
+    """
 
     game_id: int
     game_name: str
@@ -604,6 +611,7 @@ class FinalWarning:
     user_id: int
     deadline: datetime
     board_message_id: int | None
+    at_deadline: Literal["time_out", "claim", "bot_claims"] = "time_out"
 
 
 @dataclass(frozen=True, slots=True)

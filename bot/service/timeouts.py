@@ -45,6 +45,7 @@ from bot.service.models import (
     ClockEvent,
     ClockEventKind,
     FinalWarning,
+    claimer_ids,
 )
 from bot.service.options import sides_of
 from db import (
@@ -234,8 +235,16 @@ class Timeouts:
 
     async def final_warning_due(self, timer: TimerRow) -> FinalWarning | None:
         """Handle a ``"final_warning"`` timer: what to tell seat ``timer.seat``'s player, whose
-        hard clock runs out soon, or ``None`` when the timer is stale (the game is over, the
-        clock moved on since it was planned, or the time is already out)."""
+        clock runs out soon, or ``None`` when there is nothing to tell: the timer is stale
+        (the game is over, the clock moved on since it was planned, or the time is already
+        out) or the seat is the bot's.
+
+        The warning's :attr:`~bot.service.models.FinalWarning.at_deadline` says what the
+        deadline brings: on a hard clock the time-out; on a soft one a claim by an opponent,
+        or, when only bots could claim (:func:`only_bots_claim`, as
+        :meth:`clock_timer_fired` decides it), the bot's claim at once. Who could claim is
+        read now: a player who leaves the game before the deadline changes it.
+        """
         if timer.game_id is None or timer.seat is None:
             return None
         row = await self.core.database.games.get(timer.game_id)
@@ -251,6 +260,11 @@ class Timeouts:
         player = loaded.meta.players[timer.seat]
         if is_bot(player.user_id):  # the bot needs no warning (its turn is a timer of its own)
             return None
+        at_deadline: Literal["time_out", "claim", "bot_claims"] = "time_out"
+        if ClockSpec.parse(clock_row.spec).mode is ClockMode.SOFT:
+            out = await self.core.seats_gone(row) | _teammates(loaded, timer.seat)
+            claimers = claimer_ids(loaded.meta.players, player.user_id, out)
+            at_deadline = "bot_claims" if only_bots_claim(claimers) else "claim"
         return FinalWarning(
             game_id=row.id,
             game_name=loaded.meta.engine.info.name,
@@ -261,6 +275,7 @@ class Timeouts:
             user_id=player.user_id,
             deadline=clock.deadline,
             board_message_id=row.board_message_id,
+            at_deadline=at_deadline,
         )
 
     def out_of_time(

@@ -1,5 +1,5 @@
 """What the bot says about clocks: the lobby's and the game's clock, time left, vacations,
-time-outs by kind, claims and a hard clock's final warning."""
+time-outs by kind, claims and a clock's final warning (hard or soft)."""
 
 from __future__ import annotations
 
@@ -204,3 +204,17 @@ def test_a_claimed_notice_and_the_final_warning() -> None:
         f"({stamp('t')}): move before then."
     )
     assert text.endswith("The board: https://discord.com/channels/1/2/99")
+
+
+def test_a_soft_clocks_final_warning_says_what_its_deadline_brings() -> None:
+    warning = FinalWarning(7, "Orbs", 1, 2, 1, "North", NORTH, DEADLINE, None, at_deadline="claim")
+    assert presenters.final_warning_text(warning) == (
+        f"⏰ <@{NORTH}> (North), your soft clock in **Orbs** (game 7) runs out {stamp()} "
+        f"({stamp('t')}): move before then; after that an opponent may claim on time."
+    )
+    against_the_bot = replace(warning, at_deadline="bot_claims", board_message_id=99)
+    assert presenters.final_warning_text(against_the_bot) == (
+        f"⏰ <@{NORTH}> (North), your soft clock in **Orbs** (game 7) runs out {stamp()} "
+        f"({stamp('t')}): move before then; after that the bot claims on time at once. "
+        "The board: https://discord.com/channels/1/2/99"
+    )

@@ -1,5 +1,6 @@
-"""Clocks through Discord: a hard clock that runs out ends the game by itself, and a soft
-clock's time-out is claimed with the "Claim on time" button.
+"""Clocks through Discord: a hard clock that runs out ends the game by itself, a soft
+clock's time-out is claimed with the "Claim on time" button, and a soft clock warns its
+player two hours before it runs out.
 
 The real bot runs as its own process against ``tests/fakediscord``; its clock is the real
 one, so the clocks are a few seconds long and the timer loop runs every second
@@ -55,7 +56,7 @@ class Room:
         )
         assert asked.ephemeral
         challenge = await fake.wait_for_message(channel, lambda m: "Accept" in str(m.components))
-        assert re.search(r"⏱️ (Hard|Soft) clock: \d+s to start", challenge.content)
+        assert re.search(r"⏱️ (Hard|Soft) clock: (\d+[dhms])+ to start", challenge.content)
         await fake.press(bob, challenge, label="Accept")
         board = await fake.wait_for_message(channel, lambda m: bool(m.attachments))
         first_id = int(re.search(r"<@(\d+)> plays South", board.content).group(1))  # type: ignore[union-attr]
@@ -117,6 +118,30 @@ async def test_a_soft_clock_is_claimed_with_the_button(room: Room) -> None:
     closed = fake.message(notice)
     assert "Claim on time" not in str(closed.components)
     assert f"<@{other.id}> claimed." in closed.content
+    assert "Traceback" not in room.bot.log()
+
+
+async def test_a_soft_clock_warns_its_player_two_hours_before_it_runs_out(room: Room) -> None:
+    """A soft clock of 2h5s warns five seconds into a turn. The first player moves at once,
+    which calls their warning off; the other's turn then starts, and their warning comes
+    (after the first player's would have)."""
+    fake, channel = room.fake, room.channel
+    board, first, second = await room.start_game("soft:2h5s")
+    moved = await fake.slash(first, channel, "move", text="a1-a3")
+    assert not moved.ephemeral, moved.content
+    warning = await fake.wait_for_message(
+        channel, lambda m: "your soft clock" in m.content, after=board, timeout=WAIT
+    )
+    assert re.fullmatch(
+        rf"⏰ <@{second.id}> \(North\), your soft clock in \*\*Generatorb\*\* \(game \d+\) "
+        r"runs out <t:\d+:R> \(<t:\d+:t>\): move before then; after that an opponent may "
+        rf"claim on time\. The board: https://discord\.com/channels/{room.guild.id}/"
+        rf"{channel.id}/\d+",
+        warning.content,
+    ), warning.content
+    assert [u.id for u in warning.mentions] == [second.id]
+    warned = [m for m in fake.messages(channel) if "your soft clock" in m.content]
+    assert warned == [warning]  # none for the first player, who moved in time
     assert "Traceback" not in room.bot.log()
 
 

@@ -331,21 +331,25 @@ def _row(seat: int, spec: str, remaining: timedelta, since: datetime | None) -> 
     return ClockRow(7, seat, spec, to_ms(remaining), since, version=3, updated_at=T0)
 
 
-def test_final_warning_only_on_a_hard_clock_with_more_than_two_hours_left() -> None:
+def test_final_warning_on_any_clock_with_more_than_two_hours_left() -> None:
     hard = ClockSpec.parse("hard:1d")
     running = hard.new_clock(T0, running=True)
-    kinds = [(t.kind, t.due_at) for t in deadline_timers(7, 0, running, 2, hard)]
+    kinds = [(t.kind, t.due_at) for t in deadline_timers(7, 0, running, 2)]
     assert kinds == [
         (CLOCK_TIMER, T0 + DAY),
         (FINAL_WARNING_TIMER, T0 + DAY - FINAL_WARNING_BEFORE),
     ]
     short = SeatClock(FINAL_WARNING_BEFORE, T0)
-    assert [t.kind for t in deadline_timers(7, 0, short, 2, hard)] == [CLOCK_TIMER]
+    assert [t.kind for t in deadline_timers(7, 0, short, 2)] == [CLOCK_TIMER]
+    # A soft clock is warned the same way (its deadline lets the opponents claim).
     soft = CORRESPONDENCE.new_clock(T0, running=True)
-    assert [t.kind for t in deadline_timers(7, 0, soft, 2, CORRESPONDENCE)] == [CLOCK_TIMER]
-    assert deadline_timers(7, 0, SeatClock(DAY, None), 2, hard) == ()
+    assert [(t.kind, t.due_at) for t in deadline_timers(7, 0, soft, 2)] == [
+        (CLOCK_TIMER, T0 + 2 * DAY),
+        (FINAL_WARNING_TIMER, T0 + 2 * DAY - FINAL_WARNING_BEFORE),
+    ]
+    assert deadline_timers(7, 0, SeatClock(DAY, None), 2) == ()
     assert {
-        json.loads(t.payload_json)["clock_version"] for t in deadline_timers(7, 0, running, 2, hard)
+        json.loads(t.payload_json)["clock_version"] for t in deadline_timers(7, 0, running, 2)
     } == {2}
 
 
@@ -457,8 +461,11 @@ async def test_soft_clock_deadline_lets_the_opponent_claim(
 ) -> None:
     game = await _clocked_game(database, CORRESPONDENCE, clock.now)
     pending = await database.timers.pending(game_id=game.id)
-    # A soft clock has no final warning; reminders belong to turns (the service plans them).
-    assert [(t.kind, t.seat, t.due_at - T0) for t in pending] == [(CLOCK_TIMER, 0, 2 * DAY)]
+    # Reminders belong to turns (the service plans them).
+    assert [(t.kind, t.seat, t.due_at - T0) for t in pending] == [
+        (FINAL_WARNING_TIMER, 0, 46 * HOUR),
+        (CLOCK_TIMER, 0, 2 * DAY),
+    ]
     clock.advance(6 * HOUR)
     await _move(database, game.id, 0, clock.now)
     banks = [
@@ -539,6 +546,9 @@ async def test_vacation_pauses_running_clocks_and_moves_their_deadlines(
     assert (alice_clock.remaining, alice_clock.running_since) == (38 * HOUR, until)
     deadline = {t.seat: t.due_at for t in await database.timers.pending(kinds=[CLOCK_TIMER])}
     assert deadline == {0: clock.now + 3 * DAY + 38 * HOUR}
+    # The soft clock's final warning moves with its deadline.
+    warning = {t.seat: t.due_at for t in await database.timers.pending(kinds=[FINAL_WARNING_TIMER])}
+    assert warning == {0: clock.now + 3 * DAY + 36 * HOUR}
 
     # ALICE moves while away and BOB answers: ALICE's new turn starts paused until her
     # vacation ends.
@@ -556,6 +566,8 @@ async def test_vacation_pauses_running_clocks_and_moves_their_deadlines(
     assert alice_clock.running_since == clock.now
     deadline = {t.seat: t.due_at for t in await database.timers.pending(kinds=[CLOCK_TIMER])}
     assert deadline == {0: clock.now + alice_clock.remaining}
+    warning = {t.seat: t.due_at for t in await database.timers.pending(kinds=[FINAL_WARNING_TIMER])}
+    assert warning == {0: clock.now + alice_clock.remaining - FINAL_WARNING_BEFORE}
 
     with pytest.raises(ValueError, match="not on vacation"):
         await end_vacation(database, ALICE, now=clock.now)

@@ -2,7 +2,7 @@
 
 A challenge's clock starts with the game; every commit writes the seats' banks (increment,
 maximum) and plans the next turn's timers in the same transaction: the deadline (``clock``),
-a hard clock's ``final_warning`` and every game's ``reminder``. Running out of time follows
+its ``final_warning`` (soft or hard) and every game's ``reminder``. Running out of time follows
 the game's spec (Arbos section 5, Generation Zero 8.4) or the platform's rule: a two-player
 game is lost on time, a seat of a larger game resigns. Soft clocks wait for a claim; hard
 clocks end at the deadline, or at a move made too late. Vacations pause clocks and defer
@@ -110,6 +110,14 @@ async def play_any(service: GameService, snapshot: GameSnapshot) -> GameSnapshot
     user = to_move_user(snapshot)
     move = (await service.legal_moves(GAMES, user))[0]
     return (await service.play(GAMES, user, move)).snapshot
+
+
+async def play_bot_turn(service: GameService, snapshot: GameSnapshot) -> GameSnapshot:
+    """The bot's seat to move plays its first legal move, as its ``bot_turn`` timer would."""
+    seat = snapshot.to_move[0]
+    move = (await service.legal_moves(GAMES, to_move_user(snapshot)))[0]
+    turn = await service.moves.play_seat(snapshot.game_id, seat, move, version=snapshot.version)
+    return turn.snapshot
 
 
 def seat_clock(snapshot: GameSnapshot, seat: int) -> SeatClockInfo:
@@ -430,8 +438,131 @@ async def test_a_final_warning_is_due_before_a_hard_deadline_until_the_seat_move
         T0 + DAY,
     )
     assert (due.game_name, due.channel_id, due.guild_id) == ("Generatorb", GAMES, GUILD)
+    assert due.at_deadline == "time_out"
     await play_any(service, snapshot)
     assert await service.final_warning_due(warning) is None
+
+
+async def test_a_soft_clocks_final_warning_says_an_opponent_may_then_claim(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """As on a hard clock: due two hours before the deadline, stale once the seat moved, and
+    the next turn has its own; it says that after the deadline the opponent may claim."""
+    snapshot = await start(service, "soft:1d")
+    seat = snapshot.to_move[0]
+    warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, seat)
+    assert warning.due_at == T0 + 22 * HOUR
+    clock.advance(22 * HOUR)
+    due = await service.final_warning_due(warning)
+    assert due is not None
+    assert (due.seat, due.user_id, due.deadline, due.at_deadline) == (
+        seat,
+        to_move_user(snapshot),
+        T0 + DAY,
+        "claim",
+    )
+    assert "after that an opponent may claim on time." in presenters.final_warning_text(due)
+    await play_any(service, snapshot)
+    assert await service.final_warning_due(warning) is None
+    following = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, 1 - seat)
+    assert following.due_at == clock.now + 22 * HOUR
+    assert await pending(database, snapshot.game_id, FINAL_WARNING_TIMER) == [
+        (FINAL_WARNING_TIMER, 1 - seat)
+    ]
+
+
+async def test_against_the_bot_a_soft_clocks_final_warning_says_the_bot_claims(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """Only the bot could claim, so the deadline ends the game at once
+    (:func:`test_when_only_bots_could_claim_the_bot_claims_at_once`): the warning says so.
+    The bot's own seat is never warned."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generatorb",
+        players=2,
+        clock="soft:1d",
+    )
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    if to_move_user(snapshot) != ALICE:
+        snapshot = await play_bot_turn(service, snapshot)
+    seat = snapshot.to_move[0]
+    warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, seat)
+    clock.advance(22 * HOUR)
+    due = await service.final_warning_due(warning)
+    assert due is not None
+    assert (due.user_id, due.at_deadline) == (ALICE, "bot_claims")
+    assert presenters.final_warning_text(due).endswith(
+        "move before then; after that the bot claims on time at once."
+    )
+    snapshot = await play_any(service, snapshot)
+    assert is_bot(to_move_user(snapshot))
+    bots = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, 1 - seat)
+    clock.advance(22 * HOUR)
+    assert await service.final_warning_due(bots) is None
+
+
+async def test_who_a_soft_clocks_final_warning_says_may_claim_is_read_when_it_is_due(
+    service: GameService, database: Database, clock: FakeClock, round_robin: RoundRobin
+) -> None:
+    """Three seats, two people and a bot: the late person is told an opponent may claim;
+    once the other person has resigned only the bot could, and the warning says the bot
+    claims. Once the time is out (and the late seat is flagged again after a resignation,
+    ``REFLAG_AFTER``) the warning is stale: it never comes late."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="roundrobin",
+        players=3,
+        clock="soft:1d",
+    )
+    await service.accept_challenge(challenge.challenge_id, BOB)
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    while is_bot(to_move_user(snapshot)):
+        snapshot = await play_bot_turn(service, snapshot)
+    late_seat = snapshot.to_move[0]
+    other = ALICE if to_move_user(snapshot) == BOB else BOB
+    warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, late_seat)
+    clock.advance(22 * HOUR)
+    due = await service.final_warning_due(warning)
+    assert due is not None
+    assert due.at_deadline == "claim"
+    await service.resign(GAMES, other)
+    due = await service.final_warning_due(warning)
+    assert due is not None
+    assert due.at_deadline == "bot_claims"
+    clock.advance(2 * HOUR)
+    assert await service.final_warning_due(warning) is None  # the time is out
+
+
+async def test_a_soft_turn_planned_before_its_warning_existed_gets_it_from_the_next_plan(
+    service: GameService, database: Database, clock: FakeClock
+) -> None:
+    """A soft clock's turn planned before soft clocks were warned has its ``clock`` timer
+    only; the warning is the same ``final_warning`` timer kind as a hard clock's, so such
+    a game needs no migration: a vacation's new plan, or the next turn, adds the warning."""
+    snapshot = await start(service, "soft:1d")
+    seat = snapshot.to_move[0]
+    await database.timers.cancel(snapshot.game_id, kinds=[FINAL_WARNING_TIMER])
+    assert await pending(database, snapshot.game_id, CLOCK_TIMER, FINAL_WARNING_TIMER) == [
+        (CLOCK_TIMER, seat)
+    ]
+    clock.advance(HOUR)
+    await service.start_vacation(to_move_user(snapshot), DAY)
+    warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, seat)
+    assert warning.due_at == clock.now + DAY + 21 * HOUR
+    await service.end_vacation(to_move_user(snapshot))
+    snapshot = await play_any(service, snapshot)
+    assert await pending(database, snapshot.game_id, CLOCK_TIMER, FINAL_WARNING_TIMER) == [
+        (FINAL_WARNING_TIMER, 1 - seat),
+        (CLOCK_TIMER, 1 - seat),
+    ]
 
 
 # ---- more than two players ------------------------------------------------------------------
