@@ -169,6 +169,7 @@ class GameCog(
         except Exception:
             log.exception("channel %d was deleted: could not abort its games", channel_id)
             games = []
+        self.bot.decision_posts.pop(channel_id, None)
         for snapshot in games:
             await self.bot.draw_offers.forget(snapshot.game_id)
             await self.bot.takebacks.forget(snapshot.game_id)

@@ -300,7 +300,7 @@ async def _post_decision(
                 await earlier.message.edit(
                     content=text, allowed_mentions=discord.AllowedMentions.none()
                 )
-            except discord.HTTPException:
+            except Exception:  # committed: post the line apart rather than lose it
                 log.warning(
                     "game %d: could not add a decision to post %d; posting it apart",
                     snapshot.game_id,
@@ -350,7 +350,7 @@ async def _delete_replaced(snapshot: GameSnapshot, replaced: DecisionPost) -> No
     told twice (logged)."""
     try:
         await replaced.message.delete()
-    except discord.HTTPException:
+    except Exception:  # the board is out: a failure only repeats the lines
         log.warning(
             "game %d: could not delete post %d, whose lines the board repeats",
             snapshot.game_id,

@@ -11,9 +11,11 @@ the new decision's line, when:
   sends someone to ``/hand`` must ping them, which an edit does not);
 - the post holds that seat's decisions of that game, and nothing else changed the game since
   (its version follows on: no draw offer, takeback or time-out in between);
-- the post is still the channel's latest message (read back before the edit: a person who
-  wrote in between, or any other post, makes the next decision a post of its own), and the
-  text fits in a message.
+- the post is still the channel's latest message (read back just before the edit: a person
+  who wrote in between, or any other post, makes the next decision a post of its own; a
+  message landing in the instant between that read and the edit ends up below the line
+  added, a window of one request that one read cannot close), and the text fits in a
+  message.
 
 Else the decision is posted anew, as before. The board at the turn's end, on the same
 conditions (the bot's last decision of the turn, the post still the latest message), takes
@@ -65,10 +67,15 @@ class DecisionPost:
 
 async def still_latest(message: discord.Message) -> bool:
     """Whether ``message`` is still the latest message of its channel (one request; needs
-    Read Message History). ``False`` (logged) when Discord refuses the read."""
+    Read Message History). ``False`` when the read fails, whatever the error (the decision
+    is committed: its line must be posted apart rather than lost): a refusal (the
+    permission missing) is logged on one line, anything else with its traceback."""
     try:
         latest = [m.id async for m in message.channel.history(limit=1)]
-    except discord.HTTPException:
+    except discord.Forbidden as error:
+        log.info("channel %d: its latest message is not readable (%s)", message.channel.id, error)
+        return False
+    except Exception:
         log.warning("could not read channel %d's latest message", message.channel.id, exc_info=True)
         return False
     return latest == [message.id]

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot import presenters
+from bot.cogs.game import GameCog
 from bot.service.bot_seats import bot_user_id
 from bot.service.models import Player, TurnResult
 from bot.ui.board import post_turn
@@ -195,3 +196,77 @@ async def test_a_message_in_between_or_a_failed_edit_posts_apart(
     # The decision after a failed edit joins the post that told it.
     fourth = channel.latest
     assert await post_turn(bot, decision(8, "move A2 L4")) is fourth
+
+
+async def test_another_game_in_the_channel_or_two_long_lines_are_posted_apart(
+    public: AsyncMock,
+) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    other = decision(5, "hold A2")
+    other = replace(other, snapshot=replace(other.snapshot, game_id=6))
+    await post_turn(bot, other)
+    assert public.await_count == 2
+    # Each line fits in a message, the two together do not.
+    long = "a" * (presenters.MESSAGE_LIMIT // 2)
+    first = replace(decision(6, long), snapshot=other.snapshot)
+    first = replace(first, snapshot=replace(first.snapshot, version=10))  # a post of its own
+    await post_turn(bot, first)
+    second = replace(first, move=long + "b", snapshot=replace(first.snapshot, version=11))
+    assert len(presenters.decision_text(second)) <= presenters.MESSAGE_LIMIT
+    assert len(presenters.decision_text(second, [first])) > presenters.MESSAGE_LIMIT
+    await post_turn(bot, second)
+    assert public.await_count == 4
+
+
+@pytest.mark.parametrize("error", [OSError("reset"), TimeoutError()])
+@pytest.mark.parametrize("where", ["history", "edit"])
+async def test_a_network_error_posts_the_line_apart(
+    public: AsyncMock,
+    channel: Channel,
+    monkeypatch: pytest.MonkeyPatch,
+    error: Exception,
+    where: str,
+) -> None:
+    """Not an HTTPException (discord.py lets a connection reset or a time-out through): the
+    decision is committed, so its line is posted apart rather than lost."""
+    bot = stand_in_bot()
+    message = await post_turn(bot, decision(4, "move A1 L3"))
+    assert message is not None
+    if where == "history":
+
+        def broken(*, limit: int) -> Any:
+            raise error
+
+        monkeypatch.setattr(channel, "history", broken)
+    else:
+        message.edit.side_effect = error  # type: ignore[attr-defined]
+    second = decision(5, "hold A2")
+    assert await post_turn(bot, second) is not message
+    assert public.await_count == 2
+    assert public.await_args is not None
+    assert public.await_args.args[3] == presenters.decision_text(second)
+
+
+async def test_a_missing_permission_is_one_line_in_the_log(
+    public: AsyncMock, channel: Channel, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    channel.refuse = True
+    caplog.set_level("INFO")
+    await post_turn(bot, decision(5, "hold A2"))
+    refused = [r for r in caplog.records if "not readable" in r.getMessage()]
+    assert len(refused) == 1
+    assert refused[0].levelname == "INFO"
+    assert refused[0].exc_info is None
+
+
+async def test_a_deleted_channel_forgets_its_decisions_post(public: AsyncMock) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    assert list(bot.decision_posts) == [2]
+    bot.service.abort_in_deleted_channel = AsyncMock(return_value=[])
+    bot.service.cancel_in_deleted_channel = AsyncMock(return_value=[])
+    await GameCog(bot)._channel_gone(1, 2)
+    assert bot.decision_posts == {}
