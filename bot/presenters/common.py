@@ -139,10 +139,15 @@ def _timestamp(moment: datetime, style: str = "R") -> str:
 
 
 #: A spec rule id as the engines cite them at the end of a reason: Arbos ``A17``,
-#: Generatorb ``G13`` and ``D-G25``, Generator ``GEN-6``, Orbs ``ORB-8``, Generation Zero
-#: ``R6.2`` and ``D-30``. Only these families, so a cell or slot in brackets is kept.
-_RULE_ID = r"(?:GEN-|ORB-|D-G?|[AGR])\d+(?:\.\d+)*"
-_CITED_RULES = re.compile(rf"\s*\({_RULE_ID}(?:,\s*{_RULE_ID})*\)")
+#: Generatorb ``G13`` and ``D-G25``, Generator ``GEN-6`` and ``D-GEN-6``, Orbs ``ORB-8`` and
+#: ``D-ORB-11``, Generation Zero ``R6.2``, ``D-30`` and its appendices' sections ``8.1``; a
+#: clause letter may follow (``G28 c``). Only these families, so a cell or slot in brackets
+#: is kept.
+_RULE_ID = r"(?:(?:D-(?:GEN-|ORB-|[AG])?|GEN-|ORB-|[AGR])\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?: [a-z]\b)?"
+#: One id or a range of them (``A13–A15``, ``R6.1-R6.3``).
+_RULE_SPAN = rf"{_RULE_ID}(?:\s*[–-]\s*{_RULE_ID})?"
+#: A parenthesis holding only cited ids and ranges, with what precedes it.
+_CITED_RULES = re.compile(rf"\s*\({_RULE_SPAN}(?:[,;]\s*{_RULE_SPAN})*\)")
 
 
 def error_text(error: ServiceError) -> str:

@@ -95,7 +95,8 @@ def move_list_text(snapshot: GameSnapshot, moves: Sequence[MoveRecord]) -> str:
     also be sent as a file.
     """
     if not moves:
-        return f"{snapshot.game_name}, game {snapshot.game_id}: no moves yet."
+        when = "yet" if snapshot.is_active else "were played"
+        return f"{snapshot.game_name}, game {snapshot.game_id}: no moves {when}."
     plies = "1 ply" if len(moves) == 1 else f"{len(moves)} plies"
     head = f"{snapshot.game_name}, game {snapshot.game_id}: {plies}"
     if len(snapshot.players) == 2 and all(m.seat == i % 2 for i, m in enumerate(moves)):

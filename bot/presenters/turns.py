@@ -189,9 +189,11 @@ def outcome_text(
             text += f" {_players_named(snapshot, gone)} had left it."
         return f"{text}{ratings}"
     winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
-    verb = "wins" if len(winners) == 1 else "win"
-    named = _players_named(snapshot, winners, with_seats=True)
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
+    # Every player first (Generation Zero's full tie, R12.3): "A and B win!" read as a
+    # mistake with nobody beaten (exploratory pass 10).
+    verb = "wins" if len(winners) == 1 else "win" if others else "share the win"
+    named = _players_named(snapshot, winners, with_seats=True)
     result = f"{lead}{named} {verb}{how}!{_places_text(snapshot)}"
     if not others:
         return f"{result}{ratings}"

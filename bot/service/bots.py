@@ -404,7 +404,16 @@ class Bots:
     async def _first_to_decline(self, loaded: Loaded, bots: list[int]) -> int | None:
         """The first of ``bots`` with a seat still in that stands better than the draw would
         leave it (see :meth:`answer_draw`), or ``None`` when every one would accept; the
-        assessments stop at the first decline."""
+        assessments stop at the first decline. Before any player has chosen a move (chance
+        only, as Arbos' setup, or nothing) in a game from the standard start, the first bot
+        declines without assessing: the game has not begun, and the assessment of a fresh
+        deal swings from 0.36 to 0.64 in Generation Zero, so a level-1 bot accepted a draw
+        offered at ply 0 (exploratory pass 10); ``/game abort`` ends such a game without a
+        result. A game from a custom position is assessed from its first ply."""
+        row = loaded.row
+        if row.start_position is None and not await self._begun(loaded):
+            log.info("game %d: no move chosen yet; the bot declines the draw", row.id)
+            return bots[0]
         seats_in = await self.endings.seats_in(loaded)
         outcome, _ = agreed_draw(loaded, seats_in)
         drawn = rewards_from_outcome(outcome, len(loaded.meta.players))
@@ -420,6 +429,18 @@ class Bots:
                 if not accept:
                     return bot_id
         return None
+
+    async def _begun(self, loaded: Loaded) -> bool:
+        """Whether a player has chosen a move in the game (a row with a seat; chance rows
+        have none): from the position's last moves, and from the log only when those are
+        all chance rows and do not reach back to the first ply (Arbos' setup)."""
+        recent = loaded.position.recent
+        if any(move.seat is not None for move in recent):
+            return True
+        if loaded.row.ply <= len(recent):
+            return False
+        moves = await self.core.database.games.moves(loaded.row.id)
+        return any(move.seat is not None for move in moves)
 
     async def _assess_for_draw(self, loaded: Loaded, seat: int) -> float:
         """Bot seat ``seat``'s expected reward (0–1) for a draw answer; 1.0 (so a decline)

@@ -170,9 +170,14 @@ class AbortNotAllowedError(ServiceError):
 
 def sentence(text: str) -> str:
     """An engine message (``"an orb never steps (G15)"``) as a sentence for a user:
-    capitalised, with a full stop unless it ends in one already."""
+    capitalised, with a full stop unless it ends in one already. A message that begins
+    with a name written in lower case (a Generatorb cell ``b1``, a move ``a1-c1=2``: its
+    first word holds a digit) keeps it as it is: "B1" would name no cell (exploratory
+    pass 10)."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    first = text.split(maxsplit=1)[0]
+    if not any(c.isdigit() for c in first):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."

@@ -395,6 +395,19 @@ def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
         "That card is exhausted (R6.2); pick another.": "That card is exhausted; pick another.",
         "The side to move already won (D-G25).": "The side to move already won.",
         "North rolled red (R).": "North rolled red (R).",
+        # Ranges, the Generator, Orbs and Generation Zero appendix families, clause letters
+        # (exploratory pass 10: "(A13–A15)" read as Arbos cells A13 to A15).
+        "Black has no seed in hand for `seed` (A13–A15).": (
+            "Black has no seed in hand for `seed`."
+        ),
+        "No step or jump sequence leads there (G11-G13).": "No step or jump sequence leads there.",
+        "You move only your own pyramids (D-GEN-6).": "You move only your own pyramids.",
+        "The sides draw (D-ORB-11; ORB-9).": "The sides draw.",
+        "S1 must first decide: ensnare (8.1).": "S1 must first decide: ensnare.",
+        "Not in a fight (R13.2, 6.3).": "Not in a fight.",
+        "That refill is not allowed (G28 c).": "That refill is not allowed.",
+        "The orb on a1 moves to a3 (a1-a3).": "The orb on a1 moves to a3 (a1-a3).",
+        "Score 3 (1.5 a kill) so far.": "Score 3 (1.5 a kill) so far.",
     }
     for engine_text, shown in cases.items():
         refusal = InvalidMoveError(engine_text, kind="illegal", text="x")
@@ -509,6 +522,8 @@ def test_move_list_in_rounds_or_by_ply() -> None:
         "\n1. chance: first:1\n2. North: roll"
     )
     assert presenters.move_list_text(snapshot(), []).endswith("no moves yet.")
+    finished = snapshot(status="finished", to_move=())
+    assert presenters.move_list_text(finished, []).endswith("no moves were played.")
     assert presenters.move_list_text(snapshot(), moves[:1]) == (
         "Generatorb, game 5: 1 ply\n1. a1-a3"
     )
@@ -1124,3 +1139,14 @@ def test_a_watch_answer_says_when_the_watcher_hears() -> None:
     assert "I will write here after every turn." in presenters.watch_confirmation_text(gz)
     ending = replace(watched, every_move=False)
     assert "at its end" in presenters.watch_text(ending, button=True)
+
+
+def test_every_player_first_share_the_win() -> None:
+    """Generation Zero's full tie (R12.3): every seat first, a shared win, which "<@11>
+    (South) and <@22> (North) win!" told as if nobody had been beaten (exploratory pass 10)."""
+    tie = Outcome("round_limit", (0, 1), ((0, 1),))
+    over = replace(snapshot(status="finished", to_move=()), outcome=tie, last_moves=())
+    shared = "<@11> (South) and <@22> (North) share the win by round limit!"
+    assert presenters.outcome_text(over) == shared
+    one = replace(over, outcome=Outcome.win("round_limit", 1, 2))
+    assert presenters.outcome_text(one) == "<@22> (North) wins by round limit! Good game, <@11>."

@@ -122,6 +122,17 @@ async def to_a_persons_turn(service: GameService, clock: FakeClock) -> GameSnaps
     raise AssertionError("the bots kept the move")
 
 
+async def past_the_start(service: GameService, clock: FakeClock) -> GameSnapshot:
+    """A person to move after some player has chosen a move (a bot declines a draw offered
+    before that: :meth:`bot.service.bots.Bots.answer_draw`)."""
+    snapshot = await to_a_persons_turn(service, clock)
+    if any(move.seat is not None for move in snapshot.last_moves):
+        return snapshot
+    mover = snapshot.players[snapshot.to_move[0]].user_id
+    await service.play(GAMES, mover, (await service.legal_moves(GAMES, mover))[0])
+    return await to_a_persons_turn(service, clock)
+
+
 async def run_bot_turns(service: GameService, clock: FakeClock) -> int:
     """Run every due bot turn as the bots' loop would; returns how many moves landed."""
     played = 0
@@ -323,6 +334,7 @@ def _assessing(value: float | None) -> Callable[..., float]:
 )
 async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_even(
     bot_service: GameService,
+    clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
     value: float | None,
     accepted: bool,
@@ -331,6 +343,7 @@ async def test_the_bot_accepts_a_draw_only_when_it_assesses_its_seat_as_lost_or_
     decline (never silence) when the assessment fails."""
     monkeypatch.setattr(bots_module, "assess", _assessing(value))
     await vs_bot(bot_service, "generatorb", level=5)
+    await past_the_start(bot_service, clock)
     offer = await bot_service.offer_draw(GAMES, ALICE)
     result = await bot_service.bots.answer_draw(offer)
     assert result is not None, "never silence"
@@ -372,7 +385,7 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     started = await people_and_bots(bot_service, "orbs", 4, [2, 4])
     bot_seats = [p.seat for p in started.players if is_bot(p.user_id)]
     by_seat.update(zip(bot_seats, values, strict=True))
-    await to_a_persons_turn(bot_service, clock)  # a bot to move would end the offer
+    await past_the_start(bot_service, clock)  # a bot to move would end the offer
     offer = await bot_service.offer_draw(GAMES, ALICE)
     result = await bot_service.bots.answer_draw(offer)
     # Who is still in was read once, at the first bot turn, and carried from version to
@@ -392,6 +405,29 @@ async def test_bots_answer_a_draw_with_more_players_each_for_its_own_seat(
     ended = await bot_service.answer_draw(offer.game_id, BOB, accept=True, version=offer.version)
     assert ended.outcome is not None
     assert ended.outcome.termination == "agreement"
+
+
+@pytest.mark.parametrize("game", ["generatorb", "arbos"])
+async def test_the_bot_declines_a_draw_before_anyone_has_chosen_a_move(
+    bot_service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """Lost by its own assessment, a bot still declines a draw offered before any player has
+    chosen a move (Arbos: after its random setup, chance rows only): the game has not begun
+    (a level-1 bot accepted one at ply 0 in Generation Zero, exploratory pass 10). Once a
+    move is played, it accepts."""
+    monkeypatch.setattr(bots_module, "assess", _assessing(0.2))
+    await vs_bot(bot_service, game, level=1)
+    offer = await bot_service.offer_draw(GAMES, ALICE)  # whoever is to move: nobody moved
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None
+    declined, _ = result
+    assert declined.is_active
+    assert declined.draw_offer_seat is None
+    await past_the_start(bot_service, clock)
+    offer = await bot_service.offer_draw(GAMES, ALICE)
+    result = await bot_service.bots.answer_draw(offer)
+    assert result is not None
+    assert result[0].outcome is not None
 
 
 @pytest.mark.parametrize(("level", "allowed"), [(1, True), (4, False)])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import _codec
+from bot.service.errors import sentence
 from bot.service.locks import KeyedLock
 from bot.service.matching import filter_moves
 from bot.service.options import (
@@ -106,6 +107,24 @@ def test_every_text_options_examples_are_values_its_game_accepts(game: str) -> N
             options = engine.resolve_options({spec.name: value})
             counts = range(info.min_players, info.max_players + 1)
             assert any(_sets_up(engine, n, options) for n in counts), (spec.name, value)
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("an orb never steps (G15)", "An orb never steps (G15)."),
+        ("b1 is not an empty cell of your generator", "b1 is not an empty cell of your generator."),
+        ("a1-c1=2 marks a merge", "a1-c1=2 marks a merge."),
+        ("K10 is taken!", "K10 is taken!"),
+        ("  ", ""),
+    ],
+)
+def test_an_engine_message_becomes_a_sentence_keeping_lower_case_names(
+    message: str, shown: str
+) -> None:
+    """Capitalised with a full stop, but a first word with a digit is a name (a Generatorb
+    cell, a move) and keeps its case: "B1" names no cell (exploratory pass 10)."""
+    assert sentence(message) == shown
 
 
 def test_filter_moves_ranks_prefixes_first() -> None:
