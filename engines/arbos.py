@@ -953,6 +953,18 @@ def _action_event(action: ArbosAction) -> Event:
     return Event(kind, action.seat, text, names)
 
 
+def _pass_pending(state: ArbosState) -> str:
+    """A19 a, one pass made: ``"Black may end the game by passing too (as it stands: White 2,
+    Black 0)"``, with the A20 scores of the board as it is (a tie goes to Black, A21)."""
+    white = score_of(state.board, trees_of(state.board, WHITE))[0]
+    black = score_of(state.board, trees_of(state.board, BLACK))[0]
+    tie = ", a tie going to Black" if white == black else ""
+    return (
+        f"{SEAT_NAMES[state.turn]} may end the game by passing too "
+        f"(as it stands: White {white}, Black {black}{tie})"
+    )
+
+
 def _ending_text(outcome: Outcome) -> str:
     scores = outcome.scores or {}
     white, black = int(scores.get(0, 0)), int(scores.get(1, 0))
@@ -1179,6 +1191,10 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
                     f"{_trees(after.prune)}",
                 )
             )
+        if actions[-1].kind == "pass" and after.passes == 1 and after.ending is None:
+            # Said to the passer too, not only in the next mover's prompt: a person who
+            # passed before the bot's turn never read that the bot could end the game.
+            events.append(Event("pass_pending", after.turn, _pass_pending(after)))
         outcome = _outcome(after)
         if outcome is not None:
             events.append(Event(ENDED_EVENT, None, _ending_text(outcome)))
@@ -1284,7 +1300,7 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
             tail = ", or a double" if double else ""
             return f"White's first turn must place a spore (a cell such as `K10`{tail})."
         if state.passes == 1:
-            return "One pass is pending: another pass ends the game."
+            return f"{_pass_pending(state)}; any other move plays on."
         return None
 
     def timeout_moves(self, state: ArbosState, seat: int, rng: Rng) -> list[str] | None:

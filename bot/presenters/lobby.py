@@ -121,7 +121,8 @@ def _answer_note(info: ChallengeInfo) -> list[str]:
 
 def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = None) -> str:
     """The lobby post once the game started, or the challenge was declined, cancelled or
-    expired (buttons removed). A started game lists its seats: ``🟢 Green — <@1>``, and one
+    expired (buttons removed). A started game says where it is played ("below" in the
+    lobby's channel, else the thread's link) and lists its seats: ``🟢 Green — <@1>``, and one
     started early says how many of the seats were filled, and who was invited and had not
     answered (their reserved seats went with the early start)."""
     head = _challenge_head(info, "challenged")
@@ -139,7 +140,10 @@ def challenge_closed_text(info: ChallengeInfo, *, game: GameSnapshot | None = No
         unanswered = [u for u in info.pending_ids if u not in playing]
         if unanswered:
             early += f" (without {_mentions(unanswered)}, who had not answered)"
-        return f"{head}: the game is on in <#{game.channel_id}>{early}.\n{seats}"
+        # A game in the lobby's own channel follows the lobby: naming that channel read as
+        # if it were elsewhere (exploratory pass 10); a thread is named.
+        where = "below" if game.channel_id == info.channel_id else f"in <#{game.channel_id}>"
+        return f"{head}: the game is on {where}{early}.\n{seats}"
     if info.status == "declined":
         by = f" by {_mentions(info.declined_ids)}" if info.declined_ids else ""
         return f"{head}: declined{by}."

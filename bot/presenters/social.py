@@ -50,10 +50,8 @@ def takeback_request_text(request: TakebackRequest) -> str:
 def takeback_answer_text(answer: TakebackAnswer) -> str:
     """The request post once answered: allowed, refused or withdrawn."""
     if answer.accepted:
-        return (
-            f"{mention(answer.by_user_id)} allowed it: {mention(answer.user_id)} took back "
-            f"{_code(answer.move)}."
-        )
+        taker = mention(answer.user_id)
+        return f"{mention(answer.by_user_id)} allowed it: {taker} took back {_taken_back(answer)}."
     if answer.withdrawn:
         return f"{mention(answer.user_id)} withdrew the takeback request; the game goes on."
     return (
@@ -70,16 +68,22 @@ def takeback_done_text(answer: TakebackAnswer) -> str:
     your move (South).``
     """
     snapshot = answer.snapshot
-    line = f"{_player(snapshot.players[answer.seat])} took back {_code(answer.move)}"
+    line = f"{_player(snapshot.players[answer.seat])} took back {_taken_back(answer)}"
+    return f"{line}.\n{_to_move_text(snapshot)}"
+
+
+def _taken_back(answer: TakebackAnswer) -> str:
+    """What an allowed takeback removed: `` `a1-a3` and the bot's reply `h6-i5` after it``
+    (the bot's replies and forced moves after the requester's move, when there were any);
+    the request's post and the board both say all of it."""
     parts = []
     if answer.replies:
         noun = "reply" if len(answer.replies) == 1 else "replies"
         parts.append(f"the bot's {noun} {_join([_code(m) for m in answer.replies])}")
     if answer.forced:
         parts.append(f"the forced {_join([_code(m) for m in answer.forced])}")
-    if parts:
-        line += f" and {' and '.join(parts)} after it"
-    return f"{line}.\n{_to_move_text(snapshot)}"
+    after = f" and {' and '.join(parts)} after it" if parts else ""
+    return f"{_code(answer.move)}{after}"
 
 
 def _message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:

@@ -592,6 +592,10 @@ def test_two_seat_challenge_texts() -> None:
     assert presenters.challenge_closed_text(accepted) == (
         "<@11> challenged <@22> to **Generatorb**: the game has started."
     )
+    here = replace(started, channel_id=accepted.channel_id)  # not in a thread
+    assert presenters.challenge_closed_text(accepted, game=here).startswith(
+        "<@11> challenged <@22> to **Generatorb**: the game is on below.\n"
+    )
     # Started early: two of four seats (the heading keeps the challenge's count).
     early = replace(accepted, players=4)
     assert presenters.challenge_closed_text(early, game=started) == (
@@ -825,6 +829,11 @@ def test_a_takeback_names_the_bots_reply_and_the_forced_moves_it_takes_with_it()
     assert done(("a1-a3", "h8-h6", "pass"), ("h8-h6",), ("pass",)) == (
         "<@11> (South) took back `a1-a3` and the bot's reply `h8-h6` and the forced `pass` "
         "after it."
+    )
+    # The request's post, answered by the bot, says the same (it left the reply out: pass 10).
+    answered = TakebackAnswer(back, 0, SOUTH, NORTH, True, ("a1-a3", "h8-h6"), ("h8-h6",), ())
+    assert presenters.takeback_answer_text(answered) == (
+        "<@22> allowed it: <@11> took back `a1-a3` and the bot's reply `h8-h6` after it."
     )
 
 

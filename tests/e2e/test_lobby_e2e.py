@@ -145,7 +145,7 @@ async def test_three_seats_filled_by_accept_and_join_then_one_resigns(room: Room
     assert {u.id for u in started.mentions} == {ann.id, bob.id, cat.id}  # everyone is pinged
     closed = fake.message(lobby)
     assert labels(closed) == []
-    assert f"the game is on in <#{channel.id}>." in closed.content
+    assert "the game is on below." in closed.content  # in the lobby's own channel
     for user_id, colour in seats.items():
         assert f"{DISCS[colour]} {colour} — <@{user_id}>" in closed.content
 

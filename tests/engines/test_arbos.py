@@ -312,6 +312,23 @@ def test_best_pair_beats_a_better_single_tree_plus_a_poor_one() -> None:
     assert outcome.scores[0] == 3
 
 
+def test_a_first_pass_says_the_next_pass_ends_the_game_with_the_score_as_it_stands() -> None:
+    """A19 a, A20: the passer's own event says it (``pass_pending``), not only the next
+    mover's prompt (exploratory pass 10: a person passed, the bot passed and won)."""
+    board = board_with(A1="w", A2="w", A4="w", A3="g", B3="g", T20="g")
+    after, _, events = ENGINE.play(load(pos(board, passes="0", supply="77/80")), 0, "pass")
+    said = "Black may end the game by passing too (as it stands: White 2, Black 0)"
+    assert [(e.kind, e.seat, e.text) for e in events] == [
+        ("pass", 0, "passes"),
+        ("pass_pending", 1, said),
+    ]
+    assert ENGINE.prompt(after, 1) == f"{said}; any other move plays on."
+    tie = ENGINE.play(load(pos(EMPTY_BOARD, passes="0")), 0, "pass")[2][-1]
+    assert tie.text.endswith("(as it stands: White 0, Black 0, a tie going to Black)")
+    # The second pass ends the game: no pending pass is said then.
+    assert [e.kind for e in ENGINE.play(after, 1, "pass")[2]] == ["pass", "ended"]
+
+
 def test_tie_goes_to_black_and_nobody_scores_zero_zero() -> None:
     state = load(pos(EMPTY_BOARD, passes="1"))
     after = ENGINE.play(state, 0, "pass")[0]
