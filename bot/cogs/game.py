@@ -171,6 +171,7 @@ class GameCog(
             games = []
         self.bot.decision_posts.pop(channel_id, None)
         for snapshot in games:
+            self.bot.decision_posts.pop(snapshot.channel_id, None)  # its threads' games too
             await self.bot.draw_offers.forget(snapshot.game_id)
             await self.bot.takebacks.forget(snapshot.game_id)
             await self.bot.claim_notices.forget(snapshot.game_id)

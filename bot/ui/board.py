@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
@@ -174,6 +174,7 @@ async def post_board(
     watcher_line: Callable[[], str] | None = None,
     interaction: discord.Interaction[Any] | None = None,
     drawn: discord.File | None = None,
+    on_posted: Callable[[discord.Message], Awaitable[None]] | None = None,
 ) -> discord.Message | None:
     """Post ``content`` and the board in the game's channel, pinging only ``mention_ids``,
     then tell the game's watchers (see the module docstring). With an ``interaction`` of
@@ -192,7 +193,9 @@ async def post_board(
     direct message instead; it quotes the line ``watcher_line()`` makes, when given (a
     move's line with what the prompt under the ping says,
     :func:`bot.presenters.watcher_turn_line`; made only when a direct message goes out),
-    else the first line of ``content``.
+    else the first line of ``content``. ``on_posted`` runs with the post as soon as it is
+    out (before anything else here): a bot's decisions post the board replaces is deleted
+    so (:mod:`bot.ui.decisions`).
     """
     bot.decision_posts.pop(snapshot.channel_id, None)  # a board ends a bot's decisions post
     file = drawn
@@ -221,6 +224,8 @@ async def post_board(
         log.warning("game %d: the board was not posted", snapshot.game_id)
         mentioned = ()
     else:
+        if on_posted is not None:
+            await on_posted(message)
         try:
             await bot.service.set_board_message(snapshot.game_id, message.id, snapshot.version)
         except Exception:
@@ -260,19 +265,24 @@ async def post_turn(
     if result.turn_goes_on:
         posted = await _post_decision(bot, result, interaction)
     else:
-        replaced = await _replaced_decisions(bot, result, interaction)
-        earlier = () if replaced is None else replaced.told
+        replaced = _takes_lines(bot, result, interaction)
+        if replaced is not None:
+            # Drawn before the latest-message check, so the check is one request away from
+            # the post, as for an edit (the upload of a drawn board is that request).
+            if drawn is None:
+                drawn = await render_file(bot, snapshot, perspective=public_perspective(snapshot))
+            if not await still_latest(replaced.message):
+                replaced = None
         posted = await post_board(
             bot,
             snapshot,
-            presenters.turn_text(result, earlier),
+            presenters.turn_text(result, () if replaced is None else replaced.told),
             mention_ids=presenters.turn_mention_ids(result),
             watcher_line=lambda: presenters.watcher_turn_line(result),
             interaction=interaction,
             drawn=drawn,
+            on_posted=None if replaced is None else _deleting(snapshot, replaced),
         )
-        if replaced is not None and posted is not None:
-            await _delete_replaced(snapshot, replaced)
     if result.declined_draw_offer:
         await bot.draw_offers.retire(snapshot.game_id, presenters.DRAW_OFFER_LAPSED)
     if result.refused_takeback:
@@ -327,11 +337,13 @@ async def _post_decision(
     return posted
 
 
-async def _replaced_decisions(
+def _takes_lines(
     bot: BotHost, result: TurnResult, interaction: discord.Interaction[Any] | None
 ) -> DecisionPost | None:
-    """The post of a bot's earlier decisions of the turn ``result`` ends, when the board
-    takes its lines and it goes (:mod:`bot.ui.decisions`), else ``None``."""
+    """The post of a bot's earlier decisions of the turn ``result`` ends, when the board may
+    take its lines (:mod:`bot.ui.decisions`; whether it is still the channel's latest
+    message is for the caller to read, last), else ``None``. The post is forgotten either
+    way: a board ends it."""
     earlier = bot.decision_posts.pop(result.snapshot.channel_id, None)
     if (
         interaction is not None
@@ -339,24 +351,30 @@ async def _replaced_decisions(
         or earlier is None
         or not earlier.follows(result)
         or len(presenters.turn_text(result, earlier.told)) > presenters.MESSAGE_LIMIT
-        or not await still_latest(earlier.message)
     ):
         return None
     return earlier
 
 
-async def _delete_replaced(snapshot: GameSnapshot, replaced: DecisionPost) -> None:
-    """Delete the decisions post whose lines the turn's board took; a failure leaves them
-    told twice (logged)."""
-    try:
-        await replaced.message.delete()
-    except Exception:  # the board is out: a failure only repeats the lines
-        log.warning(
-            "game %d: could not delete post %d, whose lines the board repeats",
-            snapshot.game_id,
-            replaced.message.id,
-            exc_info=True,
-        )
+def _deleting(
+    snapshot: GameSnapshot, replaced: DecisionPost
+) -> Callable[[discord.Message], Awaitable[None]]:
+    """What the board's post does once it is out: delete the decisions post whose lines it
+    took (before the watchers' messages go out); a failure leaves them told twice
+    (logged)."""
+
+    async def delete(_board: discord.Message) -> None:
+        try:
+            await replaced.message.delete()
+        except Exception:  # the board is out: a failure only repeats the lines
+            log.warning(
+                "game %d: could not delete post %d, whose lines the board repeats",
+                snapshot.game_id,
+                replaced.message.id,
+                exc_info=True,
+            )
+
+    return delete
 
 
 async def retire_offers(bot: BotHost, snapshot: GameSnapshot, draw_text: str) -> None:

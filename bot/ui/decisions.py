@@ -18,9 +18,10 @@ the new decision's line, when:
   message.
 
 Else the decision is posted anew, as before. The board at the turn's end, on the same
-conditions (the bot's last decision of the turn, the post still the latest message), takes
-the post's lines above its own, which starts "Then played", and the post is deleted: one post
-a bot turn is what stays in the channel. (A failed delete leaves the lines told twice.)
+conditions (the bot's last decision of the turn; the post still the latest message, read once
+the board is drawn, just before it is posted), takes the post's lines above its own, which
+starts "Then played", and the post is deleted as soon as the board is out: one post a bot
+turn is what stays in the channel. (A failed delete leaves the lines told twice.)
 
 Per process and in memory: after a restart, or when another process played the previous
 decision (docs/scale.md), the next decision starts a post of its own. Nothing is lost either
@@ -31,13 +32,15 @@ as before.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
+from typing import Final
 
 import discord
 
 from bot.service.models import TurnResult
 
-__all__ = ["DecisionPost", "still_latest"]
+__all__ = ["UNREADABLE_FOR_S", "DecisionPost", "still_latest"]
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +68,32 @@ class DecisionPost:
         )
 
 
+#: How long (seconds, monotonic) a channel whose latest message Discord refused to show is
+#: not asked again: a refused request counts against Discord's limit of invalid requests,
+#: and a bot turn would ask at every decision. Per process; a permission granted meanwhile
+#: is used after this.
+UNREADABLE_FOR_S: Final = 3600.0
+
+_unreadable: dict[int, float] = {}
+
+
 async def still_latest(message: discord.Message) -> bool:
     """Whether ``message`` is still the latest message of its channel (one request; needs
     Read Message History). ``False`` when the read fails, whatever the error (the decision
     is committed: its line must be posted apart rather than lost): a refusal (the
-    permission missing) is logged on one line, anything else with its traceback."""
+    permission missing) is logged on one line, and the channel is not asked again for
+    :data:`UNREADABLE_FOR_S`; anything else is logged with its traceback."""
+    channel_id = message.channel.id
+    refused_at = _unreadable.get(channel_id)
+    if refused_at is not None:
+        if time.monotonic() - refused_at < UNREADABLE_FOR_S:
+            return False
+        del _unreadable[channel_id]
     try:
         latest = [m.id async for m in message.channel.history(limit=1)]
     except discord.Forbidden as error:
-        log.info("channel %d: its latest message is not readable (%s)", message.channel.id, error)
+        log.info("channel %d: its latest message is not readable (%s)", channel_id, error)
+        _unreadable[channel_id] = time.monotonic()
         return False
     except Exception:
         log.warning("could not read channel %d's latest message", message.channel.id, exc_info=True)

@@ -53,7 +53,8 @@ class BotHost(Protocol):
     #: Channel id → the order of its moves' posts (:func:`bot.ui.board.turn_in_order`).
     turn_order: KeyedLock[int]
     #: Channel id → the post of a bot's decisions in the turn under way, which its next
-    #: decision is added to (:mod:`bot.ui.decisions`; in memory, per process).
+    #: decision is added to and the turn's board replaces (:mod:`bot.ui.decisions`; in
+    #: memory, per process).
     decision_posts: dict[int, DecisionPost]
 
     def remember_name(self, user: discord.abc.User) -> None:

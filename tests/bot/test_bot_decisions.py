@@ -16,6 +16,7 @@ from bot import presenters
 from bot.cogs.game import GameCog
 from bot.service.bot_seats import bot_user_id
 from bot.service.models import Player, TurnResult
+from bot.ui import decisions
 from bot.ui.board import post_turn
 
 from .test_bot_cogs import stand_in_bot
@@ -34,14 +35,17 @@ def decision(version: int, move: str, **changes: Any) -> TurnResult:
 
 
 class Channel:
-    """A channel whose latest message is ``latest`` (``None``: Discord refuses the read)."""
+    """A channel whose latest message is ``latest``; ``refuse``: Discord refuses the read;
+    ``reads`` counts them."""
 
     def __init__(self) -> None:
         self.id = 2
         self.latest: Any = None
         self.refuse = False
+        self.reads = 0
 
     async def _history(self) -> AsyncIterator[Any]:
+        self.reads += 1
         if self.refuse:
             raise discord.Forbidden(MagicMock(status=403), "Missing Access")
         if self.latest is not None:
@@ -53,7 +57,9 @@ class Channel:
 
 
 @pytest.fixture
-def channel() -> Channel:
+def channel(monkeypatch: pytest.MonkeyPatch) -> Channel:
+    """The channel of the game (id 2); no channel is remembered as unreadable yet."""
+    monkeypatch.setattr(decisions, "_unreadable", {})
     return Channel()
 
 
@@ -189,6 +195,7 @@ async def test_a_message_in_between_or_a_failed_edit_posts_apart(
     await post_turn(bot, decision(6, "rest A2"))
     assert public.await_count == 3
     channel.refuse = False
+    decisions._unreadable.clear()  # an hour later: asked again
     assert channel.latest is not None
     channel.latest.edit.side_effect = discord.NotFound(MagicMock(status=404), "Unknown Message")
     await post_turn(bot, decision(7, "end"))
@@ -260,6 +267,12 @@ async def test_a_missing_permission_is_one_line_in_the_log(
     assert len(refused) == 1
     assert refused[0].levelname == "INFO"
     assert refused[0].exc_info is None
+    # Not asked again for a while: a refused request counts against Discord's limits.
+    reads = channel.reads
+    await post_turn(bot, decision(6, "rest A2"))
+    await post_turn(bot, decision(7, "end", turn_goes_on=False))
+    assert channel.reads == reads
+    assert public.await_count == 4
 
 
 async def test_a_deleted_channel_forgets_its_decisions_post(public: AsyncMock) -> None:
@@ -269,4 +282,62 @@ async def test_a_deleted_channel_forgets_its_decisions_post(public: AsyncMock) -
     bot.service.abort_in_deleted_channel = AsyncMock(return_value=[])
     bot.service.cancel_in_deleted_channel = AsyncMock(return_value=[])
     await GameCog(bot)._channel_gone(1, 2)
+    assert bot.decision_posts == {}
+
+
+@pytest.mark.parametrize("why", ["another change", "too long", "written while drawn"])
+async def test_a_board_that_may_not_take_the_lines_leaves_the_post(
+    public: AsyncMock, channel: Channel, monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    bot = stand_in_bot()
+    first = decision(4, "x" * (presenters.MESSAGE_LIMIT // 2))
+    message = await post_turn(bot, first)
+    assert message is not None
+    version = 6 if why == "another change" else 5
+    move = "y" * (presenters.MESSAGE_LIMIT // 2) if why == "too long" else "end"
+    ended = decision(version, move, turn_goes_on=False)
+    if why == "too long":
+        assert len(presenters.turn_text(ended)) <= presenters.MESSAGE_LIMIT
+        assert len(presenters.turn_text(ended, [first])) > presenters.MESSAGE_LIMIT
+    if why == "written while drawn":  # a person wrote while the board was drawn
+
+        async def draw(*_: Any, **__: Any) -> None:
+            channel.latest = MagicMock(id=1)
+
+        monkeypatch.setattr("bot.ui.board.render_file", AsyncMock(side_effect=draw))
+    await post_turn(bot, ended)
+    assert public.await_args is not None
+    assert public.await_args.args[3] == presenters.turn_text(ended)
+    message.delete.assert_not_awaited()  # type: ignore[attr-defined]
+
+
+async def test_a_refused_board_leaves_the_post_and_a_failed_delete_is_logged(
+    public: AsyncMock, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = stand_in_bot()
+    message = await post_turn(bot, decision(4, "move A1 L3"))
+    assert message is not None
+    posting = public.side_effect
+    public.side_effect = None
+    public.return_value = None  # Discord refuses the board
+    await post_turn(bot, decision(5, "end", turn_goes_on=False))
+    message.delete.assert_not_awaited()  # type: ignore[attr-defined]
+    public.side_effect = posting
+    again = await post_turn(bot, decision(6, "move A1 L4"))
+    assert again is not None
+    again.delete.side_effect = OSError("reset")  # type: ignore[attr-defined]
+    assert await post_turn(bot, decision(7, "end", turn_goes_on=False)) is not None
+    again.delete.assert_awaited_once()  # type: ignore[attr-defined]
+    assert "whose lines the board repeats" in caplog.text
+
+
+async def test_a_deleted_channel_forgets_the_posts_of_its_threads_games(
+    public: AsyncMock,
+) -> None:
+    bot = stand_in_bot()
+    await post_turn(bot, decision(4, "move A1 L3"))
+    in_thread = MagicMock(channel_id=2, user_ids=())
+    bot.service.abort_in_deleted_channel = AsyncMock(return_value=[in_thread])
+    bot.service.cancel_in_deleted_channel = AsyncMock(return_value=[])
+    await GameCog(bot)._channel_gone(1, 77)  # the thread's parent channel
     assert bot.decision_posts == {}

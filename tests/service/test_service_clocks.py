@@ -37,6 +37,7 @@ from bot.service.clocks import (
     VacationError,
 )
 from bot.service.models import ClockEvent, ClockEventKind, SeatClockInfo
+from bot.service.timeouts import only_bots_claim
 from bot.service.timers import TimerRunner
 from db import Database
 from db.rows import NewTimer, TimerRow
@@ -1135,3 +1136,10 @@ async def test_a_late_bot_seat_that_only_bots_could_claim_against_is_left_alone(
     await runner_for(service, clock, events).run_once()
     assert events == []
     assert (await service.snapshot(GAMES)).is_active
+
+
+def test_only_bots_claim_needs_someone_to_claim() -> None:
+    """Nobody left who may claim is not "only bots": nothing is claimed for the seat then."""
+    assert not only_bots_claim(())
+    assert only_bots_claim((bot_user_id(1), bot_user_id(2)))
+    assert not only_bots_claim((bot_user_id(1), ALICE))
