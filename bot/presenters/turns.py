@@ -444,7 +444,7 @@ def told_privately_line(user_ids: Sequence[int]) -> str:
 def game_started_text(snapshot: GameSnapshot) -> str:
     """The first post of a game: players and seats, options, who moves first; in a casual
     game of one person against bots, that ``/hint`` is there (:meth:`bot.service.bots.Bots.hint`
-    gives hints in such games only)."""
+    gives hints in such games only), and in a rated one how to get a game with hints."""
     seats = _join(
         [f"{mention(p.user_id)} plays {seat_label(p.seat_name)}" for p in snapshot.players]
     )
@@ -456,6 +456,10 @@ def game_started_text(snapshot: GameSnapshot) -> str:
     lines.append(_to_move_text(snapshot) if snapshot.is_active else outcome_text(snapshot))
     if snapshot.is_active and is_practice(snapshot.user_ids, rated=snapshot.rated):
         lines.append("A practice game: `/hint` shows what the strongest bot would play for you.")
+    elif snapshot.is_active and is_practice(snapshot.user_ids, rated=False):
+        # Rated against the bot (the default): a newcomer's first /hint was refused mid-game
+        # with no way left to make it casual (exploratory pass 10); said before it starts.
+        lines.append("A rated game: for `/hint`, challenge the bot with `rated:false`.")
     return "\n".join(lines)
 
 

@@ -43,9 +43,17 @@ class ServiceError(Exception):
 
 
 class NoGameHereError(ServiceError):
-    """The channel (or thread) has no active game."""
+    """The channel (or thread) has no active game. The default sentence says what to do
+    instead (a newcomer whose game had ended read only "no game in progress": exploratory
+    pass 10)."""
 
-    def __init__(self, message: str = "There is no game in progress in this channel.") -> None:
+    def __init__(
+        self,
+        message: str = (
+            "There is no game in progress in this channel: `/challenge` starts one, and a "
+            "finished game's board has a **Rematch** button."
+        ),
+    ) -> None:
         super().__init__(message)
 
 

@@ -925,8 +925,12 @@ def test_a_practice_game_against_the_bot_starts_by_pointing_to_hints() -> None:
     against_bot = (Player(0, SOUTH, "South"), Player(1, bot_user_id(2), "North"))
     casual = snapshot(players=against_bot, rated=False)
     assert presenters.game_started_text(casual).endswith("\n" + line)
-    assert line not in presenters.game_started_text(replace(casual, rated=True))
+    rated = presenters.game_started_text(replace(casual, rated=True))
+    assert line not in rated
+    # Rated (the default against the bot): how to get hints, before the first /hint.
+    assert rated.endswith("\nA rated game: for `/hint`, challenge the bot with `rated:false`.")
     assert line not in presenters.game_started_text(snapshot(rated=False))  # two people
+    assert "/hint" not in presenters.game_started_text(snapshot(rated=True))
 
 
 def test_a_leaderboard_caption_names_whom_its_you_means() -> None:
