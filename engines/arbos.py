@@ -594,7 +594,8 @@ def _parse_text(text: str) -> _Parsed:
     if prefix:
         seat = int(prefix.group(1))
         rest = rest[prefix.end() :]
-    words = [w for w in re.split(r"[\s,]+", rest.strip().lower()) if w]
+    typed = [w for w in re.split(r"[\s,]+", rest.strip()) if w]
+    words = [w.lower() for w in typed]
     if not words:
         raise NotationError("an empty move; type a cell such as `K10`, or `pass`", text=text)
     first = words[0]
@@ -611,7 +612,7 @@ def _parse_text(text: str) -> _Parsed:
             return _Parsed(seat, "cell", (_cell(first, text),))
         known = ", ".join(_WORDS)
         raise NotationError(
-            f"unknown word {first!r}; a move is a cell such as `K10` or starts with {known}",
+            f"unknown word {typed[0]!r}; a move is a cell such as `K10` or starts with {known}",
             text=text,
         )
     expected = _WORDS[first]
@@ -802,7 +803,7 @@ def auto_prune(state: ArbosState, seat: int) -> ArbosMove:
     spores, then fewest linked seeds, then earliest first cell in reading order; the first
     T − 3 are pruned. Raises :class:`IllegalMoveError` when no prune is due."""
     if not state.prune:
-        raise IllegalMoveError("no prune is due: you have at most 3 trees (A17)")
+        raise IllegalMoveError(f"no prune is due: {SEAT_NAMES[seat]} has at most 3 trees (A17)")
     board = state.board
     trees = trees_of(board, _colour(seat))
 
@@ -857,8 +858,8 @@ def _check(state: ArbosState, seat: int, parsed: _Parsed) -> ArbosMove:
     if state.prune:
         if word != "prune":
             raise IllegalMoveError(
-                f"{name} must first prune {_trees(state.prune)} (A17): `prune CELL …` names a "
-                "cell of each tree to remove"
+                f"{name} must first prune {_trees(state.prune)}: `prune CELL …` names a cell of "
+                "each tree to remove (A17)"
             )
         if len(cells) != state.prune:
             raise IllegalMoveError(
@@ -875,7 +876,7 @@ def _check(state: ArbosState, seat: int, parsed: _Parsed) -> ArbosMove:
             firsts.add(first)
         return ArbosMove("prune", tuple(sorted(firsts)))
     if word == "prune":
-        raise IllegalMoveError("no prune is due: you have at most 3 trees (A17)")
+        raise IllegalMoveError(f"no prune is due: {name} has at most 3 trees (A17)")
     if state.phase == "opening" and word in ("pass", "seed", "replace"):
         raise IllegalMoveError("White's first turn must place a spore (A16)")
     hand, supply = state.hands[seat], state.supply[seat]
@@ -1285,13 +1286,14 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         if state.phase == "setup":
             w, b = state.setup_left
             return (
-                f"{name} places a setup seed: `seed CELL`, with two empty cells between it and "
-                f"every other seed (A7). Seeds left to place: White {w}, Black {b}."
+                f"{name} places a setup seed: `seed CELL`. Seeds left to place: White {w}, "
+                f"Black {b}. A setup seed needs two empty cells between it and every other "
+                "seed (A7)."
             )
         if state.prune:
             return (
-                f"{name} has {state.prune + 3} trees and must prune {_trees(state.prune)} first "
-                f"(A17): `prune CELL` names one cell of each tree to remove; then {name} plays."
+                f"{name} has {state.prune + 3} trees and must prune {_trees(state.prune)} first: "
+                f"`prune CELL` names one cell of each tree to remove; then {name} plays (A17)."
             )
         if state.phase == "opening":
             # A double takes a seed from the hand (and two from the supply): offered only

@@ -437,6 +437,36 @@ def test_replace_cutting_a_tree_in_three_makes_a_prune_of_two() -> None:
         ENGINE.play(state, 1, "K10")
 
 
+def test_prune_texts_cite_the_rule_only_at_their_end() -> None:
+    """The refusal of another move while a prune is due, and the prompt, say what to do in
+    words and keep the rule id (A17) in a parenthesis at the very end, which the bot leaves
+    out: "(A17): `prune CELL`…" in mid-sentence read as a cell to players."""
+    star = {"K6": "b", "J5": "b", "I4": "b", "J7": "b", "I8": "b", "L6": "b", "M6": "b"}
+    board = board_with(A1="b", T20="b", C3="w", **star)
+    state = ENGINE.play(load(pos(board, hands="1/0", supply="79/71")), 0, "replace K6")[0]
+    with pytest.raises(IllegalMoveError) as refused:
+        ENGINE.play(state, 1, "K10")
+    assert refused.value.message == (
+        "Black must first prune 2 trees: `prune CELL …` names a cell of each tree to remove (A17)"
+    )
+    assert ENGINE.prompt(state, 1) == (
+        "Black has 5 trees and must prune 2 trees first: `prune CELL` names one cell of each "
+        "tree to remove; then Black plays (A17)."
+    )
+    after = ENGINE.play(state, 1, "prune A1 T20")[0]
+    with pytest.raises(IllegalMoveError) as none_due:
+        ENGINE.play(after, 1, "prune K6")
+    assert none_due.value.message == "no prune is due: Black has at most 3 trees (A17)"
+
+
+def test_the_setup_prompt_cites_the_spacing_rule_at_its_end() -> None:
+    state = ENGINE.new_game(2, ENGINE.resolve_options({"setup_mode": "manual"}), 0)
+    assert ENGINE.prompt(state, 0) == (
+        "White places a setup seed: `seed CELL`. Seeds left to place: White 10, Black 10. "
+        "A setup seed needs two empty cells between it and every other seed (A7)."
+    )
+
+
 def test_the_player_not_to_move_may_not_have_four_trees() -> None:
     with pytest.raises(UsageError, match="more than 3 trees"):
         load(pos(board_with(A1="b", A10="b", T20="b", K5="b", C3="w"), supply="79/76"))
@@ -465,6 +495,16 @@ def test_notation_errors(text: str) -> None:
     state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
     with pytest.raises(NotationError):
         ENGINE.parse_move(state, 1, text)
+
+
+@pytest.mark.parametrize("text", ["10K", "Pass10", "SPORES K10"])
+def test_an_unknown_word_is_quoted_as_typed(text: str) -> None:
+    """The word is echoed in the case it was typed ('10K', not '10k'): the player must
+    recognise what they sent."""
+    state = load(pos(board_with(A1="w"), supply="79/80", turn="B"))
+    with pytest.raises(NotationError) as refused:
+        ENGINE.parse_move(state, 1, text)
+    assert refused.value.message.startswith(f"unknown word {text.split()[0]!r}; ")
 
 
 def test_a_suggestion_that_is_only_a_beginning_says_what_is_still_to_type() -> None:
