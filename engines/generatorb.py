@@ -629,7 +629,7 @@ def _parse_text(raw: str) -> _Parsed:
     while j < len(body):
         sep = body[j]
         if sep not in WHOLE_FIRST + SPLIT_FIRST:
-            raise fail(f"{sep!r} is not a separator (use -, x, ~ or *)")
+            raise fail(_no_separator(body, j))
         cell = _cell_at(body, j + 1)
         if cell < 0:
             raise fail("each separator must be followed by a cell a1–h8")
@@ -651,6 +651,19 @@ def _parse_text(raw: str) -> _Parsed:
     if height and claim == "":
         claim = "merge"
     return _Parsed(seat, tuple(cells), split, claim, height, refill)
+
+
+def _no_separator(body: str, j: int) -> str:
+    """Why ``body[j]`` is no separator, and how to write the move: section 6 removes the
+    spaces first, so ``a1 a3`` and ``a1 to a3`` read as ``a1a3`` and ``a1toa3``, cells with no
+    separator (a notation error, like the spec's ``e2e4``). The example is what was typed
+    up to there, a hyphen and the cell that follows (``a1-a3`` for ``a1 to a3``)."""
+    after = _cell_at(body, j)
+    if after < 0 and body.startswith("to", j):
+        after = _cell_at(body, j + 2)
+    joined = f"{body[:j]}-{NAMES[after]}" if after >= 0 else "a1-a3"
+    said = "" if after >= 0 else f"{body[j]!r} is not a separator; "
+    return f"{said}write {joined}, with a hyphen between the cells (~ for a split)"
 
 
 def format_move(move: GeneratorbMove) -> str:
@@ -783,7 +796,7 @@ def _explain(board: Sequence[int], seat: int, origin: int, dest: int, split: boo
     if target < 0 and -target > strength:
         return f"{piece} can only capture orbs (G16)"
     if target > 0 and target + arriving > 3:
-        return f"stacks are at most 3 high ({arriving}+{target} is too many) (G17)"
+        return f"stacks are at most 3 high, and {arriving}+{target} makes {arriving + target} (G17)"
     if target > 0 and target + arriving == 3:
         if IS_CORE[dest]:
             return "a globe may never be made on a core (G21)"
@@ -851,7 +864,9 @@ Cells are a1–h8 (file a–h, rank 1–8; a1 is South's core at the bottom, h8 
 • `a1-a3` move a whole piece (step, jump sequence or globe slide); `c1xc5` capture
 • `c3~e5` split: the top orb of a spheroid moves; `c3*d4` split capture
 • `a3-c5=2`, `c3~e5=3` a merge, with the height it makes
-• jump paths may be typed: `c1-c3-c5`; `@b1` chooses which empty generator cell is refilled
+• jump paths may be typed: `c1-c3-c5`
+• `a1-a3@b1`, `pass@b1`: the suffix `@b1` picks the empty generator cell the refill goes to \
+(without it: the cell you left, else the first empty one)
 • `pass` only when you have no move.
 Abstract Play (`+ / #`) and Super Duper Games notation are accepted too."""
 

@@ -72,6 +72,34 @@ def test_notation_at_start(text: str, kind: type[MoveError] | None) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("a1 a3", "write a1-a3, with a hyphen between the cells (~ for a split)"),
+        ("a1 to a3", "write a1-a3, with a hyphen between the cells (~ for a split)"),
+        ("A1 TO A3", "write a1-a3, with a hyphen between the cells (~ for a split)"),
+        ("a1-a3 a5", "write a1-a3-a5, with a hyphen between the cells (~ for a split)"),
+        ("a1?a3", "'?' is not a separator; write a1-a3, with a hyphen between the cells"),
+    ],
+)
+def test_cells_without_a_separator_are_refused_with_the_move_written_out(
+    text: str, why: str
+) -> None:
+    """Section 6 removes spaces first, so "a1 a3" and "a1 to a3" have no separator (a
+    notation error like ``e2e4``): the refusal writes the move with a hyphen instead of
+    calling the next cell's letter ("'t' is not a separator", exploratory pass 10)."""
+    with pytest.raises(NotationError) as refused:
+        ENGINE.parse_move(START, 0, text)
+    assert refused.value.message.startswith(f"{text!r} is not a Generatorb move: {why}")
+
+
+def test_the_notation_help_shows_the_refill_cell_as_a_suffix() -> None:
+    """``@b1`` alone is no move (exploratory pass 10): the help shows it after a move."""
+    help_text = ENGINE.info.notation_help
+    assert "`a1-a3@b1`" in help_text
+    assert "`@b1` chooses" not in help_text
+
+
+@pytest.mark.parametrize(
     ("text", "canonical"),
     [
         ("c3~e5=3", "c3~e5=3"),
