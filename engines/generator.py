@@ -21,6 +21,7 @@ move tokens and positions is in :mod:`engines.generator_notation`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -435,8 +436,8 @@ def _move_problem(
     base = BASE[unit]
     if LEVEL[dest] > MAX_LEVEL[base]:
         return (
-            f"{with_article(SIZE_NAMES[base])} may not go below level {MAX_LEVEL[base]} "
-            f"(GEN-8); {d} is on level {LEVEL[dest]}"
+            f"{with_article(SIZE_NAMES[base])} may not go below level {MAX_LEVEL[base]}, and "
+            f"{d} is on level {LEVEL[dest]} (GEN-8)"
         )
     code = state.board[dest]
     if code == 0:
@@ -444,6 +445,33 @@ def _move_problem(
     if code >> 3 == seat:
         return stacking_problem(unit, code & 7)
     return capture_problem(unit, code & 7)
+
+
+#: The level-4 node whose name is the label the board prints on its centre, the unplayable
+#: head node (spec "What the board image must show": "label it `GRYB`").
+CENTRE_LABEL = NAMES.index("GRYB")
+
+#: What a refusal adds when a move names GRYB from afar: the player may mean the centre,
+#: which is no node (spec "Board and coordinates": "the head node is never a destination").
+CENTRE_NOTE = (
+    "GRYB here is the small blue node around GRY, not the centre labelled GRYB, which no "
+    "pyramid can enter"
+)
+
+_CITED = re.compile(r"\s*\((?:D-)?GEN-\d+(?:,\s*(?:D-)?GEN-\d+)*\)$")
+
+
+def _near_centre_label(nodes: Sequence[int]) -> bool:
+    """Whether one of ``nodes`` is a neighbour of the node GRYB (of any colour, sideways
+    moves of any kind): a move from there to GRYB means the node, not the board's centre."""
+    return any(CENTRE_LABEL in NEIGHBOURS[False][n][COLOUR[CENTRE_LABEL]] for n in nodes)
+
+
+def _with_centre_note(why: str) -> str:
+    """``why`` with :data:`CENTRE_NOTE` before its rule ids (which stay at the end)."""
+    cited = _CITED.search(why)
+    cut = cited.start() if cited else len(why)
+    return f"{why[:cut]}; {CENTRE_NOTE}{why[cut:]}"
 
 
 def _entry_problem(state: GeneratorState, seat: int, size: int) -> str | None:
@@ -904,7 +932,8 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
         origin, dest = typed.origin, typed.destination
         code = state.board[origin]
         if code == 0:
-            raise illegal(f"there is no pyramid on {NAMES[origin]}")
+            why = f"there is no pyramid on {NAMES[origin]}"
+            raise illegal(_with_centre_note(why) if origin == CENTRE_LABEL else why)
         if code >> 3 != seat:
             raise illegal(
                 f"the {STACK_TEXT[code & 7]} on {NAMES[origin]} is "
@@ -916,6 +945,8 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
             raise illegal(unit)
         problem = _move_problem(state, seat, origin, unit, dest)
         if problem:
+            if dest == CENTRE_LABEL and not _near_centre_label([origin]):
+                problem = _with_centre_note(problem)
             raise illegal(problem)
         return GeneratorMove(origin, dest, unit)
 
@@ -944,6 +975,8 @@ class GeneratorEngine(Engine[GeneratorState, GeneratorMove]):
                 if problem and dest in NEIGHBOURS[False][origin][state.roll]:
                     why = f"from {NAMES[origin]}, {problem}"
                     break
+        if dest == CENTRE_LABEL and not _near_centre_label(state.occupied[seat]):
+            why = _with_centre_note(why)
         raise IllegalMoveError(f"no legal move goes to {d}: {why}", text=text)
 
     def format_move(self, state: GeneratorState, move: GeneratorMove) -> str:

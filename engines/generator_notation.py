@@ -106,7 +106,7 @@ def read_token(raw: str, players: int) -> Token:
 def _node(text: str, fail: Callable[[str], NotationError]) -> int:
     node = parse_node(text)
     if node is None:
-        raise fail(f"{text.upper()} is not a node: a node name has 1 to 4 letters")
+        raise fail(f"{text.upper()} is not a node, since a node name has 1 to 4 letters")
     return node
 
 

@@ -223,8 +223,13 @@ def test_level_limits(stack: str, origin: str, roll: str, expected: set[str]) ->
 @pytest.mark.parametrize(
     ("stack", "origin", "token", "reason"),
     [
-        ("L", "RG", "RG-RGB", "a Large may not go below level 2 (GEN-8)"),
-        ("M", "GRY", "GRY-GRYB", "a Medium may not go below level 3 (GEN-8)"),
+        ("L", "RG", "RG-RGB", "a Large may not go below level 2, and RGB is on level 3 (GEN-8)"),
+        (
+            "M",
+            "GRY",
+            "GRY-GRYB",
+            "a Medium may not go below level 3, and GRYB is on level 4 (GEN-8)",
+        ),
         ("LM", "RG", "RG-RGB", "a Large may not go below level 2"),
     ],
 )
@@ -232,6 +237,47 @@ def test_level_limit_messages(stack: str, origin: str, token: str, reason: str) 
     state = at(position_of({origin: ("R", stack)}, "RB", "R=B"), colours="RB")
     with pytest.raises(IllegalMoveError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         ENGINE.parse_move(state, 0, token)
+
+
+@pytest.mark.parametrize(
+    ("roll", "token", "reason"),
+    [
+        ("Y", "GRYB", "no legal move goes to GRYB: you rolled yellow, and GRYB is blue; "),
+        ("B", "GRYB", "no legal move goes to GRYB: none of your units is next to GRYB; "),
+        ("B", "M:G-GRYB", "GRYB is not a neighbour of G: a unit goes to the blue node of its "),
+        ("B", "GRYB-GRY", "there is no pyramid on GRYB; "),
+    ],
+)
+def test_a_refused_move_naming_gryb_from_afar_says_it_is_not_the_centre(
+    roll: str, token: str, reason: str
+) -> None:
+    """The board labels its centre, the head node, ``GRYB`` (spec "What the board image must
+    show"), but typed GRYB is the level-4 node; a player who meant the centre is told so
+    (exploratory pass 10), before the rule ids, which stay at the end."""
+    state = at(position_of({"G": ("G", "M")}, "GR", f"G={roll}"))
+    with pytest.raises(IllegalMoveError) as refused:
+        ENGINE.parse_move(state, 0, token)
+    message = refused.value.message
+    assert message.startswith(reason)
+    note = "GRYB here is the small blue node around GRY, not the centre labelled GRYB, which no "
+    assert f"{note}pyramid can enter" in message
+    assert message.endswith(("enter", "enter (GEN-7)"))
+
+
+def test_a_move_to_gryb_from_its_quadrangle_is_refused_without_the_centre_note() -> None:
+    state = at(position_of({"GRY": ("G", "M")}, "GR", "G=B"))
+    with pytest.raises(IllegalMoveError) as refused:
+        ENGINE.parse_move(state, 0, "M:GRY-GRYB")
+    assert "centre" not in refused.value.message
+
+
+def test_a_node_name_too_long_is_refused_in_one_sentence() -> None:
+    state = at(position_of({"G": ("G", "M")}, "GR", "G=R"))
+    with pytest.raises(NotationError) as refused:
+        ENGINE.parse_move(state, 0, "RRRRR")
+    assert refused.value.message == (
+        "'RRRRR' is not a Generator move: RRRRR is not a node, since a node name has 1 to 4 letters"
+    )
 
 
 def test_illegal_move_reasons() -> None:
