@@ -247,6 +247,41 @@ OPTIONS = (
     ),
 )
 
+#: ``/game rules``: the game, then the turn in bullets, like the other games' summaries
+#: (R5 turn, R7 Canons, R8/R9 fights, R12 end; docs/games/generation_zero.md "The game in
+#: five lines").
+RULES_SUMMARY = """\
+Agents hunt Mary Sues across a board of Location cards; 'Sues ensnare Canons and kill \
+Agents. Each player has two Agents and a 'Sue, and brought three Canons, shuffled face down \
+among everyone's.
+• A turn is a 'Sue part, then an Agent part: order each of your characters once, to rest \
+(Health +1) or to act: an ability if you like, then move, hold (stay put), write a chapter \
+('Sues) or engage (Agents).
+• A chapter shows you any free Canon on the board and lets you steer it. After acting, a 'Sue \
+may ensnare the Canons where she stands, up to her Allure.
+• An Agent that ends its move on an enemy 'Sue starts a battle, fought after the Agent part: \
+everyone there thrusts in turn (an ability, then attack or flee) until one side is gone or \
+a round changes nothing. A 'Sue who crosses or lands on a Monster fights it the same way; one \
+who lands on an enemy Agent dies.
+• The game ends when no Agent shares the board with an enemy 'Sue, or after the last round. \
+2 points per kill, 1 per Canon held by a living 'Sue."""
+
+#: ``/game rules``' notation (6.2): what each verb does, the turn's orders first; the thrust
+#: form names no actor (``special``, not ``special S1``).
+NOTATION_HELP = """\
+Ids as on the board: Agents A1, 'Sues S1, temp Agents T1, Canons C1, Monsters M1, slots L1.
+• Orders in your turn: `rest S1` (Health +1, no action); `hold A2` (act without moving); \
+`move A1 L7` (the landing; a 'Sue also names the Monster slots she crosses: `move S1 L8 L10`); \
+`chapter S1 C4`; `engage A2` (battle an enemy 'Sue standing with A2); `special A1 …` or \
+`dept A4 …`, an ability before the action; `fight L7` fights a pending battle now.
+• `end` ends the whole turn: every character not yet ordered rests (in the 'Sue part, the \
+Agents too).
+• A thrust names no actor: `attack S2`, `flee L6`, `special …` and `dept …` (the thrusting \
+character's ability, e.g. `special S1` aims it at S1), `rescue C5` (a Tiara).
+• Answers: `steer L3` moves the Canon of your chapter or rescue, `stay` leaves it; \
+`ensnare C2 C5` or `decline`; `upgrade allure`; `crown S3`; the Bree Monster `fight M1` or \
+`decline`; a draft `pick inkwell`."""
+
 INFO = GameInfo(
     id="generation_zero",
     name="Generation Zero",
@@ -276,16 +311,8 @@ INFO = GameInfo(
     # record of version 1 with such a HOLD no longer replays.
     rules_version="2",
     seat_names=("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
-    rules_summary=(
-        "Agents hunt Mary Sues across a board of Location cards; 'Sues ensnare Canons and kill "
-        "Agents. 2 points per kill, 1 per Canon held by a living 'Sue at the end."
-    ),
-    notation_help=(
-        "rest S1 · hold A2 · move A1 L7 · move S1 L8 L10 (Monsters crossed, then landing) · "
-        "chapter S1 C4 · engage A2 · special A1 [params] · dept A4 [params] · fight L7 · end · "
-        "attack S2 · flee L6 · rescue C5 · steer L3 / stay · ensnare C2 C5 / decline · "
-        "upgrade allure · crown S3 · fight M1 / decline · pick inkwell"
-    ),
+    rules_summary=RULES_SUMMARY,
+    notation_help=NOTATION_HELP,
     has_chance=False,
     has_hidden_information=True,
 )
@@ -448,8 +475,11 @@ class GenerationZeroEngine(Engine[GenerationZeroState, str]):
             budget = game.stat(mover, "speed")
             kind = "flee" if verb == "flee" else "move"
         if not game.path_cost_ok(origin, path, budget):
+            cost = sum(game.cost(loc) for loc in path)
             raise IllegalMoveError(
-                f"the path {'-'.join(slots)} costs more than the budget {budget} (R6.1)", text=text
+                f"the path {'-'.join(slots)} costs {cost}, more than {mover}'s Speed of {budget} "
+                "(R6.1)",
+                text=text,
             )
         problem = game.path_problem(mover, kind, origin, path)
         if problem:
@@ -743,7 +773,9 @@ def _settle_loaded(game: Game) -> None:
 
 
 def _why_illegal(game: Game, verb: str, args: list[str], legal: list[str]) -> str:
-    """A reason for a refused move that names the rule and reveals nothing hidden."""
+    """A reason for a refused move (6.4 ``illegal``) that reveals nothing hidden: in words,
+    with what may be played instead, and the rule it implements in one parenthesis of ids at
+    the end (the bot leaves that out; the command line keeps it)."""
     d = game.d
     for word in args:
         if word[:1] in "AST" and word[1:].isdigit() and word not in game.chars:
@@ -753,40 +785,219 @@ def _why_illegal(game: Game, verb: str, args: list[str], legal: list[str]) -> st
         if word[:1] == "M" and word[1:].isdigit() and word not in d["monsters"]:
             return f"there is no Monster {word} in this game"
     if d["part"] == "draft":
-        return "that card cannot be picked now (3.5: an unpicked Agent or 'Sue of this round)"
+        kind = "an Agent" if game.draft_kind() == "agent" else "a 'Sue"
+        if verb != "pick":
+            return f"the draft comes first: pick {kind} card, `pick <card id>` (3.5)"
+        return f"that card cannot be picked now: pick {kind} card nobody has picked yet (3.5)"
     pending = game.acting_char()
     if d["queue"]:
-        return f"{pending} must first decide: {d['queue'][0]['kind']} (8.1)"
+        return _why_not_queue(game, d["queue"][0], legal)
     if d["fight"] is not None or (d["battle"] is not None and d["battle"]["cur"]):
         if verb in ("special", "dept"):
+            if args and args[0] == pending:
+                return (
+                    f"a thrust names no actor: `{verb}` and the ability's parameters only, not "
+                    f"`{verb} {pending}`; {pending} may play {_choices(legal)} (R9.5)"
+                )
             return (
-                f"{pending} cannot use that ability now "
-                "(R13: charged, once per thrust, valid parameters)"
+                f"{pending} cannot use that ability now: it must be charged, not yet used this "
+                f"thrust, and given valid parameters; {pending} may play {_choices(legal)} "
+                "(R9.5, R13.1)"
             )
         if verb == "flee":
-            return "FLEE needs more Speed than every enemy present and a legal landing (R9.6)"
-        return f"it is {pending}'s thrust: attack, flee, an ability or a rescue (R9.5)"
+            landings = sorted(
+                (m.split()[1] for m in legal if m.startswith("flee ")), key=_reading_order
+            )
+            if landings:
+                return (
+                    f"{pending} cannot flee to {args[-1]}, which is too far or a landing it may "
+                    f"not take; it may flee to {_joined(landings, 'or')} (R9.6)"
+                )
+            return (
+                f"{pending} cannot flee now: fleeing needs more Speed than every enemy present "
+                "and a landing within reach (R9.6)"
+            )
+        return f"it is {pending}'s thrust: {_choices(legal)} (R9.5)"
     if d["act"] is not None:
-        return f"{pending} must now take its action: hold, move, chapter or engage (R5.2)"
+        return f"{pending} must now take its action: {_choices(legal)} (R5.2)"
+    part = "'Sues" if d["part"] == "sue" else "Agents"
+    now = f"Seat {d['seat'] + 1} is ordering its {part}"
+    elsewhere = _NOT_NOW.get(verb)
+    if elsewhere is not None:
+        return f"{elsewhere}; {now} {_NOT_NOW_RULES[verb]}"
+    if verb == "fight":
+        if args and args[0][:1] == "M":
+            return f"there is no offer to fight the Bree Monster now; {now} (R11.7)"
+        return f"there is no pending battle at {args[0]}; {now} (R9.1)"
     if args and args[0] in game.chars:
-        ch = game.chars[args[0]]
+        cid = args[0]
+        ch = game.chars[cid]
         if ch["seat"] != d["seat"]:
-            return f"{args[0]} belongs to another seat"
+            return f"{cid} belongs to another seat; {now} (R5)"
         if not ch["at"]:
-            return f"{args[0]} is dead"
-        if game.is_sue(args[0]) != (d["part"] == "sue"):
-            return f"it is the {d['part']} part of the turn (R5)"
+            return f"{cid} is dead"
+        if game.is_sue(cid) != (d["part"] == "sue"):
+            return _wrong_part(game)
         if ch["acted"]:
-            return f"{args[0]} has already been ordered this turn (R5)"
+            return f"{cid} has already been ordered this turn (R5)"
+        if verb != "rest" and game.paralysed(cid):
+            return f"{cid} is paralysed: it can only rest (`rest {cid}`) (R13.4)"
         if verb in ("special", "dept"):
-            return f"{args[0]} cannot use that ability now (R13.1 charge, R13.2 window, parameters)"
+            return (
+                f"{cid} cannot use that ability now: it must be charged, usable in an ACT (not "
+                "only in a thrust), and given valid parameters (R13.1, R13.2)"
+            )
         if verb == "move":
-            return "no path within budget reaches that landing by the rules of R6.1–R6.3"
+            return _why_not_move(game, cid, args[1:])
+        if verb == "chapter":
+            if not game.is_sue(cid):
+                return "only a 'Sue writes chapters (R7.1)"
+            return f"{args[1]} is held by a 'Sue; a chapter takes a Canon no 'Sue holds (R7.1)"
+        if verb == "engage":
+            return (
+                f"{cid} can engage only where it stands with an enemy 'Sue whose battle is not "
+                "pending yet (R9.1)"
+            )
     return "that move is not legal now (R5–R13)"
 
 
+#: Verbs played at one moment only (6.2), refused while the active seat orders its characters:
+#: where they belong, and the rules that say so.
+_NOT_NOW = {
+    "attack": "you can attack only in a thrust, in a battle or a Monster fight",
+    "flee": "you can flee only in a thrust, in a battle or a Monster fight",
+    "rescue": "a Tiara rescues only in a thrust, in a battle",
+    "steer": "there is no Canon to steer now",
+    "stay": "there is no Canon to steer now",
+    "ensnare": "there is no ensnare check now: it comes after a 'Sue acts",
+    "decline": "there is nothing to decline now",
+    "upgrade": "there is no upgrade point to spend now",
+    "crown": "there is no Crown to use now: it is chosen as a battle starts",
+    "pick": "the draft is over",
+}
+_NOT_NOW_RULES = {
+    "attack": "(R9.5)",
+    "flee": "(R9.5)",
+    "rescue": "(R9.5, R11.4)",
+    "steer": "(R7.1, R7.4)",
+    "stay": "(R7.1, R7.4)",
+    "ensnare": "(R7.3)",
+    "decline": "(R7.3, R11.7)",
+    "upgrade": "(R10.3)",
+    "crown": "(R9.2)",
+    "pick": "(3.5)",
+}
+
+
+def _why_not_queue(game: Game, item: Doc, legal: list[str]) -> str:
+    """What the first queued decision (8.1 item 2) asks for, with its commands: it comes
+    before anything else."""
+    cid = item["char"]
+    choices = _choices(legal)
+    kind = item["kind"]
+    if kind == "upgrade":
+        return f"{cid} must first spend an upgrade point: {choices} (R10.3)"
+    if kind == "ensnare":
+        return f"{cid} must first decide on the Canons here: {choices} (R7.3)"
+    if kind == "crown":
+        return f"{cid} must first choose the 'Sue its Crown weakens: {choices} (R9.2)"
+    if kind == "bree":
+        return f"{cid} must first answer the Bree offer: {choices} (R11.7)"
+    seat = game.chars[cid]["seat"] + 1
+    return f"Seat {seat} must first steer {item['canon']}: {choices} (R7.1, R7.4)"
+
+
+def _wrong_part(game: Game) -> str:
+    """R5: the 'Sue part comes before the Agent part of the same turn."""
+    d = game.d
+    if d["part"] == "sue":
+        sues = [
+            cid
+            for cid, ch in game.living()
+            if ch["seat"] == d["seat"] and game.is_sue(cid) and not ch["acted"]
+        ]
+        return (
+            f"it is the 'Sue part of the turn: order {_joined(sues, 'and')} first (rest or act), "
+            "then the Agents; `end` would end the whole turn (R5)"
+        )
+    return "the 'Sue part of this turn is over: now order the Agents (R5)"
+
+
+def _why_not_move(game: Game, cid: str, slots: list[str]) -> str:
+    """Why no MOVE of ``cid`` lands where ``slots`` say: too far for its Speed (R6.1), a
+    landing R6.2 forbids, or (a 'Sue) no path crossing exactly those Monsters (R6.3)."""
+    speed = game.stat(cid, "speed")
+    if speed < 1:
+        return f"{cid} has Speed 0 and cannot move (R6.1)"
+    origin = game.chars[cid]["at"]
+    landing = game.loc_of_label(slots[-1])
+    paths = [path for path in game.paths(origin, speed) if path[-1] == landing]
+    if not paths:
+        costly = ", and entering a river or mountain costs 2" if game.terrain_on else ""
+        return f"{slots[-1]} is too far: {cid} moves up to {speed} (its Speed){costly} (R6.1)"
+    for path in paths:
+        problem = game.path_problem(cid, "move", origin, path)
+        if problem:
+            return f"{problem} (R6.2)"
+    crossed = slots[:-1]
+    bare = [slot for slot in crossed if not game.monster_at(game.loc_of_label(slot))]
+    if bare:
+        return (
+            f"{bare[0]} holds no Monster, and {' '.join(slots)} is no path of adjacent slots from "
+            f"{cid}: "
+            f"a 'Sue's move names only the Monster slots she crosses, then her landing (R6.3)"
+        )
+    return (
+        f"no path of {cid} within its Speed crosses exactly those Monsters and lands on "
+        f"{slots[-1]} (R6.3)"
+    )
+
+
+def _choices(legal: Sequence[str]) -> str:
+    """The legal decisions as a sentence part, verbs in the rules' order with the answers that
+    do nothing (``decline``, ``stay``) last: every decision when there are few (``attack S2``,
+    ``special`` or ``flee L6``); else a verb (and character) with three or more as one entry,
+    ``move A1 …``."""
+    verbs: list[str] = []
+    for move in legal:
+        verb = move.split()[0]
+        if verb not in verbs:
+            verbs.append(verb)
+    verbs.sort(key=lambda verb: verb in ("decline", "stay", "end"))
+    moves = [
+        m
+        for verb in verbs
+        for m in sorted({m for m in legal if m.split()[0] == verb}, key=_reading_order)
+    ]
+    if len(moves) <= 5:
+        return _joined([f"`{m}`" for m in moves], "or")
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        words = move.split()
+        key = " ".join(words[:2]) if len(words) > 2 and words[1][:1] in "AST" else words[0]
+        groups.setdefault(key, []).append(move)
+    shown: list[str] = []
+    for key, ms in groups.items():
+        if len(ms) <= 2:
+            shown += [f"`{m}`" for m in ms]
+            continue
+        then = ms[0].split()[len(key.split())]
+        kind = then.rstrip("0123456789")
+        shown.append(f"`{key} {kind if kind != then and len(kind) == 1 else ''}…`")
+    return _joined(shown, "or")
+
+
+def _joined(items: Sequence[str], last: str) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
 def _prompt(game: Game) -> str:
-    """One public sentence: what is pending and for whom (8.1)."""
+    """What is pending and for whom (8.1), public and short (the board's panel shows it): the
+    choices of a thrust as of a Monster fight (R9.5, R8.2), and in the ordering parts what
+    `end` does, which ends the whole turn (R5, D-7), not only the 'Sue part."""
     d = game.d
     if d["part"] == "over":
         return f"The game is over ({d['end']})."
@@ -814,10 +1025,19 @@ def _prompt(game: Game) -> str:
         return f"{cid} takes its action: hold, move{', chapter' if cid[0] == 'S' else ', engage'}."
     if d["battle"] is not None and d["battle"]["cur"]:
         b = d["battle"]
-        return f"{b['cur']} thrusts in the battle at {game.label(b['at'])} (round {b['round']})."
-    part = "'Sue" if d["part"] == "sue" else "Agent"
+        return (
+            f"{b['cur']} thrusts in the battle at {game.label(b['at'])} (round {b['round']}): "
+            "attack, flee or use an ability."
+        )
+    rounds = f"(round {d['round']}/{game.max_rounds})"
+    if d["part"] == "sue":
+        return (
+            f"Seat {d['seat'] + 1} orders its 'Sues {rounds}, then its Agents: each rests or "
+            "acts. Playing `end` ends the whole turn: every character not yet ordered rests."
+        )
     return (
-        f"Seat {d['seat'] + 1} orders its {part}s (round {d['round']}/{game.max_rounds}), or `end`."
+        f"Seat {d['seat'] + 1} orders its Agents {rounds}: each rests or acts. Playing `end` "
+        "ends the turn: every Agent not yet ordered rests."
     )
 
 

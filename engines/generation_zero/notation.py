@@ -46,14 +46,22 @@ VERBS = [
 ]
 
 
-def split_words(text: str) -> list[str]:
+#: The verbs of 6.2 in the order of a turn, for the refusal of an unknown one (``resign`` is a
+#: command of its own, not a move).
+MOVE_VERBS = (
+    "rest, hold, move, chapter, engage, special, dept, fight, end, attack, flee, rescue, steer, "
+    "stay, ensnare, decline, upgrade, crown or pick"
+)
+
+
+def split_words(text: str, *, lower: bool = True) -> list[str]:
     """Lower-case words of a move: spaces and commas separate; ``-`` and ``>`` join slots
     (spec generation_zero 6.1), also with spaces around them (``L8 - L10``, as a phone
     types it) and as an arrow (``L8->L10``). A ``-`` joins only two words: a leading or
-    trailing one stays a word of its own, which no move has (a notation error)."""
-    return [
-        w for w in re.split(r"(?<=\w)\s*(?:->|-|>)\s*(?=\w)|[\s,>]+", text.strip().lower()) if w
-    ]
+    trailing one stays a word of its own, which no move has (a notation error). ``lower``
+    false: the words as typed, for quoting them."""
+    text = text.strip().lower() if lower else text.strip()
+    return [w for w in re.split(r"(?<=\w)\s*(?:->|-|>)\s*(?=\w)|[\s,>]+", text) if w]
 
 
 def _fail(text: str, message: str) -> NotationError:
@@ -62,7 +70,7 @@ def _fail(text: str, message: str) -> NotationError:
 
 def _char(word: str, text: str) -> str:
     if not CHAR.match(word):
-        raise _fail(text, f"{word!r} is not a character id (A1, S2, T1)")
+        raise _fail(text, f"{word!r} is not a character id such as A1, S2 or T1")
     return word.upper()
 
 
@@ -99,7 +107,11 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
         raise _fail(text, "empty move")
     verb, args = words[0], words[1:]
     if verb not in VERBS:
-        raise _fail(text, f"unknown verb {verb!r}")
+        # 6.4: an unknown verb, quoted as typed, with the verbs there are; `pass` (Arbos',
+        # Orbs' word) is answered with the move that ends a turn here.
+        typed = split_words(text, lower=False)[0]
+        hint = "; to end your turn, play `end`" if verb == "pass" else ""
+        raise _fail(text, f"unknown verb {typed!r}; a move starts with {MOVE_VERBS}{hint}")
     for word in args:
         if ID_SHAPED.match(word) and not re.match(r"^[astcml][1-9][0-9]*$", word):
             raise _fail(text, f"{word!r} is a malformed id")
@@ -163,7 +175,9 @@ def read_move(game: Game, text: str, thrust: bool) -> tuple[str, list[str]]:
             raise _fail(text, "upgrade takes one stat")
         stat = "defence" if args[0] == "defense" else args[0]
         if stat not in STATS:
-            raise _fail(text, f"{args[0]!r} is not a stat (3.2)")
+            raise _fail(
+                text, f"{args[0]!r} is not a stat; a 'Sue upgrades {', '.join(UPGRADE_STATS)} (3.2)"
+            )
         if stat not in UPGRADE_STATS:
             # A stat (6.1: "Stats as in 3.2") that R10.3 does not let a 'Sue upgrade.
             raise IllegalMoveError(

@@ -28,6 +28,7 @@ from engines.base import (
 )
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from engines.generation_zero.content import load_content
+from engines.generation_zero.notation import MOVE_VERBS, VERBS
 from engines.generation_zero.rules import Game
 from engines.rng import Rng
 
@@ -521,9 +522,180 @@ def test_default_decision_rests_then_attacks() -> None:
 
 
 def test_prompt_names_the_pending_character() -> None:
+    """The ordering prompts say what `end` does: it ends the whole turn, not the 'Sue part
+    (R5, D-7); a newcomer's `end` rested both Agents too (exploratory pass 10)."""
     state = position(SMALL)
-    assert ENGINE.prompt(state, 0) == "Seat 1 orders its 'Sues (round 1/12), or `end`."
+    assert ENGINE.prompt(state, 0) == (
+        "Seat 1 orders its 'Sues (round 1/12), then its Agents: each rests or acts. Playing "
+        "`end` ends the whole turn: every character not yet ordered rests."
+    )
     assert ENGINE.prompt(state, 1) is None
+    agents = play(state, "rest S1")
+    assert ENGINE.prompt(agents, 0) == (
+        "Seat 1 orders its Agents (round 1/12): each rests or acts. Playing `end` ends the "
+        "turn: every Agent not yet ordered rests."
+    )
+
+
+#: Two characters a move apart: A1 moving to L13 starts a battle with S2 (R9.1).
+BATTLE = (
+    '{"chars":{"A1":{"at":"olde_foreste","card":"inkwell","seat":0},'
+    '"S2":{"at":"fields_of_roan","card":"silmarielle","seat":1}},"players":2,'
+    '"set":"gz-lotr","version":1}'
+)
+
+#: A rule id of Generation Zero as its messages cite them: R6.1, D-30, a section 8.1.
+GZ_RULE = r"(?:R\d+(?:\.\d+)*|D-\d+|\d+\.\d+)"
+#: One parenthesis of rule ids only, at the end of a message (a full stop may follow).
+TRAILING_CITATION = re.compile(rf"\s\({GZ_RULE}(?:\s*[,–]\s*{GZ_RULE})*\)\.?$")
+
+
+def assert_cites_only_at_the_end(message: str) -> None:
+    """Rule ids only in one parenthesis of ids at the end, which the bot leaves out: none in
+    running text ("by the rules of R6.1–R6.3") nor beside words ("(R13.1 charge, …)")."""
+    words = TRAILING_CITATION.sub("", message)
+    assert not re.search(rf"(?<![\w.]){GZ_RULE}(?![\w.])", words), message
+
+
+def refusal(state: GenerationZeroState, text: str) -> str:
+    seat = ENGINE.to_move(state)[0]
+    with pytest.raises((IllegalMoveError, NotationError)) as refused:
+        ENGINE.parse_move(state, seat, text)
+    message = refused.value.message
+    assert_cites_only_at_the_end(message)
+    return message
+
+
+def test_refusals_in_the_ordering_parts_say_what_to_do_instead() -> None:
+    """Exploratory pass 10: the refusals named the rule but not the way on."""
+    state = position(SMALL)
+    assert refusal(state, "rest A1") == (
+        "it is the 'Sue part of the turn: order S1 first (rest or act), then the Agents; `end` "
+        "would end the whole turn (R5)"
+    )
+    assert refusal(state, "attack S2") == (
+        "you can attack only in a thrust, in a battle or a Monster fight; Seat 1 is ordering "
+        "its 'Sues (R9.5)"
+    )
+    assert (
+        refusal(state, "rest S2") == "S2 belongs to another seat; Seat 1 is ordering its 'Sues (R5)"
+    )
+    assert refusal(state, "steer L3") == (
+        "there is no Canon to steer now; Seat 1 is ordering its 'Sues (R7.1, R7.4)"
+    )
+    agents = play(state, "rest S1")
+    assert refusal(agents, "fight L7") == (
+        "there is no pending battle at L7; Seat 1 is ordering its Agents (R9.1)"
+    )
+    assert refusal(agents, "rest S1") == (
+        "the 'Sue part of this turn is over: now order the Agents (R5)"
+    )
+
+
+def test_a_move_too_far_names_the_speed() -> None:
+    """R6.1: "L1 is too far: A1 moves up to 3 (its Speed)", not "no path within budget"."""
+    state = play(position(SMALL), "rest S1")
+    speed = state.game().stat("A1", "speed")
+    message = refusal(state, "move A1 L1")
+    assert message.startswith(f"L1 is too far: A1 moves up to {speed} (its Speed)")
+    assert "budget" not in message
+
+
+@pytest.mark.parametrize("typed", ["pass", "Pass", "K10", "a1-a3"])
+def test_an_unknown_verb_is_quoted_as_typed_with_the_verbs(typed: str) -> None:
+    message = refusal(position(SMALL), typed)
+    first = typed.split("-")[0]
+    assert message.startswith(f"unknown verb {first!r}; a move starts with rest, hold, move, ")
+    assert message.endswith("; to end your turn, play `end`") is (typed.lower() == "pass")
+
+
+def test_the_verb_list_of_a_refusal_is_every_verb_but_resign() -> None:
+    listed = set(re.split(r", | or ", MOVE_VERBS))
+    assert listed == set(VERBS) - {"resign"}
+
+
+def test_a_pending_ensnare_is_named_with_its_commands() -> None:
+    """8.1: a queued decision comes first; the refusal names its commands ("`ensnare C4` or
+    `decline`"), not "must first decide: ensnare (8.1)"."""
+    rng = random.Random(5)
+    state = ENGINE.new_game(2, ENGINE.complete_options({}), 5)
+    while not (state.game().d["queue"] and state.game().d["queue"][0]["kind"] == "ensnare"):
+        seat = ENGINE.to_move(state)[0]
+        state = ENGINE.play(state, seat, rng.choice(ENGINE.legal_move_texts(state, seat)))[0]
+    sue = state.game().d["queue"][0]["char"]
+    legal = ENGINE.legal_move_texts(state, ENGINE.to_move(state)[0])
+    message = refusal(state, "end")
+    assert message.startswith(f"{sue} must first decide on the Canons here: `ensnare C")
+    assert message.endswith("or `decline` (R7.3)")
+    for text in re.findall(r"`([^`]*)`", message):
+        assert text in legal
+
+
+def test_a_thrust_prompt_and_refusals_list_the_thrust_choices() -> None:
+    """R9.5: the battle prompt lists the choices like the Monster fight's; a refusal lists
+    the thrust's moves, says a thrust names no actor, and where the actor may flee."""
+    battle = play(position(BATTLE), "move A1 L13")
+    assert ENGINE.prompt(battle, 0) == (
+        "A1 thrusts in the battle at L13 (round 1): attack, flee or use an ability."
+    )
+    assert refusal(battle, "end") == (
+        "it is A1's thrust: `attack S2`, `special`, `dept S2` or `flee L…` (R9.5)"
+    )
+    assert refusal(battle, "special A1").startswith(
+        "a thrust names no actor: `special` and the ability's parameters only, not `special A1`;"
+    )
+    assert refusal(battle, "flee L1").startswith(
+        "A1 cannot flee to L1, which is too far or a landing it may not take; it may flee to L3, "
+    )
+
+
+#: Moves tried in every state of the playouts below: one of each verb, right or wrong.
+PROBES = (
+    "end", "rest A1", "rest S1", "hold A3", "attack S2", "attack M1", "flee L1", "special",
+    "special A1", "dept A1", "move A1 L1", "move S1 L1 L2", "move S1 L16", "fight L7",
+    "engage A1", "chapter S1 C1", "chapter A1 C1", "steer L1", "stay", "ensnare C1",
+    "decline", "upgrade attack", "upgrade luck", "crown S1", "pick inkwell", "rescue C1",
+    "pass",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("seed", "options"), [(2, {}), (4, {}), (6, {"deal": "draft"})])
+def test_every_refusal_cites_its_rules_only_at_its_end(seed: int, options: dict[str, str]) -> None:
+    """Exploratory pass 10 (finding 1): along random games, every refusal of the probes keeps
+    rule ids in one parenthesis of ids at its end, and so does every prompt."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(2, ENGINE.complete_options(options), seed)
+    for _ in range(80):
+        if ENGINE.outcome(state) is not None:
+            break
+        seat = ENGINE.to_move(state)[0]
+        prompt = ENGINE.prompt(state, seat)
+        assert prompt is not None
+        assert_cites_only_at_the_end(prompt)
+        for text in PROBES:
+            try:
+                ENGINE.parse_move(state, seat, text)
+            except (IllegalMoveError, NotationError) as refused:
+                assert_cites_only_at_the_end(refused.message)
+        state = ENGINE.play(state, seat, rng.choice(ENGINE.legal_move_texts(state, seat)))[0]
+
+
+def test_the_rules_explain_the_turn_and_every_order() -> None:
+    """``/game rules`` (exploratory pass 10): the turn in bullets, what `end`, `hold`, `rest`,
+    `engage`, `steer` and `stay` do, and the thrust form of `special` (no actor)."""
+    info = ENGINE.info
+    assert "• A turn is a 'Sue part, then an Agent part" in info.rules_summary
+    notation = info.notation_help
+    for said in (
+        "`end` ends the whole turn",
+        "`rest S1` (Health +1",
+        "`hold A2` (act without moving)",
+        "`engage A2` (battle",
+        "`steer L3` moves",
+        "`stay` leaves it",
+        "A thrust names no actor",
+    ):
+        assert said in notation, said
 
 
 def test_suggestions_are_legal() -> None:
@@ -573,7 +745,9 @@ def test_full_path_notation_and_location_ids() -> None:
     for text in ("move A1 L10 -", "move A1 L10->", "-move A1 L10"):
         with pytest.raises(NotationError):
             ENGINE.parse_move(state, 0, text)
-    with pytest.raises(IllegalMoveError, match="budget"):
+    with pytest.raises(
+        IllegalMoveError, match=r"costs \d+, more than A1's Speed of \d+ \(R6\.1\)$"
+    ):
         ENGINE.parse_move(state, 0, "move A1 L8-L10-L13")
 
 
