@@ -943,9 +943,9 @@ def _why_not_move(game: Game, cid: str, slots: list[str]) -> str:
     bare = [slot for slot in crossed if not game.monster_at(game.loc_of_label(slot))]
     if bare:
         return (
-            f"{bare[0]} holds no Monster, and {' '.join(slots)} is no path of adjacent slots from "
-            f"{cid}: "
-            f"a 'Sue's move names only the Monster slots she crosses, then her landing (R6.3)"
+            f"{bare[0]} holds no Monster, and {' '.join(slots)} is no path of adjacent slots "
+            f"from {cid}: a 'Sue's move names only the Monster slots she crosses, then her "
+            "landing (R6.3)"
         )
     return (
         f"no path of {cid} within its Speed crosses exactly those Monsters and lands on "
