@@ -16,8 +16,9 @@ The board is the spec's fractal layout, :data:`engines.geometry.gryb.POSITION` o
   outline, S < M < L in size, each smaller one standing on the one below, and the top one
   carrying the owner's letter, so ownership never depends on colour alone;
 * a white tag with the full node name under every occupied or reachable node of levels 3–4 and
-  under occupied level-2 nodes (whose disc the stack hides), so the names to type can be read
-  without tracing the path;
+  under occupied nodes of levels 1–2 (whose disc the stack hides) other than the start nodes
+  in play, which have their seat's label, so the names to type can be read without tracing
+  the path;
 * the last action: square frames on its origin and destination and an arrow between them; an
   entry gets a frame and a "+" badge on the start node; a capture gets a card with a black "x"
   and the captured stack beside the destination;
@@ -652,7 +653,7 @@ def render(
     # palette, over the board mapped once per process (render.kit.Composer).
     picture = Composer(_layer(turns))
     stacks = {node: sizes for node, _, sizes in view.stacks}
-    tags = _tags(view, stacks, xy)
+    tags = _tags(view, stacks, turns)
     for label in _start_labels(view, xy, [_sprite_box(*tag) for tag in tags]):
         _put(picture, *label)
     if view.last is not None:
@@ -788,23 +789,116 @@ def _start_labels(
 
 
 def _tags(
-    view: GeneratorView, stacks: dict[int, str], xy: Sequence[Point] = NODE_XY
+    view: GeneratorView, stacks: dict[int, str], turns: int = 0
 ) -> list[tuple[Sprite, float, float]]:
-    """Full-name tags under the nodes a player has to type, with where they go: occupied or
-    reachable nodes whose disc does not show the full name (levels 3–4) or whose name a stack
-    hides (level 2; start nodes have their label), and the last action's origin."""
+    """Full-name tags under the nodes a player has to type, with where they go on the board
+    turned ``turns`` quarter turns: occupied or reachable nodes whose disc does not show the
+    full name (levels 3–4) or whose name a stack hides (levels 1–2), and the last action's
+    origin. The start nodes of the view's colours have their seat's label instead
+    (``R  RED``); the other level-1 nodes of a 2- or 3-player game are tagged like any other.
+
+    A tag that would cover part of the last action's arrow (its head, where the arrow comes up
+    into the node) goes above its node instead, where that spot is clear of the arrow, the
+    capture card or entry badge, other tags and other nodes' discs and stacks."""
+    xy = node_points(turns)
     named = set(view.reachable) | set(stacks)
     if view.last is not None and view.last.origin is not None:
         named.add(view.last.origin)
+    labelled = {LEVEL_START[1] + colour for colour in view.colours}
     placed = []
     for node in sorted(named):
-        level = LEVEL[node]
-        if level == 1 or (level == 2 and node not in stacks):
+        if node in labelled or (LEVEL[node] <= 2 and node not in stacks):
             continue
         x, y = xy[node]
         drop = _reach(node, stacks.get(node, "")) + TAG_HEIGHT / 2 + 1
-        placed.append((_tag_sprite(NAMES[node]), x, y + drop))
-    return placed
+        placed.append((node, _tag_sprite(NAMES[node]), x, y, drop))
+    if view.last is None:
+        return [(sprite, x, y + drop) for _, sprite, x, y, drop in placed]
+    arrow = _arrow_shapes(view.last, stacks, xy)
+    marks = [_sprite_box(*mark) for mark in _last_action_marks(view, view.last, stacks, turns)]
+    boxes = [_sprite_box(sprite, x, y + drop) for _, sprite, x, y, drop in placed]
+    for k, (node, sprite, x, y, drop) in enumerate(placed):
+        if not any(_box_meets(boxes[k], shape) for shape in arrow):
+            continue
+        above = _sprite_box(sprite, x, y - drop)
+        if (
+            not any(_box_meets(above, shape) for shape in arrow)
+            and not _overlaps(above, marks + boxes[:k] + boxes[k + 1 :])
+            and not _overlaps(above, _piece_boxes(stacks, xy, above, node))
+        ):
+            placed[k] = (node, sprite, x, y, -drop)
+            boxes[k] = above
+    return [(sprite, x, y + drop) for _, sprite, x, y, drop in placed]
+
+
+def _piece_boxes(stacks: dict[int, str], xy: Sequence[Point], near: Box, but: int) -> list[Box]:
+    """The boxes of the discs and stacks (and the head node) centred within 100 px of the box
+    ``near``'s centre, but not of node ``but``."""
+    found: list[Box] = []
+    cx, cy = (near[0] + near[2]) / 2, (near[1] + near[3]) / 2
+    for node, (x, y) in [(-1, CENTRE), *enumerate(xy)]:
+        if node == but or abs(x - cx) > 100 or abs(y - cy) > 100:
+            continue
+        if node < 0:
+            side = up = float(DISC_RADIUS[0])
+        else:
+            side, up = _side_reach(node, stacks.get(node, "")), _reach(node, stacks.get(node, ""))
+        found.append((round(x - side), round(y - up), round(x + side), round(y + up)))
+    return found
+
+
+def _arrow(
+    last: LastAction, stacks: dict[int, str], xy: Sequence[Point] = NODE_XY
+) -> tuple[tuple[Point, Point], list[Point]] | None:
+    """The last action's arrow: its shaft's centre line (drawn 5 px wide) from the origin's rim
+    and its head, whose tip is at the edge of the destination's stack; ``None`` without both
+    ends."""
+    if last.origin is None or last.destination is None:
+        return None
+    (x0, y0), (x1, y1) = xy[last.origin], xy[last.destination]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return None
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    start = _radius(last.origin)
+    tip = length - _reach(last.destination, stacks.get(last.destination, "")) - 2
+    head = min(16.0, max(tip - start, 0) * 0.6)
+    back = tip - head
+    line = ((x0 + ux * start, y0 + uy * start), (x0 + ux * back, y0 + uy * back))
+    wing_x, wing_y = -uy * head * 0.6, ux * head * 0.6
+    bx, by = x0 + ux * back, y0 + uy * back
+    arrowhead = [
+        (x0 + ux * tip, y0 + uy * tip), (bx + wing_x, by + wing_y), (bx - wing_x, by - wing_y)
+    ]  # fmt: skip
+    return line, arrowhead
+
+
+def _arrow_shapes(
+    last: LastAction, stacks: dict[int, str], xy: Sequence[Point] = NODE_XY
+) -> list[list[Point]]:
+    """The last action's arrow (:func:`_arrow`) as convex outlines: its shaft and its head."""
+    arrow = _arrow(last, stacks, xy)
+    if arrow is None:
+        return []
+    ((sx, sy), (bx, by)), arrowhead = arrow
+    length = math.hypot(bx - sx, by - sy) or 1.0
+    side_x, side_y = -(by - sy) / length * 2.5, (bx - sx) / length * 2.5
+    shaft = [(sx + side_x, sy + side_y), (bx + side_x, by + side_y),
+             (bx - side_x, by - side_y), (sx - side_x, sy - side_y)]  # fmt: skip
+    return [shaft, arrowhead]
+
+
+def _box_meets(box: Box, shape: Sequence[Point]) -> bool:
+    """Whether the convex polygon ``shape`` shares area with ``box`` (separating axes)."""
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    axes = [(1.0, 0.0), (0.0, 1.0)]
+    edges = zip(shape, [*shape[1:], shape[0]], strict=True)
+    axes += [(b[1] - a[1], a[0] - b[0]) for a, b in edges]
+    for ax, ay in axes:
+        spans = [[px * ax + py * ay for px, py in points] for points in (corners, shape)]
+        if max(spans[0]) <= min(spans[1]) or max(spans[1]) <= min(spans[0]):
+            return False
+    return True
 
 
 def _draw_last_action_under(
@@ -818,25 +912,12 @@ def _draw_last_action_under(
     for node in (last.origin, last.destination):
         if node is not None:
             _put(picture, _frame_sprite(_reach(node, stacks.get(node, ""))), *xy[node])
-    if last.origin is None or last.destination is None:
+    arrow = _arrow(last, stacks, xy)
+    if arrow is None:
         return
-    (x0, y0), (x1, y1) = xy[last.origin], xy[last.destination]
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length == 0:
-        return
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    start = _radius(last.origin)
-    tip = length - _reach(last.destination, stacks.get(last.destination, "")) - 2
-    head = min(16.0, max(tip - start, 0) * 0.6)
-    back = tip - head
+    line, arrowhead = arrow
     draw = ImageDraw.Draw(picture.rgb)
-    line = ((x0 + ux * start, y0 + uy * start), (x0 + ux * back, y0 + uy * back))
     draw.line(line, fill=HIGHLIGHT, width=5)
-    wing_x, wing_y = -uy * head * 0.6, ux * head * 0.6
-    bx, by = x0 + ux * back, y0 + uy * back
-    arrowhead = [
-        (x0 + ux * tip, y0 + uy * tip), (bx + wing_x, by + wing_y), (bx - wing_x, by - wing_y)
-    ]  # fmt: skip
     draw.polygon(arrowhead, fill=HIGHLIGHT)
     picture.mark(box_of(line, 5))
     picture.mark(box_of(arrowhead, 2))
@@ -851,16 +932,27 @@ def _draw_last_action_over(
 ) -> None:
     """Over the pieces, beside the destination: a "+" badge on its left for an entry, and for a
     capture a card on its right with a black "x" and the stack that went home."""
+    for mark in _last_action_marks(view, last, stacks, turns):
+        _put(picture, *mark)
+
+
+def _last_action_marks(
+    view: GeneratorView, last: LastAction, stacks: dict[int, str], turns: int = 0
+) -> list[tuple[Sprite, float, float]]:
+    """The entry badge and the capture card of :func:`_draw_last_action_over`, with where they
+    go."""
     node = last.destination
     if node is None:
-        return
+        return []
+    marks = []
     reach = _side_reach(node, stacks.get(node, ""))
     if last.kind == "entry":
-        _put(picture, _badge_sprite("entry"), *_beside(node, reach + 12, -1, turns))
+        marks.append((_badge_sprite("entry"), *_beside(node, reach + 12, -1, turns)))
     if last.captured is not None:
         owner, captured = last.captured
         card = _captured_sprite(view.colours[owner], captured)
-        _put(picture, card, *_beside(node, reach + 4 + card[1], 1, turns))
+        marks.append((card, *_beside(node, reach + 4 + card[1], 1, turns)))
+    return marks
 
 
 # ---- the panel ---------------------------------------------------------------------------------

@@ -126,6 +126,19 @@ COUPLING = view(
     last=LastAction(0, "move", "L", index("BG"), index("BR"), None, R),
     coupling=(index("GYBR"), index("YBR"), index("BR")),
 )
+#: Two players, Yellow and Blue: G and R are level-1 nodes but nobody's start. Blue's Medium
+#: just came up from B to G (its tag goes above, clear of the arrow's head) and Yellow's tower
+#: stands on R; both nodes are named by tags, as a stack on any other node is.
+LEVEL1 = view(
+    (Y, B),
+    "G:bM,R:yLS,Y:yM,B:bL,BG:bS,YR:yL,RGY:yS",
+    ((4, 4, 3), (4, 4, 4)),
+    to_move=0,
+    roll=G,
+    count=23,
+    reachable=nodes("RG", "YG", "YRG"),
+    last=LastAction(1, "move", "M", index("B"), index("G"), None, G),
+)
 
 LABELS_4 = ("Zoë Ångström 🐉", "bob", "北の王", "a very long display name indeed")
 
@@ -134,6 +147,7 @@ GOLDEN_VIEWS: dict[str, tuple[GeneratorView, tuple[str, ...] | None]] = {
     "busy_4p": (BUSY, LABELS_4),
     "resigned_3p_extra_turn": (RESIGNED, ("Søren", "quitter", "Ｙｏｋｏ")),
     "coupling_over": (COUPLING, ("alice", "bob")),
+    "level1_tags_2p": (LEVEL1, ("yan", "bea")),
 }
 
 
@@ -469,7 +483,7 @@ def test_a_start_label_moves_above_its_node_rather_than_cover_a_node_tag(turns: 
     turn of the board, and the rest stay below."""
     xy = gen.node_points(turns)
     stacks = {node: sizes for node, _, sizes in BUSY.stacks}
-    tags = [gen._sprite_box(*tag) for tag in gen._tags(BUSY, stacks, xy)]
+    tags = [gen._sprite_box(*tag) for tag in gen._tags(BUSY, stacks, turns)]
     labels = gen._start_labels(BUSY, xy, tags)
     above = 0
     for (sprite, x, y), colour in zip(labels, BUSY.colours, strict=True):
@@ -477,3 +491,36 @@ def test_a_start_label_moves_above_its_node_rather_than_cover_a_node_tag(turns: 
         above += y < xy[LEVEL_START[1] + colour][1]
     assert above < len(labels)  # below stays the rule
     assert above == (1 if turns in (2, 3) else 0)  # from Red's and Green's sides: R RED
+
+
+def tagged(board_view: GeneratorView, turns: int = 0) -> dict[str, tuple[float, float]]:
+    """The node names :func:`gen._tags` tags, with where each tag goes."""
+    stacks = {node: sizes for node, _, sizes in board_view.stacks}
+    sprites = {id(gen._tag_sprite(name)): name for name in NAMES}
+    return {sprites[id(sprite)]: (x, y) for sprite, x, y in gen._tags(board_view, stacks, turns)}
+
+
+@pytest.mark.parametrize("board_view", [START, LEVEL1, RESIGNED, COUPLING, BUSY])
+def test_every_occupied_node_shows_its_name(board_view: GeneratorView) -> None:
+    """A stack hides its node's name (exploratory pass 10: Red's Medium on B showed only an
+    "R"): a level-1 node that is no seat's start node gets a tag like a level-2 node, and a
+    start node in play has its seat's label (``G  GREEN``), which starts with its name."""
+    names = tagged(board_view)
+    starts = {LEVEL_START[1] + colour for colour in board_view.colours}
+    for node, _, _ in board_view.stacks:
+        assert (NAMES[node] in names) != (node in starts), NAMES[node]
+
+
+@pytest.mark.parametrize("turns", range(4))
+def test_a_tag_goes_above_its_node_rather_than_hide_the_arrow_head(turns: int) -> None:
+    """Blue's Medium came from B to G: seen with B below G, a tag under G would cover the
+    arrow's head, so it goes above; seen from the side or from above, it stays below."""
+    xy = gen.node_points(turns)
+    g, b = index("G"), index("B")
+    _, tag_y = tagged(LEVEL1, turns)["G"]
+    assert (tag_y < xy[g][1]) == (xy[b][1] > xy[g][1] + 1), turns
+    stacks = {node: sizes for node, _, sizes in LEVEL1.stacks}
+    assert LEVEL1.last is not None
+    head = gen._arrow_shapes(LEVEL1.last, stacks, xy)[1]
+    tags = gen._tags(LEVEL1, stacks, turns)
+    assert not any(gen._box_meets(gen._sprite_box(*tag), head) for tag in tags)
