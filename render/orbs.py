@@ -16,11 +16,15 @@ The board is :func:`engines.geometry.hexstar.centre` scaled, pointy-top, one poi
   Air ○ pale blue, Earth ■ brown, Void ✕ purple-grey; the glyphs are drawn as shapes), its
   owner by a thick ring in the seat's colour (Okabe–Ito) with a pattern of its own (seat 0
   solid, 1 dashed, 2 double, 3 dotted, 4 dash-dot, 5 thick-thin) and the seat number in a
-  small white disc on the ring, so neither element nor owner depends on colour alone;
+  small white disc on the ring, so neither element nor owner depends on colour alone; a white
+  gap parts the fill from the ring (North's dark Water in North's blue ring read as one
+  disc), and the cell's name sits on a small white plate over the top of the ring, so the
+  cells of the orbs can be read as well as the empty ones;
 * the last move: a dashed circle where the mover stood and a dark arrow onto the target
   (across the seam it points at the target's ghost, and a second arrow leaves the origin's
   ghost on the far side); a clash adds a badge beside the target: ✓ for a capture, ✕✕ for an
-  annihilation, ✕ (and a bar instead of the arrow head) when the attacker lost.
+  annihilation, ✕ (and a bar instead of the arrow head) when the attacker lost, on the side
+  where it covers no cell name and no seat number.
 
 The panel shows the headline (whose turn, or the result and how the game ended), one row per
 seat in turn order (ring sample with the seat number, point, display name, team, orbs per
@@ -82,6 +86,7 @@ from render.kit import (
     encode_png,
     fitted_label,
     stamp_box,
+    text_stamp,
 )
 
 __all__ = [
@@ -144,6 +149,16 @@ class _Scale:
     def band(self) -> float:
         """The width of an orb's owner ring."""
         return 0.15 * self.unit
+
+    @property
+    def gap(self) -> float:
+        """The white gap between an orb's owner ring and its element fill."""
+        return 0.05 * self.unit
+
+    @property
+    def fill_radius(self) -> float:
+        """The radius of an orb's element fill, inside its ring and the gap."""
+        return self.orb_radius - self.band - self.gap
 
     @property
     def name_size(self) -> int:
@@ -519,7 +534,7 @@ def _orb_sprite(scale: _Scale, seat: int, element: str) -> Sprite:
     outer, band = scale.orb_radius, scale.band
     pen = _Pen(outer)
     _draw_ring(pen, outer, band, SEAT_COLOURS[seat], RING_PATTERNS[seat])
-    fill = outer - band
+    fill = scale.fill_radius
     pen.disc(0, 0, fill, ELEMENT_FILL[element])
     _draw_glyph(pen, element, fill)
     spot = (outer - band / 2) / math.sqrt(2)
@@ -528,6 +543,32 @@ def _orb_sprite(scale: _Scale, seat: int, element: str) -> Sprite:
     pen.disc(spot, spot, tag - 1, WHITE)
     pen.text(spot, spot + 0.5, str(seat), round(1.55 * tag), INK, bold=True)
     return pen.sprite()
+
+
+@cache
+def _name_sprite(scale: _Scale, name: str) -> Sprite:
+    """An occupied cell's name on a small white plate, anchored at its centre: laid over the
+    top of the orb's ring (:func:`_name_spot`), so the cells of the orbs can be read too."""
+    size = scale.name_size
+    left, _, right, _ = bundled_font(size).getbbox(name, anchor="mm")
+    half_x = (right - left) / 2 + 0.2 * size
+    half_y = 0.5 * size
+    pen = _Pen(half_x, half_y)
+    pen.draw.rounded_rectangle(
+        (*pen.xy(-half_x, -half_y), *pen.xy(half_x, half_y)), radius=0.3 * size * SUPERSAMPLE,
+        fill=WHITE,
+    )  # fmt: skip
+    image, ax, ay = pen.sprite()
+    mask, mx, my = text_stamp(name, size, "mm", False)
+    image.paste((*INK, 255), (ax + mx, ay + my, ax + mx + mask.width, ay + my + mask.height),
+                mask)  # fmt: skip
+    return image, ax, ay
+
+
+def _name_spot(scale: _Scale) -> float:
+    """How far above an orb's centre its name plate's centre is: on the ring, low enough to
+    stay clear of the orbs above it and their seat numbers."""
+    return scale.orb_radius - 0.5 * scale.name_size - 2
 
 
 @cache
@@ -961,7 +1002,13 @@ def render(
         at = cell_centre(view.board, view.wrap, name, turns)
         _put(picture, _orb_sprite(scale, seat, element), *at)
     if last is not None and moved:
-        _draw_last_move(picture, view, last, scale, turns)
+        _draw_arrows(picture, view, last, scale, turns)
+    # Every orb's cell name, over the arrow's tip where it comes into an orb from above.
+    for name, _, _ in view.orbs:
+        _put(picture, *_name_plate(view, scale, name, turns))
+    if last is not None and moved and last.kind != "move":
+        spot = _badge_spot(view, last, scale, turns)
+        _put(picture, _badge_sprite(scale, last.kind), *spot)
     bottom = _draw_panel(picture.rgb, view, seat_labels)
     picture.mark((BOARD_WIDTH, 0, WIDTH, bottom + 4))
     return encode_png(picture.finish(), PNG_COMPRESS_LEVEL)
@@ -994,24 +1041,134 @@ def _arrows(view: OrbsView, last: OrbsLastMove) -> list[tuple[Point, int]]:
     return [(centre(origin), leave), ((tx + gx, ty + gy), DIRECTIONS.index((-dq, -dr)))]
 
 
-def _draw_last_move(
+def _last_arrow(view: OrbsView, last: OrbsLastMove, turns: int = 0) -> tuple[Point, int]:
+    """The last move's last arrow, the one that comes into the target: its unit-space start
+    (turned) and its direction (an index in ``DIRECTIONS``, turned)."""
+    start, direction = _arrows(view, last)[-1]
+    return _turn(turns, start), _turned_direction(direction, turns)
+
+
+def _draw_arrows(
     picture: Composer, view: OrbsView, last: OrbsLastMove, scale: _Scale, turns: int = 0
 ) -> None:
-    """The arrow(s) of the last move and, after a clash, the badge beside the target on the
-    diagonal farthest from where the mover came (never the lower right, where the seat number
-    sits)."""
+    """The arrow(s) of the last move; after a lost attack the last one ends in a bar."""
     arrows = [(start, _turned_direction(d, turns)) for start, d in _arrows(view, last)]
     for leg, (start, direction) in enumerate(arrows, start=1):
         blocked = last.kind == "lost" and leg == len(arrows)
         _put(picture, _arrow_sprite(scale, direction, blocked), *_pixel(scale, start, turns))
-    arrival = _step(arrows[-1][1])
-    if last.kind == "move":
-        return
-    diagonals = ((1, -1), (-1, -1), (-1, 1))
-    dx, dy = max(diagonals, key=lambda d: d[0] * arrival[0] + d[1] * arrival[1])
-    reach = scale.orb_radius * 0.8
-    x, y = cell_centre(view.board, view.wrap, last.target, turns)
-    _put(picture, _badge_sprite(scale, last.kind), x + dx * reach, y + dy * reach)
+
+
+def _name_plate(
+    view: OrbsView, scale: _Scale, name: str, turns: int = 0
+) -> tuple[Sprite, float, float]:
+    """The name plate of the orb on cell ``name`` and where it goes: over the top of its
+    ring."""
+    x, y = cell_centre(view.board, view.wrap, name, turns)
+    return _name_sprite(scale, name), x, y - _name_spot(scale)
+
+
+def _plate_box(sprite: Sprite, x: float, y: float) -> Box:
+    """The box of the name plate ``sprite`` anchored at (``x``, ``y``), without the
+    transparent margin of :class:`_Pen`."""
+    image, ax, ay = sprite
+    left, top = round(x) - ax, round(y) - ay
+    return (left + 2, top + 2, left + image.width - 2, top + image.height - 2)
+
+
+def _around(x: float, y: float, half_x: float, half_y: float) -> Box:
+    return (round(x - half_x), round(y - half_y), round(x + half_x), round(y + half_y))
+
+
+def _shared_area(a: Box, b: Box) -> int:
+    """How many pixels the boxes ``a`` and ``b`` share."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0
+
+
+#: What a clash badge should not cover, by weight: the names on orbs and on empty cells, the
+#: seat numbers and the arrow's head count most; the element glyphs of other orbs less; rings
+#: not at all (the badge sits on the target's own).
+_NAME_WEIGHT, _GLYPH_WEIGHT = 4, 1
+
+
+def _badge_obstacles(
+    view: OrbsView, last: OrbsLastMove, scale: _Scale, turns: int = 0
+) -> list[tuple[Box, int]]:
+    """What a clash badge beside the target should not cover, as boxes with weights: the name
+    plates and seat numbers of the orbs on the target and around it, the names of the empty
+    cells there, the last arrow's head and shaft, and (less) the other orbs' glyphs."""
+    board = view.board
+    orbs = {name: seat for name, seat, _ in view.orbs}
+    holes = set(view.holes)
+    avoid: list[tuple[Box, int]] = []
+    target = INDEX[last.target]
+    for cell in (target, *neighbours(board)[target]):
+        name = NAMES[cell]
+        x, y = cell_centre(board, view.wrap, name, turns)
+        if name in orbs:
+            avoid.append((_plate_box(*_name_plate(view, scale, name, turns)), _NAME_WEIGHT))
+            spot, tag = (scale.orb_radius - scale.band / 2) / math.sqrt(2), 0.135 * scale.unit
+            avoid.append((_around(x + spot, y + spot, tag, tag), _NAME_WEIGHT))
+            if cell != target:
+                fill = scale.fill_radius
+                avoid.append((_around(x, y, fill, fill), _GLYPH_WEIGHT))
+        elif name not in holes:
+            avoid.append((stamp_box(x, y, name, scale.name_size, "mm"), _NAME_WEIGHT))
+    if view.wrap == "torus":  # the seam ghosts' names
+        tx, ty = cell_centre(board, view.wrap, last.target, turns)
+        for ghost, name in GHOST_SPOTS.items():
+            x, y = _pixel(scale, ghost, turns)
+            if math.hypot(x - tx, y - ty) < 1.5 * scale.unit:
+                avoid.append((stamp_box(x, y, name, scale.name_size, "mm"), _NAME_WEIGHT))
+    start, direction = _last_arrow(view, last, turns)
+    sx, sy = _pixel(scale, start)
+    dx, dy = _step(direction)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    tip = scale.unit - scale.orb_radius + 0.55 * scale.band
+    along = 0.2 * scale.unit
+    while along < tip:
+        near_head = along > tip - 0.3 * scale.unit
+        width = 0.17 * scale.unit if near_head else 0.045 * scale.unit + 1
+        avoid.append((_around(sx + ux * along, sy + uy * along, width, width), _NAME_WEIGHT))
+        along += 0.08 * scale.unit
+    return avoid
+
+
+def _badge_box(scale: _Scale, kind: str, x: float, y: float) -> Box:
+    """The box of the clash badge of ``kind`` centred on (``x``, ``y``), without its margin."""
+    r = 0.2 * scale.unit
+    return _around(x, y, r * (1.75 if kind == "annihilation" else 1), r)
+
+
+def _badge_spot(view: OrbsView, last: OrbsLastMove, scale: _Scale, turns: int = 0) -> Point:
+    """Where the clash badge goes: beside the target, on the side that covers least of what
+    must stay readable (:func:`_badge_obstacles`), 0.8 of an orb's radius from its centre, or
+    a whole radius where that covers less (the badge then reaches over the rings around);
+    among equals, the one farthest from where the mover came."""
+    tx, ty = cell_centre(view.board, view.wrap, last.target, turns)
+    avoid = _badge_obstacles(view, last, scale, turns)
+    dx, dy = _step(_last_arrow(view, last, turns)[1])
+    spots = []
+    for reach in (0.8, 1.0):
+        for step in range(24):
+            ox, oy = math.cos(math.radians(15 * step)), math.sin(math.radians(15 * step))
+            x, y = tx + ox * reach * scale.orb_radius, ty + oy * reach * scale.orb_radius
+            spots.append((reach, -(ox * dx + oy * dy), x, y))
+    # In order of preference, so the first spot that covers nothing is the one.
+    best: tuple[int, Point] | None = None
+    for _, _, x, y in sorted(spots):
+        box = _badge_box(scale, last.kind, x, y)
+        if box[0] < 0 or box[1] < 0 or box[2] > BOARD_WIDTH or box[3] > HEIGHT:
+            continue
+        cost = sum(weight * _shared_area(box, other) for other, weight in avoid)
+        if best is None or cost < best[0]:
+            best = (cost, (x, y))
+        if cost == 0:
+            break
+    assert best is not None  # a badge always fits on some side of a cell within the board
+    return best[1]
 
 
 #: The panel: where the seat rows start and how tall each is; at most this many lines of

@@ -28,7 +28,7 @@ import pytest
 from PIL import Image
 
 from engines.base import Outcome
-from engines.geometry.hexstar import HEX_ZONES, HEXAGON, INDEX, NAMES, POINTS, SEAM
+from engines.geometry.hexstar import HEX_ZONES, HEXAGON, INDEX, NAMES, POINTS, SEAM, neighbours
 from engines.orbs import OrbsLastMove, OrbsView
 from render import kit
 from render import orbs as ob
@@ -324,12 +324,71 @@ def test_orbs_show_element_fill_and_owner_ring_on_their_cells() -> None:
     scale = ob.SCALES[("star", "none")]
     for cell, seat, element in BUSY_6P.orbs:
         x, y = ob.cell_centre("star", "none", cell)
-        fill_edge = scale.orb_radius - scale.band - 2.5  # inside the fill, beside the glyph
+        fill_edge = scale.fill_radius - 1  # inside the fill, beside the glyph
         assert image.getpixel((round(x - fill_edge), round(y))) == ob.ELEMENT_FILL[element], cell
         ring = around(BUSY_6P, cell, scale.orb_radius)
         assert colour_count(image, ob.SEAT_COLOURS[seat], ring) > 20, cell
         others = [c for s, c in enumerate(ob.SEAT_COLOURS) if s != seat]
         assert all(colour_count(image, c, around(BUSY_6P, cell, 10)) == 0 for c in others)
+
+
+def plate_box(view: OrbsView, cell: str, turns: int = 0) -> tuple[int, int, int, int]:
+    scale = ob._scale(view.board, view.wrap)
+    return ob._plate_box(*ob._name_plate(view, scale, cell, turns))
+
+
+@pytest.mark.parametrize("view", [BUSY_6P, TORUS_2P, make_view(2, board="hexagon")])
+def test_every_orb_shows_its_cells_name(view: OrbsView) -> None:
+    """An orb hid its cell's name, so a newcomer counted along the row to type a move with
+    their own orbs (exploratory pass 10): each orb carries its cell's name in dark ink on a
+    white plate over the top of its ring, under nothing else (the last move's arrow and the
+    clash badge leave it readable)."""
+    image = rgb(ob.render(view))
+    for cell, _, _ in view.orbs:
+        box = plate_box(view, cell)
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        assert colour_count(image, kit.WHITE, box) > area / 3, cell
+        assert near_count(image, kit.INK, box, 60) > 8, cell
+
+
+def _clearance(box: tuple[int, int, int, int], x: float, y: float) -> float:
+    """How far the point (``x``, ``y``) lies from ``box``."""
+    return math.hypot(x - min(max(x, box[0]), box[2]), y - min(max(y, box[1]), box[3]))
+
+
+@pytest.mark.parametrize(("board", "wrap"), list(ob.SCALES))
+def test_name_plates_clear_the_glyph_and_the_orbs_around(board: str, wrap: str) -> None:
+    """A plate stays above its orb's glyph (Fire's apex is the highest point of any) and off
+    the orbs around it and their seat numbers, whatever the cell's name."""
+    scale = ob.SCALES[(board, wrap)]
+    view = make_view(2, board=board, wrap=wrap)
+    apex = 1.25 * math.sqrt(3) / 2 * 2 / 3 * scale.fill_radius
+    spot, tag = (scale.orb_radius - scale.band / 2) / math.sqrt(2), 0.135 * scale.unit
+    plain = neighbours(board)
+    for cell in sorted(ob._BOARD_CELLS[board]):
+        name = NAMES[cell]
+        box = plate_box(view, name)
+        _, y = ob.cell_centre(board, wrap, name)
+        assert box[3] <= y - apex + 1, name  # (the box is rounded out to whole pixels)
+        for other in plain[cell]:
+            ox, oy = ob.cell_centre(board, wrap, NAMES[other])
+            assert _clearance(box, ox, oy) > scale.orb_radius, (name, NAMES[other])
+            assert _clearance(box, ox + spot, oy + spot) > tag, (name, NAMES[other])
+
+
+def test_a_white_gap_parts_the_element_from_the_owner_ring() -> None:
+    """North's Water (dark blue) inside North's blue ring read as one dark disc (exploratory
+    pass 10): a white gap now runs between every ring and its element fill."""
+    for scale in ob.SCALES.values():
+        assert scale.gap >= 2.5
+        for seat in range(6):
+            for element in "FEAWV":
+                image, ax, ay = ob._orb_sprite(scale, seat, element)
+                middle = round(scale.fill_radius + scale.gap / 2)
+                for x, y in ((ax - middle, ay), (ax, ay - middle)):
+                    pixel = image.getpixel((x, y))
+                    assert isinstance(pixel, tuple), pixel
+                    assert pixel[:3] == kit.WHITE, (seat, element)
 
 
 def test_empty_cells_show_their_names_and_holes_are_dark() -> None:
@@ -429,6 +488,37 @@ def test_a_clash_adds_a_badge_beside_the_target(kind: str) -> None:
     marked = rgb(ob.render(replace(BUSY_6P, last=clash)))
     box = around(BUSY_6P, "I5", 40)
     assert colour_count(marked, kit.WHITE, box) > colour_count(moved, kit.WHITE, box) + 30
+
+
+@pytest.mark.parametrize("kind", ["capture", "annihilation", "lost"])
+def test_a_clash_badge_covers_no_name_and_no_seat_number(kind: str) -> None:
+    """The badge used to sit on a fixed diagonal, where it now would cover the name plate of
+    the target's orb or of the one below it: it goes where it covers no name (on an orb or an
+    empty cell) and no seat number, from whichever side the mover came, on any turn."""
+    views = []
+    for origin in ("H5", "H6", "I4", "I6", "J5", "J6"):
+        gone = {origin, "I5"} if kind == "annihilation" else {origin}
+        orbs = tuple(orb for orb in BUSY_6P.orbs if orb[0] not in gone)
+        views.append(replace(BUSY_6P, orbs=orbs, last=replace(BURN, kind=kind, origin=origin)))
+    gone = {"M7"} if kind == "annihilation" else set()
+    torus = tuple(orb for orb in TORUS_2P.orbs if orb[0] not in gone)
+    views.append(replace(TORUS_2P, orbs=torus, last=replace(LOST_ACROSS_SEAM, kind=kind)))
+    for view in views:
+        assert view.last is not None
+        scale = ob._scale(view.board, view.wrap)
+        spot, tag = (scale.orb_radius - scale.band / 2) / math.sqrt(2), 0.135 * scale.unit
+        occupied = {cell for cell, _, _ in view.orbs}
+        for turns in range(6) if view.wrap == "none" else (0,):
+            badge = ob._badge_box(scale, kind, *ob._badge_spot(view, view.last, scale, turns))
+            for cell in ob._BOARD_CELLS[view.board]:
+                name = NAMES[cell]
+                x, y = ob.cell_centre(view.board, view.wrap, name, turns)
+                if name in occupied:
+                    assert not ob._shared_area(badge, plate_box(view, name, turns)), name
+                    assert _clearance(badge, x + spot, y + spot) > tag, name
+                elif name not in view.holes:
+                    text = kit.stamp_box(x, y, name, scale.name_size, "mm")
+                    assert not ob._shared_area(badge, text), (view.last, turns, name)
 
 
 def test_the_last_move_arrow_runs_from_origin_to_target() -> None:
