@@ -194,8 +194,9 @@ class OrbsView:
     * ``to_move``: the seat to move, ``None`` once the game is over.
     * ``quiet``: the quiet counter; ``quiet_limit``: the turns that end the game now
       (``no_progress_limit`` × players still in; ``0`` = no limit).
-    * ``options``: the options in use as ``(name, printed value)`` pairs (board, holes, wrap,
-      void, opening, teams), for the panel.
+    * ``options``: the options in use as ``(name, printed value)`` pairs, for the panel: board,
+      holes, wrap, void, opening and teams always, then any other option not at its default
+      (``no_progress_limit``, ``first_player``), in the order of the game's options.
     * ``last``: the last ply or ``None``; ``outcome``: set once the game is over.
     """
 
@@ -648,6 +649,10 @@ def read_position(text: str, rules: Rules) -> OrbsState:
 _PREFIX = re.compile(rf"\[({SEAT_DIGITS})\]\s*(.*)")
 _STEP = re.compile(r"([a-z])(\d{1,2})(?: ?[->x] ?| | to |)([a-z])(\d{1,2})")
 
+#: The options every Orbs picture lists (the spec's "options in use"); the others are listed
+#: where they differ from their defaults (:meth:`OrbsEngine.view`).
+_SHOWN_OPTIONS = ("board", "holes", "wrap", "void", "opening", "teams")
+
 INFO = GameInfo(
     id="orbs",
     name="Orbs",
@@ -740,6 +745,8 @@ INFO = GameInfo(
     rules_summary=RULES_SUMMARY,
     notation_help=NOTATION_HELP,
 )
+#: The options listed only where they differ from their defaults, in the game's order.
+_OTHER_OPTIONS = tuple(o.name for o in INFO.options if o.name not in _SHOWN_OPTIONS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1075,7 +1082,8 @@ class OrbsEngine(Engine[OrbsState, OrbsMove]):
             quiet_limit=rules.limit * sum(present),
             options=tuple(
                 (name, str(opts[name]))
-                for name in ("board", "holes", "wrap", "void", "opening", "teams")
+                for name in _SHOWN_OPTIONS + _OTHER_OPTIONS
+                if name in _SHOWN_OPTIONS or opts[name] != INFO.option(name).default
             ),
             last=state.last,
             outcome=_outcome(state),

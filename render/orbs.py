@@ -28,9 +28,11 @@ The board is :func:`engines.geometry.hexstar.centre` scaled, pointy-top, one poi
 
 The panel shows the headline (whose turn, or the result and how the game ended), one row per
 seat in turn order (ring sample with the seat number, point, display name, team, orbs per
-element; a seat without orbs greyed out and marked "out"), the quiet counter against its limit,
-the last move in words (passes and resignations appear only here), the options in use and a
-key to the symbols. The spec's star, point N up, is the fixed picture; with ``perspective`` (a
+element; a seat without orbs greyed out and marked "out"), the quiet counter against its limit
+with that limit in rounds too ("1/24 quiet turns (12 rounds)"; while the game runs, or on the
+final board when quiet turns ended it), the last move in words (passes and resignations appear
+only here), the options in use (every option not at its default among them) and a key to the
+symbols. The spec's star, point N up, is the fixed picture; with ``perspective`` (a
 seat) the board turns by sixths so that the seat's start point is at the bottom (where S is):
 cells, lines, zones, holes, seam ghosts, row letters and the last move's arrows turn with it,
 while every name, letter and glyph stays upright and the panel does not change.
@@ -918,11 +920,25 @@ def headline(view: OrbsView) -> tuple[str, str]:
 
 
 def quiet_text(view: OrbsView) -> str:
-    """The quiet counter against its limit: ``"37/100 quiet turns"``, or ``"37 quiet turns"``
-    when the limit is off (``quiet_limit == 0``)."""
-    count = f"{view.quiet}/{view.quiet_limit}" if view.quiet_limit else str(view.quiet)
+    """The quiet counter (turns in a row without an orb removed, ORB-8.5) against its limit,
+    with the limit in the rounds the option ``no_progress_limit`` is given in:
+    ``"1/24 quiet turns (12 rounds)"`` with two players still in (the limit in turns is the
+    rounds × the players still in, so it shrinks as players go out, the rounds do not);
+    ``"37 quiet turns (no limit)"`` when the limit is off (``quiet_limit == 0``). Once the game
+    is over the counter no longer counts: ``""`` (nothing is drawn) unless too many quiet
+    turns ended it. A view whose limit is no whole number of rounds gets no rounds."""
+    outcome = view.outcome
+    if outcome is not None and outcome.termination != "no_progress":
+        return ""
     noun = "turn" if view.quiet == 1 and not view.quiet_limit else "turns"
-    return f"{count} quiet {noun}"
+    if not view.quiet_limit:
+        return f"{view.quiet} quiet {noun} (no limit)"
+    text = f"{view.quiet}/{view.quiet_limit} quiet {noun}"
+    still_in = len({seat for _, seat, _ in view.orbs})
+    if still_in and view.quiet_limit % still_in == 0:
+        rounds = view.quiet_limit // still_in
+        text += f" ({rounds} round{'' if rounds == 1 else 's'})"
+    return text
 
 
 def describe_last(view: OrbsView) -> str:
@@ -1259,9 +1275,16 @@ def _draw_panel(image: Image.Image, view: OrbsView, seat_labels: Sequence[str] |
             draw_text(image, x + 19, y, str(counts[seat][element]), 16, ink)
             x += step
     y = SEAT_ROW_TOP + view.players * SEAT_ROW_HEIGHT + 14
-    draw_text(image, PANEL_LEFT, y, quiet_text(view), 17, INK)
-    bottom = stamp_box(PANEL_LEFT, y, quiet_text(view), 17)[3]
     width = PANEL_RIGHT - PANEL_LEFT
+    quiet = quiet_text(view)
+    bottom = y
+    if quiet:
+        size = 17 if _text_width(quiet, 17) <= width else 15
+        quiet = _label(quiet, width, size)
+        draw_text(image, PANEL_LEFT, y, quiet, size, INK)
+        bottom = stamp_box(PANEL_LEFT, y, quiet, size)[3]
+    else:  # over: the last move goes up into the counter's place
+        y -= 28
     lines = _wrap(describe_last(view).split(), 16, width - 40)
     if lines:
         y += 28

@@ -29,7 +29,7 @@ from PIL import Image
 
 from engines.base import Outcome
 from engines.geometry.hexstar import HEX_ZONES, HEXAGON, INDEX, NAMES, POINTS, SEAM, neighbours
-from engines.orbs import OrbsLastMove, OrbsView
+from engines.orbs import OrbsEngine, OrbsLastMove, OrbsView
 from render import kit
 from render import orbs as ob
 from tests.render.golden import GOLDEN_ROOT, check_golden, decode, rgb
@@ -591,10 +591,61 @@ def test_headline() -> None:
         assert ob.headline(drawn) == ("Draw", words)
 
 
-def test_quiet_text_counts_against_the_limit() -> None:
-    assert ob.quiet_text(replace(START_2P, quiet=37, quiet_limit=100)) == "37/100 quiet turns"
-    assert ob.quiet_text(replace(START_2P, quiet=37, quiet_limit=0)) == "37 quiet turns"
-    assert ob.quiet_text(replace(START_2P, quiet=1, quiet_limit=0)) == "1 quiet turn"
+def test_quiet_text_counts_against_the_limit_in_turns_and_rounds() -> None:
+    """The counter counts turns, the option ``no_progress_limit`` rounds (a turn of every
+    player still in): with ``no_progress_limit=12`` the board read "1/24 quiet turns" and
+    nothing said where 24 came from (exploratory pass 10), so the rounds follow."""
+    two_in = replace(START_2P, quiet=37, quiet_limit=100)
+    assert ob.quiet_text(two_in) == "37/100 quiet turns (50 rounds)"
+    assert ob.quiet_text(replace(two_in, quiet=1, quiet_limit=24)) == "1/24 quiet turns (12 rounds)"
+    assert ob.quiet_text(replace(two_in, quiet=0, quiet_limit=2)) == "0/2 quiet turns (1 round)"
+    assert ob.quiet_text(replace(two_in, quiet_limit=0)) == "37 quiet turns (no limit)"
+    assert ob.quiet_text(replace(two_in, quiet=1, quiet_limit=0)) == "1 quiet turn (no limit)"
+    # With a seat out the limit in turns shrinks; the rounds stay (FINISHED: 2 seats in).
+    assert (
+        ob.quiet_text(replace(FINISHED, outcome=None, to_move=0)) == "0/100 quiet turns (50 rounds)"
+    )
+    # A hand-made limit that is no whole number of rounds says no rounds.
+    assert ob.quiet_text(replace(two_in, quiet_limit=101)) == "37/101 quiet turns"
+
+
+def test_the_final_board_shows_the_counter_only_when_it_ended_the_game() -> None:
+    """The final board read "0/12 quiet turns" after "1/24" in play: the last capture reset
+    the counter and the limit in turns shrank to the one player left. Once the game is over
+    the counter no longer counts, so it is left out, unless quiet turns ended the game."""
+    assert ob.quiet_text(FINISHED) == ""
+    drawn = replace(
+        START_2P, to_move=None, quiet=24, quiet_limit=24,
+        outcome=Outcome("no_progress", (), ((0, 1),)),
+    )  # fmt: skip
+    assert ob.quiet_text(drawn) == "24/24 quiet turns (12 rounds)"
+    # Left out, the counter's row goes to the last move.
+    over = rgb(ob.render(FINISHED))
+    row = ob.SEAT_ROW_TOP + FINISHED.players * ob.SEAT_ROW_HEIGHT + 14
+    box = (ob.PANEL_LEFT, row - 8, ob.PANEL_LEFT + 36, row + 8)
+    assert near_count(over, kit.MUTED, box, 30) > 10  # "Last", muted, where the counter was
+
+
+def test_the_panel_lists_the_options_that_are_not_at_their_defaults() -> None:
+    """The panel's Options listed the defaults (board, holes, wrap, void, opening, teams) but
+    not ``no_progress_limit=12`` (exploratory pass 10): the engine's view now adds every other
+    option not at its default."""
+    engine = OrbsEngine()
+    cases: list[tuple[dict[str, int | str], tuple[tuple[str, str], ...]]] = [
+        ({}, ()),
+        ({"no_progress_limit": 12}, (("no_progress_limit", "12"),)),
+        ({"first_player": "seat0", "no_progress_limit": 0},
+         (("no_progress_limit", "0"), ("first_player", "seat0"))),
+    ]  # fmt: skip
+    for given, extra in cases:
+        options = engine.options_for(engine.complete_options({"board": "hexagon", **given}), 2)
+        view = engine.view(engine.new_game(2, options, 0), None)
+        shown = ("board", "holes", "wrap", "void", "opening", "teams")
+        assert tuple(name for name, _ in view.options) == shown + tuple(n for n, _ in extra)
+        assert view.options[len(shown) :] == extra
+        lines = ob._wrap(ob._option_pieces(view), 15, 262)
+        printed = " ".join(lines)
+        assert ("no_progress_limit 12" in printed) == (given.get("no_progress_limit") == 12)
 
 
 @pytest.mark.parametrize(
