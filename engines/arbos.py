@@ -954,16 +954,19 @@ def _action_event(action: ArbosAction) -> Event:
     return Event(kind, action.seat, text, names)
 
 
-def _pass_pending(state: ArbosState) -> str:
-    """A19 a, one pass made: ``"Black may end the game by passing too (as it stands: White 2,
-    Black 0)"``, with the A20 scores of the board as it is (a tie goes to Black, A21)."""
+def _standing(state: ArbosState) -> str:
+    """``"as it stands: White 2, Black 0"``: the A20 scores of the board as it is, and who a
+    tie goes to (Black, A21)."""
     white = score_of(state.board, trees_of(state.board, WHITE))[0]
     black = score_of(state.board, trees_of(state.board, BLACK))[0]
     tie = ", a tie going to Black" if white == black else ""
-    return (
-        f"{SEAT_NAMES[state.turn]} may end the game by passing too "
-        f"(as it stands: White {white}, Black {black}{tie})"
-    )
+    return f"as it stands: White {white}, Black {black}{tie}"
+
+
+def _pass_pending(state: ArbosState) -> str:
+    """A19 a, one pass made: ``"Black may end the game by passing too (as it stands: White 2,
+    Black 0)"`` (:func:`_standing`)."""
+    return f"{SEAT_NAMES[state.turn]} may end the game by passing too ({_standing(state)})"
 
 
 def _ending_text(outcome: Outcome) -> str:
@@ -1302,6 +1305,8 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
             tail = ", or a double" if double else ""
             return f"White's first turn must place a spore (a cell such as `K10`{tail})."
         if state.passes == 1:
+            if not state.supply[seat] and not state.hands[seat]:  # pass is all it can play
+                return f"{name} can only pass, which ends the game ({_standing(state)})."
             return f"{_pass_pending(state)}; any other move plays on."
         return None
 
@@ -1364,8 +1369,18 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
     def suggestion_label(self, state: ArbosState, seat: int, text: str) -> str:
         """A suggestion that is only a move's beginning (an action word, a double's first
         cell, a prune with trees left to name; :meth:`suggest_moves`) says what is still to
-        type, since sent as it is it would be refused: ``double K10 … (one more cell)``."""
+        type, since sent as it is it would be refused: ``double K10 … (one more cell)``.
+        ``pass`` in play says what it risks (A19 a, A20): ``pass — then White may end the
+        game by passing too (as it stands: White 2, Black 0)``, or ``pass — ends the game
+        (…)`` after the other's pass."""
         words = text.split()
+        if text == "pass" and state.phase == "play" and not state.prune:
+            # Said before the pass, where the player chooses it (exploratory pass 10: a
+            # person passed and the bot's pass ended the game at once).
+            if state.passes:
+                return f"pass — ends the game ({_standing(state)})"
+            other = SEAT_NAMES[1 - seat]
+            return f"pass — then {other} may end the game by passing too ({_standing(state)})"
         if not words or words[0] not in _WORDS:
             return text
         need = _WORDS[words[0]]

@@ -326,10 +326,12 @@ class GameInfo:
 class Event:
     """Something that happened in one ply, for summaries and highlights.
 
-    ``kind`` is a short word in the past tense (``moved``, ``captured``, ``merged``,
-    ``refilled``, ``annihilated``, ``passed``, ``ended``…; the bot reads :data:`ENDED_EVENT`,
-    :data:`TURN_EVENT` and :data:`ROLLED_EVENT` by name); ``seat`` is the acting seat (or
-    ``None``); ``cells`` are the cells involved in notation order; ``text`` is a short English
+    ``kind`` is a short word, mostly in the past tense (``moved``, ``captured``, ``merged``,
+    ``refilled``, ``annihilated``, ``passed``, ``ended``…), or a notice of what is now due
+    (Arbos' ``prune_due``, ``pass_pending``); the bot reads :data:`ENDED_EVENT`,
+    :data:`TURN_EVENT` and :data:`ROLLED_EVENT` by name; ``seat`` is the acting seat, or the
+    seat a notice is about (the one to prune, the one whose pass would end the game), or
+    ``None``; ``cells`` are the cells involved in notation order; ``text`` is a short English
     phrase without the player's name (the bot adds it). ``visible_to`` is ``None`` for a
     public event, else the seats that may see it.
     """

@@ -183,7 +183,7 @@ def read_position(text: str, colours_option: str) -> PositionFields:
             if LEVEL[node] > MAX_LEVEL[BASE[stack]]:
                 raise malformed(
                     f"{entry!r}: {with_article(SIZE_NAMES[BASE[stack]])} may not stand on level "
-                    f"{LEVEL[node]}, by reading rule 2 (GEN-8)"
+                    f"{LEVEL[node]} (GEN-8, check 2)"
                 )
             board[node] = seat * 8 + stack
             occupied[seat].append(node)

@@ -10,6 +10,7 @@ searched over precomputed neighbour tables.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -589,8 +590,10 @@ def _cell_at(text: str, i: int) -> int:
     return -1
 
 
-def _parse_text(raw: str) -> _Parsed:
-    """Section 6 grammar. Raises :class:`NotationError` quoting the input."""
+def _parse_text(raw: str, *, suggest: bool = True) -> _Parsed:
+    """Section 6 grammar. Raises :class:`NotationError` quoting the input; for cells without
+    a separator between them, with the move written out when that reads (``suggest``,
+    :func:`_no_separator`)."""
     text = "".join(raw.split()).lower()
 
     def fail(why: str) -> NotationError:
@@ -629,7 +632,7 @@ def _parse_text(raw: str) -> _Parsed:
     while j < len(body):
         sep = body[j]
         if sep not in WHOLE_FIRST + SPLIT_FIRST:
-            raise fail(_no_separator(body, j))
+            raise fail(_no_separator(body, j, raw if suggest else None))
         cell = _cell_at(body, j + 1)
         if cell < 0:
             raise fail("each separator must be followed by a cell a1–h8")
@@ -653,17 +656,30 @@ def _parse_text(raw: str) -> _Parsed:
     return _Parsed(seat, tuple(cells), split, claim, height, refill)
 
 
-def _no_separator(body: str, j: int) -> str:
+#: Cells written with nothing, spaces or "to" between them (``e2e4``, ``a1 a3``, ``a1 to a3``).
+_GAP = re.compile(r"([a-h][1-8])(?:\s*to\s*|\s*)(?=[a-h][1-8])", re.IGNORECASE)
+
+
+def _no_separator(body: str, j: int, raw: str | None) -> str:
     """Why ``body[j]`` is no separator, and how to write the move: section 6 removes the
     spaces first, so ``a1 a3`` and ``a1 to a3`` read as ``a1a3`` and ``a1toa3``, cells with no
-    separator (a notation error, like the spec's ``e2e4``). The example is what was typed
-    up to there, a hyphen and the cell that follows (``a1-a3`` for ``a1 to a3``)."""
+    separator (a notation error, like the spec's ``e2e4``). The example is the whole move
+    typed, ``raw``, with a hyphen for each such gap, suffixes kept (``a1-a3@b1`` for ``a1 to
+    a3@b1``), when it is a move the notation reads; else ``a1-a3``."""
     after = _cell_at(body, j)
     if after < 0 and body.startswith("to", j):
         after = _cell_at(body, j + 2)
-    joined = f"{body[:j]}-{NAMES[after]}" if after >= 0 else "a1-a3"
     said = "" if after >= 0 else f"{body[j]!r} is not a separator; "
-    return f"{said}write {joined}, with a hyphen between the cells (~ for a split)"
+    example = "a1-a3"
+    if raw is not None and after >= 0:
+        written = "".join(_GAP.sub(r"\1-", raw.strip()).split()).lower()
+        try:
+            _parse_text(written, suggest=False)
+        except NotationError:
+            pass
+        else:
+            example = written
+    return f"{said}write {example}, with a hyphen between the cells (~ for a split)"
 
 
 def format_move(move: GeneratorbMove) -> str:

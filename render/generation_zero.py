@@ -61,6 +61,7 @@ from __future__ import annotations
 import contextvars
 import itertools
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -1112,7 +1113,9 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, reader: _Reader,
         _text(image, PANEL_LEFT, y, TERMINATIONS.get(term, term.replace("_", " ")), 15, INK)
         y += 20
     else:
-        for line in _wrap(view.prompt.replace("`", ""), PANEL_WIDTH, 15, 3):
+        # A command in backticks reads as quoted words ("Playing "end" ends the whole turn"):
+        # without any mark it read as a slip (review 3).
+        for line in _wrap(re.sub(r"`([^`]*)`", r'"\1"', view.prompt), PANEL_WIDTH, 15, 3):
             _text(image, PANEL_LEFT, y, line, 15, INK)
             y += 19
     y += 6

@@ -140,14 +140,20 @@ def _timestamp(moment: datetime, style: str = "R") -> str:
 
 #: A spec rule id as the engines cite them at the end of a reason: Arbos ``A17``,
 #: Generatorb ``G13`` and ``D-G25``, Generator ``GEN-6`` and ``D-GEN-6``, Orbs ``ORB-8`` and
-#: ``D-ORB-11``, Generation Zero ``R6.2``, ``D-30`` and its appendices' sections ``8.1``; a
-#: clause letter may follow (``G28 c``). Only these families, so a cell or slot in brackets
-#: is kept.
-_RULE_ID = r"(?:(?:D-(?:GEN-|ORB-|[AG])?|GEN-|ORB-|[AGR])\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?: [a-z]\b)?"
+#: ``D-ORB-11``, Generation Zero ``R6.2``, ``D-30`` and its appendices' sections ``8.1``,
+#: the position notation's reading rules ``check 4`` (Generator); a clause letter may follow
+#: (``G28 c``). Only these families, so a cell or slot in brackets is kept.
+_RULE_ID = (
+    r"(?:(?:D-(?:GEN-|ORB-|[AG])?|GEN-|ORB-|[AGR]|check )\d+(?:\.\d+)*|\d+(?:\.\d+)+)"
+    r"(?: [a-z]\b)?"
+)
 #: One id or a range of them (``A13–A15``, ``R6.1-R6.3``).
 _RULE_SPAN = rf"{_RULE_ID}(?:\s*[–-]\s*{_RULE_ID})?"
-#: A parenthesis holding only cited ids and ranges, with what precedes it.
-_CITED_RULES = re.compile(rf"\s*\({_RULE_SPAN}(?:[,;]\s*{_RULE_SPAN})*\)")
+#: A parenthesis holding only cited ids and ranges, with the space before it, at the end of
+#: a sentence (a full stop, ``!`` or ``?`` and a space follow it, or a line's end): where the
+#: engines put them. So a player's own ``(A5)`` echoed in a refusal ("Unknown word
+#: '(A5)'") stays, as does a name in brackets mid-sentence (review 3).
+_CITED_RULES = re.compile(rf"\s*\({_RULE_SPAN}(?:[,;]\s*{_RULE_SPAN})*\)(?=[.!?](?:\s|$)|\n|$)")
 
 
 def error_text(error: ServiceError) -> str:

@@ -190,9 +190,11 @@ def outcome_text(
         return f"{text}{ratings}"
     winners = list(dict.fromkeys(snapshot.players[s].user_id for s in outcome.winners))
     others = [u for u in dict.fromkeys(snapshot.user_ids) if u not in winners]
-    # Every player first (Generation Zero's full tie, R12.3): "A and B win!" read as a
-    # mistake with nobody beaten (exploratory pass 10).
-    verb = "wins" if len(winners) == 1 else "win" if others else "share the win"
+    # Every seat first (Generation Zero's full tie, R12.3): "A and B win!" read as a
+    # mistake with nobody beaten (exploratory pass 10). Counted by seats: a bot holding a
+    # winning and a losing seat is not among ``others``, yet someone was beaten.
+    everyone = len(outcome.winners) == len(snapshot.players)
+    verb = "wins" if len(winners) == 1 else "share the win" if everyone else "win"
     named = _players_named(snapshot, winners, with_seats=True)
     result = f"{lead}{named} {verb}{how}!{_places_text(snapshot)}"
     if not others:

@@ -43,11 +43,18 @@ from bot.service.clock_plans import BOT_TURN_TIMER
 from bot.service.core import GameCore, Loaded
 from bot.service.endings import Endings, agreed_draw
 from bot.service.errors import HintError, NotAPlayerError, StaleActionError
+from bot.service.logbook import (
+    is_resignation,
+    move_record,
+    played_for_the_seat,
+    played_on_time_out,
+)
 from bot.service.models import (
     DrawOffer,
     GameSnapshot,
     Hint,
     HintMove,
+    MoveRecord,
     TakebackAnswer,
     TakebackRequest,
     TurnResult,
@@ -431,16 +438,16 @@ class Bots:
         return None
 
     async def _begun(self, loaded: Loaded) -> bool:
-        """Whether a player has chosen a move in the game (a row with a seat; chance rows
-        have none): from the position's last moves, and from the log only when those are
-        all chance rows and do not reach back to the first ply (Arbos' setup)."""
+        """Whether a player has chosen a move in the game (:func:`_chosen`): from the
+        position's last moves, and from the log only when they show none and do not reach
+        back to the first ply (Arbos' setup)."""
         recent = loaded.position.recent
-        if any(move.seat is not None for move in recent):
+        if any(map(_chosen, recent)):
             return True
         if loaded.row.ply <= len(recent):
             return False
-        moves = await self.core.database.games.moves(loaded.row.id)
-        return any(move.seat is not None for move in moves)
+        rows = await self.core.database.games.moves(loaded.row.id)
+        return any(_chosen(move_record(row, row.created_at)) for row in rows)
 
     async def _assess_for_draw(self, loaded: Loaded, seat: int) -> float:
         """Bot seat ``seat``'s expected reward (0–1) for a draw answer; 1.0 (so a decline)
@@ -489,6 +496,19 @@ def search_subject(loaded: Loaded, seat: int) -> Any:
     if engine.info.has_hidden_information:
         return engine.view(state, seat)
     return engine.dumps(state)
+
+
+def _chosen(move: MoveRecord) -> bool:
+    """Whether a player chose logged ``move``: not a chance outcome, nor what the bot played
+    for a seat (a forced pass, a time-out's move), nor a resignation, which begins nothing
+    (a draw offered after only a resignation is declined as before any move)."""
+    return (
+        move.seat is not None
+        and move.seat >= 0
+        and not played_for_the_seat(move)
+        and not played_on_time_out(move)
+        and not is_resignation(move)
+    )
 
 
 def search_seed(game_seed: int, purpose: str, ply: int, seat: int) -> int:

@@ -49,10 +49,7 @@ class NoGameHereError(ServiceError):
 
     def __init__(
         self,
-        message: str = (
-            "There is no game in progress in this channel: `/challenge` starts one, and a "
-            "finished game's board has a **Rematch** button."
-        ),
+        message: str = "There is no game in progress in this channel: `/challenge` starts one.",
     ) -> None:
         super().__init__(message)
 

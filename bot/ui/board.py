@@ -194,8 +194,8 @@ async def post_board(
     move's line with what the prompt under the ping says,
     :func:`bot.presenters.watcher_turn_line`; made only when a direct message goes out),
     else the first line of ``content``. ``on_posted`` runs with the post as soon as it is
-    out (before anything else here): a bot's decisions post the board replaces is deleted
-    so (:mod:`bot.ui.decisions`).
+    out and stored (before the watchers are told): a bot's decisions post the board
+    replaces is deleted so (:mod:`bot.ui.decisions`).
     """
     bot.decision_posts.pop(snapshot.channel_id, None)  # a board ends a bot's decisions post
     file = drawn
@@ -224,14 +224,14 @@ async def post_board(
         log.warning("game %d: the board was not posted", snapshot.game_id)
         mentioned = ()
     else:
-        if on_posted is not None:
-            await on_posted(message)
         try:
             await bot.service.set_board_message(snapshot.game_id, message.id, snapshot.version)
         except Exception:
             log.exception(
                 "game %d: could not remember board message %d", snapshot.game_id, message.id
             )
+        if on_posted is not None:  # once stored: a slow delete cannot let the late board come
+            await on_posted(message)
     if not snapshot.is_active and snapshot.parent_channel_id is not None:
         await _schedule_thread_archive(bot, snapshot)
     rest = [user_id for user_id in watchers if user_id not in mentioned]

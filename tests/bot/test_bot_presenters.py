@@ -230,7 +230,7 @@ def test_a_turn_so_far_is_the_seats_rows_since_another_seat_moved() -> None:
 def test_an_event_the_prompt_repeats_is_left_to_the_prompt() -> None:
     """Arbos: a due prune is told once, by the prompt under the ping (A17)."""
     due = "Black has 4 trees and must prune 1 tree"
-    prompt = f"{due} first (A17): `prune CELL` names one cell of each tree to remove."
+    prompt = f"{due} first: `prune CELL` names one cell of each tree to remove (A17)."
     events = (Event("placed", 0, "a spore on K10"), Event("prune_due", 1, due))
     line = presenters.turn_text(turn(events=events, snapshot=snapshot(prompt=prompt)))
     # The prompt is shown without the rule id it cites (players read `/game rules`).
@@ -388,11 +388,19 @@ def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
         "no prune is due: you have at most 3 trees (A17).": (
             "no prune is due: you have at most 3 trees."
         ),
-        "Black must first prune K10 (A17): `prune CELL` names a cell.": (
+        "Black must first prune K10: `prune CELL` names a cell (A17).": (
             "Black must first prune K10: `prune CELL` names a cell."
         ),
+        # Only at a sentence's end, where the engines cite: mid-sentence (a player's own
+        # "(A5)" echoed back) it stays (review 3).
+        "Unknown word '(A5)'; a move is a cell such as `K10`.": (
+            "Unknown word '(A5)'; a move is a cell such as `K10`."
+        ),
+        "The Canon (A1) is gone (R7.2)! Pick another (R7.3)?": (
+            "The Canon (A1) is gone! Pick another?"
+        ),
         "You may not move that pyramid (GEN-6, GEN-7, GEN-12).": ("You may not move that pyramid."),
-        "That card is exhausted (R6.2); pick another.": "That card is exhausted; pick another.",
+        "That card is exhausted (R6.2). Pick another.": "That card is exhausted. Pick another.",
         "The side to move already won (D-G25).": "The side to move already won.",
         "North rolled red (R).": "North rolled red (R).",
         # Ranges, the Generator, Orbs and Generation Zero appendix families, clause letters
@@ -406,6 +414,8 @@ def test_refusals_and_posts_leave_out_the_rule_ids_the_engines_cite() -> None:
         "S1 must first decide: ensnare (8.1).": "S1 must first decide: ensnare.",
         "Not in a fight (R13.2, 6.3).": "Not in a fight.",
         "That refill is not allowed (G28 c).": "That refill is not allowed.",
+        "Blue has 2 in the stash, not 5 (check 4).": "Blue has 2 in the stash, not 5.",
+        "A Large may not stand on level 2 (GEN-8, check 2).": "A Large may not stand on level 2.",
         "The orb on a1 moves to a3 (a1-a3).": "The orb on a1 moves to a3 (a1-a3).",
         "Score 3 (1.5 a kill) so far.": "Score 3 (1.5 a kill) so far.",
     }

@@ -327,6 +327,19 @@ def test_a_first_pass_says_the_next_pass_ends_the_game_with_the_score_as_it_stan
     assert tie.text.endswith("(as it stands: White 0, Black 0, a tie going to Black)")
     # The second pass ends the game: no pending pass is said then.
     assert [e.kind for e in ENGINE.play(after, 1, "pass")[2]] == ["pass", "ended"]
+    # Said before the pass too, where the player picks it (the autocomplete's label).
+    before = load(pos(board, passes="0", supply="77/80"))
+    assert ENGINE.suggestion_label(before, 0, "pass") == (
+        "pass — then Black may end the game by passing too (as it stands: White 2, Black 0)"
+    )
+    assert ENGINE.suggestion_label(after, 1, "pass") == (
+        "pass — ends the game (as it stands: White 2, Black 0)"
+    )
+    # A seat with nothing left to place can only pass, and is told what that does.
+    empty = load(pos(board, turn="B", passes="1", supply="5/0"))
+    assert ENGINE.prompt(empty, 1) == (
+        "Black can only pass, which ends the game (as it stands: White 2, Black 0)."
+    )
 
 
 def test_tie_goes_to_black_and_nobody_scores_zero_zero() -> None:

@@ -28,6 +28,7 @@ from engines.base import (
 )
 from engines.generation_zero import GenerationZeroEngine, GenerationZeroState, default_decision
 from engines.generation_zero.content import load_content
+from engines.generation_zero.engine import _why_not_queue
 from engines.generation_zero.notation import MOVE_VERBS, VERBS
 from engines.generation_zero.rules import Game
 from engines.rng import Rng
@@ -1104,3 +1105,14 @@ def test_a_battle_skips_a_participant_with_no_enemy_present() -> None:
     assert battle["order"] == ["A1", "A3", "S2"]
     assert battle["cur"] == "S2"
     assert ENGINE.legal_moves(state, 1) == ["attack A1"]
+
+
+def test_a_pending_upgrade_names_the_stats_it_may_raise() -> None:
+    """R10.3: seven `upgrade <stat>` moves were cut to "`upgrade …`" (review 3)."""
+    stats = ("attack", "defence", "speed", "observe", "allure", "special", "health")
+    legal = [f"upgrade {s}" for s in stats]
+    said = _why_not_queue(None, {"char": "S1", "kind": "upgrade"}, legal)  # type: ignore[arg-type]
+    assert said == (
+        "S1 must first spend an upgrade point: `upgrade` and one of attack, defence, speed, "
+        "observe, allure, special or health (R10.3)"
+    )

@@ -78,6 +78,12 @@ def test_notation_at_start(text: str, kind: type[MoveError] | None) -> None:
         ("a1 to a3", "write a1-a3, with a hyphen between the cells (~ for a split)"),
         ("A1 TO A3", "write a1-a3, with a hyphen between the cells (~ for a split)"),
         ("a1-a3 a5", "write a1-a3-a5, with a hyphen between the cells (~ for a split)"),
+        # The whole move written out, suffixes kept, only when it reads (review 3).
+        ("a1 a3 a5", "write a1-a3-a5, with a hyphen between the cells (~ for a split)"),
+        ("a1 to a3@b1", "write a1-a3@b1, with a hyphen between the cells (~ for a split)"),
+        ("a1 a3=2", "write a1-a3=2, with a hyphen between the cells (~ for a split)"),
+        ("e2e4", "write e2-e4, with a hyphen between the cells (~ for a split)"),
+        ("a1xa3 a5", "write a1-a3, with a hyphen between the cells (~ for a split)"),
         ("a1?a3", "'?' is not a separator; write a1-a3, with a hyphen between the cells"),
     ],
 )

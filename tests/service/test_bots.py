@@ -10,7 +10,7 @@ import random
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,10 +32,13 @@ from bot.service.errors import (
     NotChallengedError,
     NotYourTurnError,
 )
+from bot.service.logbook import AUTOMATIC_EVENT, TIMEOUT_EVENT, resign_move_text
+from bot.service.models import MoveRecord
 from bot.service.social import TakebackError
 from db import Database
 from db.rows import TimerRow
 from engines import get_engine
+from engines.base import Event
 from tests.service.conftest import ALICE, BOB, CAROL, GAMES, GUILD, FakeClock, StartGame, seeds
 
 #: Options that keep games against the bot short enough for the suite.
@@ -902,3 +905,18 @@ async def test_a_draw_is_not_offered_to_people_while_a_bot_is_to_move(
         snapshot = (await bot_service.play(GAMES, mover, rng.choice(moves))).snapshot
     with pytest.raises(DrawOfferError, match="bot is to move"):
         await bot_service.offer_draw(GAMES, ALICE)
+
+
+def test_a_move_the_bot_played_for_a_seat_or_a_resignation_begins_no_game() -> None:
+    """What counts as begun for a draw (:func:`bot.service.bots._chosen`): a move a player
+    chose; not a chance outcome, a forced pass or a time-out's move played for the seat, nor
+    a resignation (review 3: Orbs for three, a resignation before any move let the bot
+    accept a draw of a game nobody had played)."""
+    at = datetime(2026, 11, 28, tzinfo=UTC)
+    forced = Event(AUTOMATIC_EVENT, 1, "Green has no legal move and passes")
+    late = Event(TIMEOUT_EVENT, 1, "North is out of time")
+    assert bots_module._chosen(MoveRecord(1, 0, "a1-a3", (), at))
+    assert not bots_module._chosen(MoveRecord(1, None, "roll:G", (), at))
+    assert not bots_module._chosen(MoveRecord(1, 1, "pass", (forced,), at))
+    assert not bots_module._chosen(MoveRecord(1, 1, "pass", (late,), at))
+    assert not bots_module._chosen(MoveRecord(1, 2, resign_move_text(2), (), at))
