@@ -301,7 +301,7 @@ async def _post_decision(
     or ``None`` when Discord refused it."""
     snapshot = result.snapshot
     channel_id = snapshot.channel_id
-    gathered = interaction is None and is_bot(result.user_id) and not result.told_privately
+    gathered = _the_bots(result, interaction) and not result.told_privately
     earlier = bot.decision_posts.pop(channel_id, None)
     if gathered and earlier is not None and earlier.follows(result):
         text = presenters.decision_text(result, earlier.told)
@@ -346,14 +346,19 @@ def _takes_lines(
     way: a board ends it."""
     earlier = bot.decision_posts.pop(result.snapshot.channel_id, None)
     if (
-        interaction is not None
-        or not is_bot(result.user_id)
+        not _the_bots(result, interaction)
         or earlier is None
         or not earlier.follows(result)
         or len(presenters.turn_text(result, earlier.told)) > presenters.MESSAGE_LIMIT
     ):
         return None
     return earlier
+
+
+def _the_bots(result: TurnResult, interaction: discord.Interaction[Any] | None) -> bool:
+    """Whether ``result`` is a bot's own move (no interaction), whose decisions of a turn
+    are gathered into one post (:mod:`bot.ui.decisions`)."""
+    return interaction is None and is_bot(result.user_id)
 
 
 def _deleting(

@@ -96,6 +96,6 @@ async def still_latest(message: discord.Message) -> bool:
         _unreadable[channel_id] = time.monotonic()
         return False
     except Exception:
-        log.warning("could not read channel %d's latest message", message.channel.id, exc_info=True)
+        log.warning("could not read channel %d's latest message", channel_id, exc_info=True)
         return False
     return latest == [message.id]
