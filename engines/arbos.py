@@ -954,11 +954,17 @@ def _action_event(action: ArbosAction) -> Event:
     return Event(kind, action.seat, text, names)
 
 
-def _standing(state: ArbosState) -> str:
-    """``"as it stands: White 2, Black 0"``: the A20 scores of the board as it is, and who a
-    tie goes to (Black, A21)."""
+def _scores(state: ArbosState) -> tuple[int, int]:
+    """The A20 scores of White and Black on the board as it is."""
     white = score_of(state.board, trees_of(state.board, WHITE))[0]
     black = score_of(state.board, trees_of(state.board, BLACK))[0]
+    return white, black
+
+
+def _standing(state: ArbosState) -> str:
+    """``"as it stands: White 2, Black 0"``: the A20 scores of the board as it is
+    (:func:`_scores`), and who a tie goes to (Black, A21)."""
+    white, black = _scores(state)
     tie = ", a tie going to Black" if white == black else ""
     return f"as it stands: White {white}, Black {black}{tie}"
 
@@ -1370,17 +1376,19 @@ class ArbosEngine(Engine[ArbosState, ArbosMove]):
         """A suggestion that is only a move's beginning (an action word, a double's first
         cell, a prune with trees left to name; :meth:`suggest_moves`) says what is still to
         type, since sent as it is it would be refused: ``double K10 … (one more cell)``.
-        ``pass`` in play says what it risks (A19 a, A20): ``pass — then White may end the
-        game by passing too (as it stands: White 2, Black 0)``, or ``pass — ends the game
-        (…)`` after the other's pass."""
+        ``pass`` in play says what it risks (A19 a, A20, A21): ``pass — White may then pass
+        to end the game (now White 2, Black 0)``, or ``pass — ends the game (…)`` after the
+        other's pass; at most 100 characters, a choice's limit in Discord."""
         words = text.split()
         if text == "pass" and state.phase == "play" and not state.prune:
             # Said before the pass, where the player chooses it (exploratory pass 10: a
-            # person passed and the bot's pass ended the game at once).
+            # person passed and the bot's pass ended the game at once). Short: a choice's
+            # label holds 100 characters (bot.service.options.MAX_CHOICE_LENGTH).
+            white, black = _scores(state)
+            now = f"now White {white}, Black {black}" + (", Black wins ties" * (white == black))
             if state.passes:
-                return f"pass — ends the game ({_standing(state)})"
-            other = SEAT_NAMES[1 - seat]
-            return f"pass — then {other} may end the game by passing too ({_standing(state)})"
+                return f"pass — ends the game ({now})"
+            return f"pass — {SEAT_NAMES[1 - seat]} may then pass to end the game ({now})"
         if not words or words[0] not in _WORDS:
             return text
         need = _WORDS[words[0]]

@@ -663,23 +663,25 @@ _GAP = re.compile(r"([a-h][1-8])(?:\s*to\s*|\s*)(?=[a-h][1-8])", re.IGNORECASE)
 def _no_separator(body: str, j: int, raw: str | None) -> str:
     """Why ``body[j]`` is no separator, and how to write the move: section 6 removes the
     spaces first, so ``a1 a3`` and ``a1 to a3`` read as ``a1a3`` and ``a1toa3``, cells with no
-    separator (a notation error, like the spec's ``e2e4``). The example is the whole move
-    typed, ``raw``, with a hyphen for each such gap, suffixes kept (``a1-a3@b1`` for ``a1 to
-    a3@b1``), when it is a move the notation reads; else ``a1-a3``."""
+    separator (a notation error, like the spec's ``e2e4``). The example is the first of these
+    that the notation reads: the whole move typed, ``raw``, with a hyphen for each such gap,
+    suffixes kept (``a1-a3@b1`` for ``a1 to a3@b1``); what was typed up to the gap, a hyphen
+    and the cell after it (``c3-d4`` for ``c3 d4x``); else an example, ``e.g. a1-a3``."""
     after = _cell_at(body, j)
     if after < 0 and body.startswith("to", j):
         after = _cell_at(body, j + 2)
     said = "" if after >= 0 else f"{body[j]!r} is not a separator; "
-    example = "a1-a3"
+    candidates = []
     if raw is not None and after >= 0:
-        written = "".join(_GAP.sub(r"\1-", raw.strip()).split()).lower()
+        candidates = ["".join(_GAP.sub(r"\1-", raw.strip()).split()).lower()]
+        candidates.append(f"{body[:j]}-{NAMES[after]}")
+    for written in candidates:
         try:
             _parse_text(written, suggest=False)
         except NotationError:
-            pass
-        else:
-            example = written
-    return f"{said}write {example}, with a hyphen between the cells (~ for a split)"
+            continue
+        return f"{said}write {written}, with a hyphen between the cells (~ for a split)"
+    return f"{said}write the cells with a hyphen between them, e.g. a1-a3 (~ for a split)"
 
 
 def format_move(move: GeneratorbMove) -> str:

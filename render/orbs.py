@@ -29,7 +29,7 @@ The board is :func:`engines.geometry.hexstar.centre` scaled, pointy-top, one poi
 The panel shows the headline (whose turn, or the result and how the game ended), one row per
 seat in turn order (ring sample with the seat number, point, display name, team, orbs per
 element; a seat without orbs greyed out and marked "out"), the quiet counter against its limit
-with that limit in rounds too ("1/24 quiet turns (12 rounds)"; while the game runs, or on the
+with that limit in rounds too ("1/24 quiet turns (limit: 12 rounds)"; while the game runs, or on the
 final board when quiet turns ended it), the last move in words (passes and resignations appear
 only here), the options in use (every option not at its default among them) and a key to the
 symbols. The spec's star, point N up, is the fixed picture; with ``perspective`` (a
@@ -922,7 +922,7 @@ def headline(view: OrbsView) -> tuple[str, str]:
 def quiet_text(view: OrbsView) -> str:
     """The quiet counter (turns in a row without an orb removed, ORB-8.5) against its limit,
     with the limit in the rounds the option ``no_progress_limit`` is given in:
-    ``"1/24 quiet turns (12 rounds)"`` with two players still in (the limit in turns is the
+    ``"1/24 quiet turns (limit: 12 rounds)"`` with two players still in (the limit in turns is the
     rounds × the players still in, so it shrinks as players go out, the rounds do not);
     ``"37 quiet turns (no limit)"`` when the limit is off (``quiet_limit == 0``). Once the game
     is over the counter no longer counts: ``""`` (nothing is drawn) unless too many quiet
@@ -937,7 +937,7 @@ def quiet_text(view: OrbsView) -> str:
     still_in = len({seat for _, seat, _ in view.orbs})
     if still_in and view.quiet_limit % still_in == 0:
         rounds = view.quiet_limit // still_in
-        text += f" ({rounds} round{'' if rounds == 1 else 's'})"
+        text += f" (limit: {rounds} round{'' if rounds == 1 else 's'})"
     return text
 
 

@@ -897,7 +897,7 @@ def _why_not_queue(game: Game, item: Doc, legal: list[str]) -> str:
     kind = item["kind"]
     if kind == "upgrade":  # seven stats: named, not cut to `upgrade …` (review 3)
         stats = [m.split()[1] for m in legal if m.startswith("upgrade ") and len(m.split()) == 2]
-        if stats:
+        if len(stats) > 1:
             choices = f"`upgrade` and one of {_joined(stats, 'or')}"
         return f"{cid} must first spend an upgrade point: {choices} (R10.3)"
     if kind == "ensnare":

@@ -13,6 +13,7 @@ from itertools import combinations
 
 import pytest
 
+from engines import arbos
 from engines.__main__ import run
 from engines.arbos import (
     BLACK,
@@ -312,6 +313,16 @@ def test_best_pair_beats_a_better_single_tree_plus_a_poor_one() -> None:
     assert outcome.scores[0] == 3
 
 
+def test_the_pass_label_fits_a_discord_choice_with_two_digit_tied_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord cuts a choice's label at 100 characters: the tie's rule must fit."""
+    monkeypatch.setattr(arbos, "_scores", lambda _state: (88, 88))
+    label = ENGINE.suggestion_label(load(pos(EMPTY_BOARD, passes="0")), 0, "pass")
+    assert label.endswith("(now White 88, Black 88, Black wins ties)")
+    assert len(label) <= 100
+
+
 def test_a_first_pass_says_the_next_pass_ends_the_game_with_the_score_as_it_stands() -> None:
     """A19 a, A20: the passer's own event says it (``pass_pending``), not only the next
     mover's prompt (exploratory pass 10: a person passed, the bot passed and won)."""
@@ -330,10 +341,15 @@ def test_a_first_pass_says_the_next_pass_ends_the_game_with_the_score_as_it_stan
     # Said before the pass too, where the player picks it (the autocomplete's label).
     before = load(pos(board, passes="0", supply="77/80"))
     assert ENGINE.suggestion_label(before, 0, "pass") == (
-        "pass — then Black may end the game by passing too (as it stands: White 2, Black 0)"
+        "pass — Black may then pass to end the game (now White 2, Black 0)"
     )
-    assert ENGINE.suggestion_label(after, 1, "pass") == (
-        "pass — ends the game (as it stands: White 2, Black 0)"
+    assert (
+        ENGINE.suggestion_label(after, 1, "pass") == "pass — ends the game (now White 2, Black 0)"
+    )
+    # Within Discord's 100 characters for a choice, a tie's rule and two-digit scores too.
+    tied = load(pos(EMPTY_BOARD, passes="0"))
+    assert ENGINE.suggestion_label(tied, 0, "pass") == (
+        "pass — Black may then pass to end the game (now White 0, Black 0, Black wins ties)"
     )
     # A seat with nothing left to place can only pass, and is told what that does.
     empty = load(pos(board, turn="B", passes="1", supply="5/0"))

@@ -83,8 +83,10 @@ def test_notation_at_start(text: str, kind: type[MoveError] | None) -> None:
         ("a1 to a3@b1", "write a1-a3@b1, with a hyphen between the cells (~ for a split)"),
         ("a1 a3=2", "write a1-a3=2, with a hyphen between the cells (~ for a split)"),
         ("e2e4", "write e2-e4, with a hyphen between the cells (~ for a split)"),
-        ("a1xa3 a5", "write a1-a3, with a hyphen between the cells (~ for a split)"),
-        ("a1?a3", "'?' is not a separator; write a1-a3, with a hyphen between the cells"),
+        # Else what was typed up to the gap, else an example (review 4).
+        ("c3 d4x", "write c3-d4, with a hyphen between the cells (~ for a split)"),
+        ("a1xa3 a5", "write the cells with a hyphen between them, e.g. a1-a3 (~ for a split)"),
+        ("a1?a3", "'?' is not a separator; write the cells with a hyphen between them, e.g."),
     ],
 )
 def test_cells_without_a_separator_are_refused_with_the_move_written_out(

@@ -596,14 +596,20 @@ def test_quiet_text_counts_against_the_limit_in_turns_and_rounds() -> None:
     player still in): with ``no_progress_limit=12`` the board read "1/24 quiet turns" and
     nothing said where 24 came from (exploratory pass 10), so the rounds follow."""
     two_in = replace(START_2P, quiet=37, quiet_limit=100)
-    assert ob.quiet_text(two_in) == "37/100 quiet turns (50 rounds)"
-    assert ob.quiet_text(replace(two_in, quiet=1, quiet_limit=24)) == "1/24 quiet turns (12 rounds)"
-    assert ob.quiet_text(replace(two_in, quiet=0, quiet_limit=2)) == "0/2 quiet turns (1 round)"
+    assert ob.quiet_text(two_in) == "37/100 quiet turns (limit: 50 rounds)"
+    assert (
+        ob.quiet_text(replace(two_in, quiet=1, quiet_limit=24))
+        == "1/24 quiet turns (limit: 12 rounds)"
+    )
+    assert (
+        ob.quiet_text(replace(two_in, quiet=0, quiet_limit=2)) == "0/2 quiet turns (limit: 1 round)"
+    )
     assert ob.quiet_text(replace(two_in, quiet_limit=0)) == "37 quiet turns (no limit)"
     assert ob.quiet_text(replace(two_in, quiet=1, quiet_limit=0)) == "1 quiet turn (no limit)"
     # With a seat out the limit in turns shrinks; the rounds stay (FINISHED: 2 seats in).
     assert (
-        ob.quiet_text(replace(FINISHED, outcome=None, to_move=0)) == "0/100 quiet turns (50 rounds)"
+        ob.quiet_text(replace(FINISHED, outcome=None, to_move=0))
+        == "0/100 quiet turns (limit: 50 rounds)"
     )
     # A hand-made limit that is no whole number of rounds says no rounds.
     assert ob.quiet_text(replace(two_in, quiet_limit=101)) == "37/101 quiet turns"
@@ -618,7 +624,7 @@ def test_the_final_board_shows_the_counter_only_when_it_ended_the_game() -> None
         START_2P, to_move=None, quiet=24, quiet_limit=24,
         outcome=Outcome("no_progress", (), ((0, 1),)),
     )  # fmt: skip
-    assert ob.quiet_text(drawn) == "24/24 quiet turns (12 rounds)"
+    assert ob.quiet_text(drawn) == "24/24 quiet turns (limit: 12 rounds)"
     # Left out, the counter's row goes to the last move.
     over = rgb(ob.render(FINISHED))
     row = ob.SEAT_ROW_TOP + FINISHED.players * ob.SEAT_ROW_HEIGHT + 14
