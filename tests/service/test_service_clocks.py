@@ -121,6 +121,26 @@ async def play_bot_turn(service: GameService, snapshot: GameSnapshot) -> GameSna
     return turn.snapshot
 
 
+async def two_people_and_a_bot(service: GameService) -> GameSnapshot:
+    """ALICE, BOB and a level-1 bot play round robin on ``soft:1d``: the game at its first
+    person's turn (the bot's turns played as its timer would)."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        opponent_ids=[BOB],
+        game="roundrobin",
+        players=3,
+        clock="soft:1d",
+    )
+    await service.accept_challenge(challenge.challenge_id, BOB)
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    while is_bot(to_move_user(snapshot)):
+        snapshot = await play_bot_turn(service, snapshot)
+    return snapshot
+
+
 def seat_clock(snapshot: GameSnapshot, seat: int) -> SeatClockInfo:
     info = snapshot.clock_of(seat)
     assert info is not None
@@ -513,20 +533,7 @@ async def test_who_a_soft_clocks_final_warning_says_may_claim_is_read_when_it_is
     once the other person has resigned only the bot could, and the warning says the bot
     claims. Once the time is out (and the late seat is flagged again after a resignation,
     ``REFLAG_AFTER``) the warning is stale: it never comes late."""
-    challenge = await service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        opponent_ids=[BOB],
-        game="roundrobin",
-        players=3,
-        clock="soft:1d",
-    )
-    await service.accept_challenge(challenge.challenge_id, BOB)
-    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
-    assert snapshot is not None
-    while is_bot(to_move_user(snapshot)):
-        snapshot = await play_bot_turn(service, snapshot)
+    snapshot = await two_people_and_a_bot(service)
     late_seat = snapshot.to_move[0]
     other = ALICE if to_move_user(snapshot) == BOB else BOB
     warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, late_seat)
@@ -1005,23 +1012,7 @@ async def test_after_the_last_other_person_resigns_the_bot_claims_a_seat_still_o
     notice names the other person. That person then resigns: the late seat's clock timer
     comes again a minute later (its notice was retired with the resignation), and now only
     the bot could claim, so it does."""
-    challenge = await service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        opponent_ids=[BOB],
-        game="roundrobin",
-        players=3,
-        clock="soft:1d",
-    )
-    await service.accept_challenge(challenge.challenge_id, BOB)
-    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
-    assert snapshot is not None
-    while is_bot(to_move_user(snapshot)):  # the bot's turn: play it as its timer would
-        seat = snapshot.to_move[0]
-        move = (await service.legal_moves(GAMES, to_move_user(snapshot)))[0]
-        turn = await service.moves.play_seat(snapshot.game_id, seat, move, version=snapshot.version)
-        snapshot = turn.snapshot
+    snapshot = await two_people_and_a_bot(service)
     late = to_move_user(snapshot)
     other = ALICE if late == BOB else BOB
     clock.advance(2 * DAY)
