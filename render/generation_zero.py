@@ -1261,8 +1261,14 @@ def _draw_roster_line(image: Image.Image, reader: _Reader, cid: str, y: float, s
         _text(image, x, y, status, size, ink)
         return
     _text(image, x, y, f"{char['hp']}/{reader.max_health(cid)}", size, INK, bold=True)
+    # The token's corner badge, which the key explains ("Special charged", "turns to
+    # Special"): "ready" and "cd 5" were in no key (exploratory pass 10).
     cd = int(char["cd"])
-    _text(image, x + 38, y, "ready" if cd == 0 else f"cd {cd}", size, INK if cd == 0 else MUTED)
+    if cd == 0:
+        _paste(image, _badge_sprite(GOLD, 6), x + 46, y)
+    else:
+        _paste(image, _badge_sprite(WHITE, 7), x + 46, y)
+        _text(image, x + 46, y, str(cd), 11, INK, "mm", bold=True)
     left = EXTRAS_LEFT
     if rows == 2:
         left, y = EXTRAS_WRAP_LEFT, y + ROSTER_LINE
