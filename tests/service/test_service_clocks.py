@@ -121,6 +121,24 @@ async def play_bot_turn(service: GameService, snapshot: GameSnapshot) -> GameSna
     return turn.snapshot
 
 
+async def alice_against_a_bot(service: GameService) -> GameSnapshot:
+    """ALICE plays Generatorb against a level-1 bot on ``soft:1d``: the game at her first
+    turn (the bot's first move played as its timer would, if it starts)."""
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=GAMES,
+        challenger_id=ALICE,
+        game="generatorb",
+        players=2,
+        clock="soft:1d",
+    )
+    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
+    assert snapshot is not None
+    if to_move_user(snapshot) != ALICE:
+        snapshot = await play_bot_turn(service, snapshot)
+    return snapshot
+
+
 async def two_people_and_a_bot(service: GameService) -> GameSnapshot:
     """ALICE, BOB and a level-1 bot play round robin on ``soft:1d``: the game at its first
     person's turn (the bot's turns played as its timer would)."""
@@ -498,18 +516,7 @@ async def test_against_the_bot_a_soft_clocks_final_warning_says_the_bot_claims(
     """Only the bot could claim, so the deadline ends the game at once
     (:func:`test_when_only_bots_could_claim_the_bot_claims_at_once`): the warning says so.
     The bot's own seat is never warned."""
-    challenge = await service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="generatorb",
-        players=2,
-        clock="soft:1d",
-    )
-    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
-    assert snapshot is not None
-    if to_move_user(snapshot) != ALICE:
-        snapshot = await play_bot_turn(service, snapshot)
+    snapshot = await alice_against_a_bot(service)
     seat = snapshot.to_move[0]
     warning = await timer(database, snapshot.game_id, FINAL_WARNING_TIMER, seat)
     clock.advance(22 * HOUR)
@@ -977,23 +984,7 @@ async def test_when_only_bots_could_claim_the_bot_claims_at_once(
 ) -> None:
     """Against the bot a soft clock would never end the game (a bot presses no button):
     the bot claims as soon as the person's time is out, and the game is lost on time."""
-    challenge = await service.create_challenge(
-        guild_id=GUILD,
-        channel_id=GAMES,
-        challenger_id=ALICE,
-        game="generatorb",
-        players=2,
-        clock="soft:1d",
-    )
-    snapshot = (await service.add_bots(challenge.challenge_id, ALICE, [1])).game
-    assert snapshot is not None
-    if to_move_user(snapshot) != ALICE:
-        seat = snapshot.to_move[0]
-        engine = get_engine("generatorb")
-        state = engine.from_position(snapshot.position, engine.resolve_options({}))
-        move = engine.legal_move_texts(state, seat)[0]
-        turn = await service.moves.play_seat(snapshot.game_id, seat, move, version=snapshot.version)
-        snapshot = turn.snapshot
+    snapshot = await alice_against_a_bot(service)
     assert to_move_user(snapshot) == ALICE
     clock.advance(2 * DAY)
     events: list[ClockEvent] = []
