@@ -90,6 +90,7 @@ from render.kit import (
     draw_text,
     encode_png,
     fitted_label,
+    meets,
     stamp_box,
 )
 
@@ -762,10 +763,8 @@ def _check_last(last: LastAction, players: int) -> None:
 
 
 def _overlaps(box: Box, others: Sequence[Box]) -> int:
-    """How many of ``others`` share pixels with ``box``."""
-    return sum(
-        1 for o in others if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
-    )
+    """How many of ``others`` share pixels with ``box`` (:func:`render.kit.meets`)."""
+    return sum(1 for other in others if meets(box, other))
 
 
 def _start_labels(
